@@ -1,0 +1,36 @@
+import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { Card } from '../components/ui/card';
+import { PageShell } from './page-shell';
+
+/** Shown instead of the router's bare 'Unexpected Application Error!' screen. */
+export function ErrorPage() {
+  const error = useRouteError();
+  console.error(error);
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  // A new deployment removes old chunks; reloading fetches the new ones.
+  const staleChunk = error instanceof TypeError && /dynamically imported module|Importing a module/i.test(error.message);
+  return (
+    <PageShell>
+      <Card className="max-w-md text-center">
+        <h1 className="font-display text-3xl text-white">{notFound ? 'Page not found' : 'Something went wrong'}</h1>
+        <p className="mt-3 text-stone-300">
+          {staleChunk
+            ? 'A newer version of the site is available. Reload the page to continue.'
+            : 'Sorry, this page ran into a problem. Try again, and if it keeps happening, come back a little later.'}
+        </p>
+        <div className="mt-6 flex justify-center gap-4">
+          <button
+            type="button"
+            onClick={() => window.location.reload()}
+            className="font-semibold text-accent-300 hover:text-accent-400"
+          >
+            Reload
+          </button>
+          <Link to="/" className="font-semibold text-stone-300 hover:text-white">
+            Home page
+          </Link>
+        </div>
+      </Card>
+    </PageShell>
+  );
+}

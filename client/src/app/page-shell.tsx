@@ -1,0 +1,27 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { BRAND_NAME, COPYRIGHT_YEAR } from '../../../common/constants';
+
+/** The frame of the public pages: brand in the top bar, copyright at the foot. */
+export function PageShell({ children, nav }: { children: ReactNode; nav?: ReactNode }) {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <header className="flex items-center justify-between px-6 py-5 sm:px-10">
+        <Link to="/" className="font-display text-xl tracking-wide text-white hover:text-accent-300">
+          {BRAND_NAME}
+        </Link>
+        <nav className="flex items-center gap-2 text-sm">{nav}</nav>
+      </header>
+      <main className="flex flex-1 flex-col items-center justify-center px-4 py-10">{children}</main>
+      <SiteFooter />
+    </div>
+  );
+}
+
+export function SiteFooter() {
+  return (
+    <footer className="px-6 py-6 text-center text-xs text-stone-400">
+      © {COPYRIGHT_YEAR} {BRAND_NAME}. All rights reserved.
+    </footer>
+  );
+}

@@ -1,0 +1,58 @@
+import { Suspense, useState } from 'react';
+import { useLogout } from '../../lib/use-logout';
+import { Sidebar } from './components/sidebar';
+import { DEFAULT_PANEL, PANELS, type PanelId } from './panels';
+
+/**
+ * The administrator console. The panel shown follows the sidebar selection, not the URL
+ * (SPEC section 2), so /admin/dashboard is its one address.
+ */
+export function Component() {
+  const [active, setActive] = useState<PanelId>(DEFAULT_PANEL);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const logout = useLogout();
+  const panel = PANELS.find((p) => p.id === active) ?? PANELS[0]!;
+  const Panel = panel.component;
+
+  return (
+    <div className="flex min-h-screen bg-stone-950/70">
+      <Sidebar
+        active={active}
+        open={drawerOpen}
+        onLogout={logout}
+        onSelect={(id) => {
+          setActive(id);
+          setDrawerOpen(false);
+        }}
+      />
+      {drawerOpen && (
+        <button
+          type="button"
+          aria-label="Close menu"
+          className="fixed inset-0 z-20 bg-black/60 lg:hidden"
+          onClick={() => setDrawerOpen(false)}
+        />
+      )}
+      <div className="min-w-0 flex-1">
+        <header className="sticky top-0 z-10 flex items-center gap-3 border-b border-white/10 bg-stone-950/80 px-4 py-3 backdrop-blur lg:hidden">
+          <button
+            type="button"
+            aria-label="Open menu"
+            aria-controls="admin-sidebar"
+            aria-expanded={drawerOpen}
+            onClick={() => setDrawerOpen(true)}
+            className="rounded-lg px-2 py-1 text-xl text-stone-200 hover:bg-white/10"
+          >
+            ☰
+          </button>
+          <span className="font-semibold text-white">{panel.label}</span>
+        </header>
+        <main className="p-4 sm:p-6 lg:p-10">
+          <Suspense fallback={<p className="text-stone-400">Loading…</p>}>
+            <Panel key={panel.id} />
+          </Suspense>
+        </main>
+      </div>
+    </div>
+  );
+}

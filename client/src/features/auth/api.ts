@@ -1,0 +1,27 @@
+import type { AuthResponse, MessageResponse } from '../../../../common/schemas/auth';
+import { api } from '../../lib/api-client';
+import { readSession, setToken } from '../../lib/auth-token';
+
+export async function register(body: { name: string; email: string; password: string }) {
+  const result = await api<AuthResponse>('/api/auth/register', { method: 'POST', body });
+  setToken(result.token);
+  return result;
+}
+
+/** Signs in and answers where to go next: admins to the console, everyone else to the dashboard. */
+export async function login(body: { email: string; password: string }): Promise<string> {
+  const result = await api<AuthResponse>('/api/auth/login', { method: 'POST', body });
+  setToken(result.token);
+  return readSession(result.token)?.role === 'admin' ? '/admin/dashboard' : '/dashboard';
+}
+
+export function forgotPassword(email: string) {
+  return api<MessageResponse>('/api/auth/forgot-password', { method: 'POST', body: { email } });
+}
+
+export function resetPassword(token: string, password: string) {
+  return api<MessageResponse>(`/api/auth/reset-password/${encodeURIComponent(token)}`, {
+    method: 'PUT',
+    body: { password },
+  });
+}

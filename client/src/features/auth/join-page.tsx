@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { MIN_PASSWORD_LENGTH } from '../../../../common/constants';
+import { Button } from '../../components/ui/button';
+import { FormMessage } from '../../components/ui/form-message';
+import { PasswordField } from '../../components/ui/password-field';
+import { TextField } from '../../components/ui/text-field';
+import { register } from './api';
+import { AuthLayout, LINK_CLASS } from './auth-layout';
+import { useSubmit } from './use-submit';
+
+export function JoinPage() {
+  const navigate = useNavigate();
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const { onSubmit, error, pending } = useSubmit(async () => {
+    // Only these three values are sent; the card fields below never leave the page.
+    await register({ name, email, password });
+    navigate('/', { replace: true });
+  }, 'Something went wrong');
+
+  return (
+    <AuthLayout title="Create Your Account" subtitle="Begin your journey of transformation.">
+      <form onSubmit={onSubmit} className="space-y-4">
+        <TextField
+          label="Full Name"
+          autoComplete="name"
+          required
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <TextField
+          label="Email Address"
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <PasswordField
+          label="Create Password"
+          autoComplete="new-password"
+          required
+          minLength={MIN_PASSWORD_LENGTH}
+          hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <CardDetails />
+        {error && <FormMessage tone="error">{error}</FormMessage>}
+        <Button type="submit" disabled={pending} className="w-full">
+          {pending ? 'Enrolling…' : 'Complete Enrollment'}
+        </Button>
+        <p className="text-center text-xs text-stone-400">
+          By enrolling you agree to our{' '}
+          <Link to="/terms" className={LINK_CLASS}>
+            Terms of Service
+          </Link>
+          .
+        </p>
+      </form>
+      <p className="mt-6 text-center text-sm text-stone-300">
+        Already a member?{' '}
+        <Link to="/login" className={LINK_CLASS}>
+          Sign in
+        </Link>
+      </p>
+    </AuthLayout>
+  );
+}
+
+/**
+ * The 'Architect Tier' card section of the spec. Its inputs have no name and are not read on
+ * submit: payment is not taken by this site, and card numbers must never reach our server.
+ */
+function CardDetails() {
+  return (
+    <fieldset className="rounded-xl border border-white/10 bg-white/5 p-4">
+      <legend className="px-1 text-sm font-semibold text-stone-200">Payment Details (For Architect Tier)</legend>
+      <div className="space-y-3">
+        <TextField label="Card Number" inputMode="numeric" autoComplete="off" placeholder="1234 5678 9012 3456" />
+        <div className="grid grid-cols-2 gap-3">
+          <TextField label="Expiry" autoComplete="off" placeholder="MM / YY" />
+          <TextField label="CVC" inputMode="numeric" autoComplete="off" placeholder="123" />
+        </div>
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Button } from '../../components/ui/button';
+import { FormMessage } from '../../components/ui/form-message';
+import { PasswordField } from '../../components/ui/password-field';
+import { TextField } from '../../components/ui/text-field';
+import { login } from './api';
+import { AuthLayout, LINK_CLASS } from './auth-layout';
+import { useSubmit } from './use-submit';
+
+export function LoginPage() {
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const { onSubmit, error, pending } = useSubmit(async () => {
+    navigate(await login({ email, password }), { replace: true });
+  }, 'Login failed');
+
+  return (
+    <AuthLayout title="Welcome Back" subtitle="Sign in to continue your journey.">
+      <form onSubmit={onSubmit} className="space-y-4">
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <PasswordField
+          label="Password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <div className="flex justify-end">
+          <Link to="/forgot-password" className={`text-sm ${LINK_CLASS}`}>
+            Forgot Password?
+          </Link>
+        </div>
+        {error && <FormMessage tone="error">{error}</FormMessage>}
+        <Button type="submit" disabled={pending} className="w-full">
+          {pending ? 'Signing in…' : 'Sign In'}
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm text-stone-300">
+        New here?{' '}
+        <Link to="/join" className={LINK_CLASS}>
+          Create an account
+        </Link>
+      </p>
+    </AuthLayout>
+  );
+}

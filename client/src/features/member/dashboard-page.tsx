@@ -1,0 +1,22 @@
+import { PageShell } from '../../app/page-shell';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { useLogout } from '../../lib/use-logout';
+
+export function DashboardPage() {
+  const logout = useLogout();
+  return (
+    <PageShell
+      nav={
+        <Button variant="secondary" onClick={logout}>
+          Logout
+        </Button>
+      }
+    >
+      <Card className="max-w-lg text-center">
+        <h1 className="font-display text-3xl text-white">Your Dashboard</h1>
+        <p className="mt-4 text-lg text-stone-200">This is your user dashboard. Your journey continues here.</p>
+      </Card>
+    </PageShell>
+  );
+}

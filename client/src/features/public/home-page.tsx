@@ -1,0 +1,46 @@
+import { Link } from 'react-router';
+import { BRAND_NAME } from '../../../../common/constants';
+import { PageShell } from '../../app/page-shell';
+import { readSession } from '../../lib/auth-token';
+
+export function HomePage() {
+  const session = readSession();
+  const destination = session?.role === 'admin' ? '/admin/dashboard' : '/dashboard';
+  return (
+    <PageShell
+      nav={
+        <Link to="/courses" className="rounded-lg px-3 py-2 text-stone-200 hover:bg-white/10">
+          Courses
+        </Link>
+      }
+    >
+      <div className="max-w-2xl text-center">
+        <h1 className="font-display text-5xl leading-tight text-white drop-shadow-lg sm:text-7xl">{BRAND_NAME}</h1>
+        <p className="mx-auto mt-6 max-w-lg text-lg text-stone-200 drop-shadow">
+          Design the life you want, one deliberate step at a time.
+        </p>
+        <div className="mt-10 flex flex-wrap items-center justify-center gap-4">
+          {session ? (
+            <Link to={destination} className={PRIMARY_LINK}>
+              Go to your dashboard
+            </Link>
+          ) : (
+            <>
+              <Link to="/login" className={PRIMARY_LINK}>
+                Sign In
+              </Link>
+              <Link to="/join" className={SECONDARY_LINK}>
+                Create an account
+              </Link>
+            </>
+          )}
+        </div>
+      </div>
+    </PageShell>
+  );
+}
+
+const PRIMARY_LINK =
+  'rounded-full bg-accent-400 px-8 py-3 font-semibold text-stone-950 shadow-lg shadow-black/30 hover:bg-accent-300';
+const SECONDARY_LINK =
+  'rounded-full border border-white/30 bg-black/20 px-8 py-3 font-semibold text-white backdrop-blur hover:bg-white/10';

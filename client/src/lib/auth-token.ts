@@ -1,0 +1,47 @@
+import { TOKEN_STORAGE_KEY } from '../../../common/constants';
+import type { Role } from '../../../common/schemas/user';
+
+/** The sign-in token lives in localStorage under 'token' (SPEC section 9). */
+export function getToken(): string | null {
+  try {
+    return localStorage.getItem(TOKEN_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function setToken(token: string): void {
+  localStorage.setItem(TOKEN_STORAGE_KEY, token);
+}
+
+export function clearToken(): void {
+  localStorage.removeItem(TOKEN_STORAGE_KEY);
+}
+
+export interface SessionInfo {
+  userId: string;
+  role: Role;
+}
+
+/**
+ * Reads the token's payload without verifying it: only the server can verify. The client uses
+ * it to choose a redirect and to hide screens, never as a permission.
+ */
+export function readSession(token = getToken()): SessionInfo | null {
+  if (!token) return null;
+  try {
+    const payload = JSON.parse(base64UrlDecode(token.split('.')[1] ?? ''));
+    if (typeof payload.exp === 'number' && payload.exp * 1000 <= Date.now()) return null;
+    const user = payload.user;
+    if (typeof user?.id !== 'string' || (user.role !== 'user' && user.role !== 'admin')) return null;
+    return { userId: user.id, role: user.role };
+  } catch {
+    return null;
+  }
+}
+
+function base64UrlDecode(part: string): string {
+  const base64 = part.replace(/-/g, '+').replace(/_/g, '/');
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  return new TextDecoder().decode(bytes);
+}

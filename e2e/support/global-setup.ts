@@ -1,0 +1,75 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { ADMIN, E2E_BASE_URL, E2E_DATA_DIR, E2E_DIR, E2E_MAIL_DIR, E2E_PORT } from './env';
+
+/**
+ * Starts what the browser tests talk to: a real SMTP server that files each message it
+ * receives as JSON under E2E_MAIL_DIR, and the real app (the same entry point as `npm start`)
+ * on a fresh DATA_DIR, sending its mail to that SMTP server.
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  await rm(E2E_DIR, { recursive: true, force: true });
+  await mkdir(E2E_MAIL_DIR, { recursive: true });
+
+  let received = 0;
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then(async (mail) => {
+          received += 1;
+          const to = Array.isArray(mail.to) ? mail.to[0]?.text : mail.to?.text;
+          const file = path.join(E2E_MAIL_DIR, `${Date.now()}-${received}.json`);
+          await writeFile(file, JSON.stringify({ to, subject: mail.subject, text: mail.text, html: mail.html }));
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const smtpPort = (smtp.server.address() as { port: number }).port;
+
+  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    env: {
+      ...process.env,
+      PORT: String(E2E_PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: E2E_DATA_DIR,
+      PUBLIC_URL: E2E_BASE_URL,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      MAIL_FROM: 'site@e2e.test',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'warn',
+      MONGODB_URI: '',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await waitForHealth(server);
+
+  return async () => {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  };
+}
+
+async function waitForHealth(server: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`The app exited with code ${server.exitCode} during start-up`);
+    try {
+      if ((await fetch(`${E2E_BASE_URL}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  server.kill('SIGKILL');
+  throw new Error('The app did not answer /api/health within 30 s');
+}

@@ -1,0 +1,19 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config';
+import type { Guards } from './features/auth/auth.guard';
+import type { TokenService } from './features/auth/token-service';
+import type { UsersRepository } from './features/users/users.repository';
+import type { Mailer } from './mail/mailer';
+import type { Store } from './store/store';
+
+/** What every feature's routes are built from. Made once, in buildApp. */
+export interface AppContext {
+  config: Readonly<Config>;
+  store: Store;
+  users: UsersRepository;
+  tokens: TokenService;
+  guards: Guards;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  requestRestart: () => void;
+}

@@ -1,0 +1,75 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { AppContext } from './app-context';
+import type { Config } from './config';
+import { createGuards } from './features/auth/auth.guard';
+import { type AuthLimits, authRoutes } from './features/auth/auth.routes';
+import { createAuthService } from './features/auth/auth.service';
+import { loadTokenKey, TokenService } from './features/auth/token-service';
+import { healthRoutes } from './features/health/health.routes';
+import { ensureAdmin } from './features/users/ensure-admin';
+import { UsersRepository } from './features/users/users.repository';
+import { registerErrorHandler } from './http/error-handler';
+import { registerSecurityHeaders } from './http/security-headers';
+import { registerSpa } from './http/spa';
+import { createMailer, type Mailer } from './mail/mailer';
+import type { Store } from './store/store';
+
+/** JSON bodies larger than this are refused from their Content-Length, before any parsing. */
+const JSON_BODY_LIMIT = 1024 * 1024;
+
+export interface AppDeps {
+  config: Readonly<Config>;
+  store: Store;
+  logger?: FastifyServerOptions['logger'];
+  mailer?: Mailer;
+  authLimits?: AuthLimits;
+  /** Ends this process so that its supervisor starts a fresh one (the console's restart). */
+  requestRestart?: () => void;
+}
+
+/** Builds the whole application around a store. The one place where the parts are wired. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, store } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: JSON_BODY_LIMIT,
+    // nginx on this machine may proxy to us; trust only its loopback hop for the client address.
+    trustProxy: ['127.0.0.1', '::1'],
+  });
+
+  const users = new UsersRepository(store);
+  await users.init();
+  const tokens = new TokenService(await loadTokenKey(config.dataDir, config.jwtSecret));
+  const mailer =
+    deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
+  const ctx: AppContext = {
+    config,
+    store,
+    users,
+    tokens,
+    mailer,
+    guards: createGuards(tokens, users),
+    log: app.log,
+    requestRestart: deps.requestRestart ?? (() => app.log.warn('Restart requested, but no supervisor is attached')),
+  };
+  await ensureAdmin(users, config.admin, app.log);
+
+  registerErrorHandler(app);
+  await registerSecurityHeaders(app);
+
+  await app.register(healthRoutes(ctx), { prefix: '/api' });
+  await app.register(
+    authRoutes(createAuthService({ users, tokens, mailer, publicUrl: config.publicUrl, log: app.log }), deps.authLimits),
+    { prefix: '/api/auth' },
+  );
+  // Everything under /api/admin is checked by this one hook, before the body is even read.
+  await app.register(
+    async (admin) => {
+      admin.addHook('onRequest', ctx.guards.requireAdmin);
+    },
+    { prefix: '/api/admin' },
+  );
+
+  await registerSpa(app);
+  return app;
+}

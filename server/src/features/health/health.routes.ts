@@ -1,0 +1,13 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../app-context';
+
+export function healthRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    app.get('/health', async () => ({
+      success: true,
+      status: 'ok',
+      store: ctx.store.kind,
+      uptimeSeconds: Math.round(process.uptime()),
+    }));
+  };
+}

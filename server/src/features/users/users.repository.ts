@@ -1,0 +1,86 @@
+import type { PublicUser, Role, Tier, UserStatus } from '../../../../common/schemas/user';
+import type { Collection, DocChanges, Filter, FindOptions, NewDoc, Store, StoredDoc } from '../../store/store';
+
+export interface UserDoc extends StoredDoc {
+  name: string;
+  email: string;
+  /** argon2id hash; never leaves the server. */
+  password: string;
+  role: Role;
+  membershipTier: Tier;
+  status: UserStatus;
+  /** Bumped when the password is reset: tokens signed with an older version stop working. */
+  tokenVersion: number;
+  resetTokenHash?: string;
+  resetTokenExpiresAt?: Date;
+}
+
+/** The only code that reads or writes users in the store. */
+export class UsersRepository {
+  private readonly users: Collection<UserDoc>;
+
+  constructor(store: Store) {
+    this.users = store.collection<UserDoc>('users');
+  }
+
+  async init(): Promise<void> {
+    await this.users.ensureIndex({ field: 'email', unique: true });
+    await this.users.ensureIndex({ field: 'resetTokenHash' });
+  }
+
+  create(user: NewDoc<UserDoc>): Promise<UserDoc> {
+    return this.users.insertOne(user);
+  }
+
+  insertMany(users: Array<NewDoc<UserDoc> & Partial<StoredDoc>>): Promise<number> {
+    return this.users.insertMany(users);
+  }
+
+  findById(id: string): Promise<UserDoc | null> {
+    return this.users.findById(id);
+  }
+
+  /** `email` must already be normalised (trimmed, lower-cased) by the request schema. */
+  findByEmail(email: string): Promise<UserDoc | null> {
+    return this.users.findOne({ email });
+  }
+
+  findByResetTokenHash(hash: string, now: Date): Promise<UserDoc | null> {
+    return this.users.findOne({ resetTokenHash: hash, resetTokenExpiresAt: { $gt: now } });
+  }
+
+  find(filter: Filter, options?: FindOptions): Promise<UserDoc[]> {
+    return this.users.find(filter, options);
+  }
+
+  count(filter: Filter = {}): Promise<number> {
+    return this.users.count(filter);
+  }
+
+  update(id: string, changes: DocChanges<UserDoc>): Promise<UserDoc | null> {
+    return this.users.updateById(id, changes);
+  }
+
+  /** Consumes a reset token: succeeds for exactly one caller even when two race. */
+  updateIfResetTokenMatches(id: string, hash: string, changes: DocChanges<UserDoc>): Promise<UserDoc | null> {
+    return this.users.updateOne({ _id: id, resetTokenHash: hash }, changes);
+  }
+
+  delete(id: string): Promise<boolean> {
+    return this.users.deleteById(id);
+  }
+}
+
+/** Whitelists what may leave the server. */
+export function toPublicUser(user: UserDoc): PublicUser {
+  return {
+    _id: user._id,
+    name: user.name,
+    email: user.email,
+    role: user.role,
+    membershipTier: user.membershipTier,
+    status: user.status,
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,34 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '../../../common/errors';
+import { AppError } from '../lib/app-error';
+
+/** Fastify's own client errors (bad JSON, body too large, ...) mapped onto our closed list. */
+const FASTIFY_STATUS_CODES: Record<number, ErrorCode> = {
+  400: 'VALIDATION',
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+};
+
+export function errorBody(code: ErrorCode, message: string): ErrorBody {
+  return { success: false, code, message, msg: message };
+}
+
+/** The one place errors become responses. Details of 5xx errors are logged, never sent. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.status >= 500) request.log.error({ err: error }, error.message);
+      return reply.code(error.status).send(errorBody(error.code, error.message));
+    }
+    const status = (error as FastifyError).statusCode ?? 500;
+    const code = FASTIFY_STATUS_CODES[status];
+    if (code) {
+      const message = status === 413 ? 'The request is too large.' : error.message;
+      return reply.code(ERROR_STATUS[code]).send(errorBody(code, message));
+    }
+    request.log.error({ err: error }, 'Unhandled error');
+    return reply.code(500).send(errorBody('INTERNAL', 'Something went wrong on our side. Please try again.'));
+  });
+}

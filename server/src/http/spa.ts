@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { errorBody } from './error-handler';
+
+export const CLIENT_DIST = path.resolve(import.meta.dirname, '../../../dist/client');
+
+/**
+ * Serves the built React app. Hashed files under /assets are cached for a year; index.html is
+ * revalidated every time so that a new build is picked up at once. Any other GET that is not
+ * an API or media path answers index.html and the client router decides (including its 404 page).
+ */
+export async function registerSpa(app: FastifyInstance, distDir = CLIENT_DIST): Promise<void> {
+  const hasBuild = existsSync(path.join(distDir, 'index.html'));
+  if (hasBuild) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      prefix: '/',
+      index: false,
+      setHeaders(res, filePath) {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !request.url.startsWith('/api/') &&
+      !request.url.startsWith('/media/');
+    if (isPage && hasBuild) {
+      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    }
+    if (isPage) {
+      return reply
+        .code(503)
+        .type('text/plain')
+        .send('The web client is not built yet. Run `npm run build` (npm start does this for you).');
+    }
+    return reply.code(404).send(errorBody('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`));
+  });
+}

@@ -1,0 +1,103 @@
+import { type Db, type Document, MongoClient, MongoServerError } from 'mongodb';
+import { newId } from './new-id';
+import {
+  type Collection,
+  type DocChanges,
+  DuplicateKeyError,
+  type Filter,
+  type FindOptions,
+  type IndexSpec,
+  type NewDoc,
+  type Store,
+  type StoredDoc,
+  splitChanges,
+} from './store';
+
+/** MongoDB through the official driver. The database is the one named in the URI. */
+export async function openMongoStore(uri: string): Promise<Store> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000 });
+  await client.connect();
+  const db = client.db();
+  return {
+    kind: 'mongodb',
+    collection<T extends StoredDoc>(name: string): Collection<T> {
+      return new MongoCollection<T>(db, name);
+    },
+    close: () => client.close(),
+  };
+}
+
+class MongoCollection<T extends StoredDoc> implements Collection<T> {
+  private readonly c;
+
+  constructor(db: Db, name: string) {
+    // Ids are strings made by newId(), so the driver's ObjectId typing does not apply here.
+    this.c = db.collection<Document & { _id: string }>(name);
+  }
+
+  async insertOne(doc: NewDoc<T>): Promise<T> {
+    const now = new Date();
+    const full = { ...doc, _id: newId(), createdAt: now, updatedAt: now };
+    await translate(() => this.c.insertOne(full));
+    return full as unknown as T;
+  }
+
+  async insertMany(docs: Array<NewDoc<T> & Partial<StoredDoc>>): Promise<number> {
+    if (docs.length === 0) return 0;
+    const now = new Date();
+    const full = docs.map((doc) => ({ _id: newId(), createdAt: now, updatedAt: now, ...doc }));
+    const result = await translate(() => this.c.insertMany(full, { ordered: true }));
+    return result.insertedCount;
+  }
+
+  findById(id: string): Promise<T | null> {
+    return this.findOne({ _id: id });
+  }
+
+  async findOne(filter: Filter): Promise<T | null> {
+    return (await this.c.findOne(filter)) as T | null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    let cursor = this.c.find(filter);
+    if (options.sort) cursor = cursor.sort(options.sort);
+    if (options.skip) cursor = cursor.skip(options.skip);
+    if (options.limit) cursor = cursor.limit(options.limit);
+    return (await cursor.toArray()) as unknown as T[];
+  }
+
+  count(filter: Filter = {}): Promise<number> {
+    return this.c.countDocuments(filter);
+  }
+
+  updateById(id: string, changes: DocChanges<T>): Promise<T | null> {
+    return this.updateOne({ _id: id }, changes);
+  }
+
+  async updateOne(filter: Filter, changes: DocChanges<T>): Promise<T | null> {
+    const { set, unset } = splitChanges(changes as Record<string, unknown>);
+    const update: Document = { $set: { ...set, updatedAt: new Date() } };
+    if (Object.keys(unset).length) update.$unset = unset;
+    const result = await translate(() => this.c.findOneAndUpdate(filter, update, { returnDocument: 'after' }));
+    return (result as T | null) ?? null;
+  }
+
+  async deleteById(id: string): Promise<boolean> {
+    return (await this.c.deleteOne({ _id: id })).deletedCount === 1;
+  }
+
+  async ensureIndex(index: IndexSpec): Promise<void> {
+    await this.c.createIndex({ [index.field]: 1 }, { unique: index.unique ?? false });
+  }
+}
+
+async function translate<R>(write: () => Promise<R>): Promise<R> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof MongoServerError && error.code === 11000) {
+      throw new DuplicateKeyError(Object.keys(error.keyPattern ?? {})[0]);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The store port. Repositories are the only callers; two adapters implement it: the embedded
+ * store (default, files under DATA_DIR) and MongoDB through the official driver.
+ *
+ * Filters use the subset of the MongoDB query language that both adapters understand:
+ * equality, $ne, $in, $lt/$lte/$gt/$gte, $or, $exists and $regex given as a RegExp.
+ */
+
+export interface StoredDoc {
+  _id: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** What a caller passes in: the store layer sets `_id`, `createdAt` and `updatedAt` itself. */
+export type NewDoc<T extends StoredDoc> = Omit<T, keyof StoredDoc>;
+export type DocChanges<T extends StoredDoc> = Partial<NewDoc<T>>;
+
+export type Filter = Record<string, unknown>;
+export type SortSpec = Record<string, 1 | -1>;
+
+export interface FindOptions {
+  sort?: SortSpec;
+  skip?: number;
+  limit?: number;
+}
+
+export interface IndexSpec {
+  field: string;
+  unique?: boolean;
+}
+
+export interface Collection<T extends StoredDoc> {
+  insertOne(doc: NewDoc<T>): Promise<T>;
+  /** Bulk insert for seeding; timestamps may be given, else they are set to now. */
+  insertMany(docs: Array<NewDoc<T> & Partial<StoredDoc>>): Promise<number>;
+  findById(id: string): Promise<T | null>;
+  findOne(filter: Filter): Promise<T | null>;
+  find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  count(filter?: Filter): Promise<number>;
+  /** Sets the given fields (undefined values are unset) and bumps `updatedAt`; null when absent. */
+  updateById(id: string, changes: DocChanges<T>): Promise<T | null>;
+  /** Like updateById, but only when `filter` also matches: a compare-and-set. */
+  updateOne(filter: Filter, changes: DocChanges<T>): Promise<T | null>;
+  deleteById(id: string): Promise<boolean>;
+  ensureIndex(index: IndexSpec): Promise<void>;
+}
+
+export interface Store {
+  readonly kind: 'embedded' | 'mongodb';
+  collection<T extends StoredDoc>(name: string): Collection<T>;
+  close(): Promise<void>;
+}
+
+/** Thrown by both adapters when a unique index would be violated. */
+export class DuplicateKeyError extends Error {
+  constructor(readonly field?: string) {
+    super(`Duplicate value${field ? ` for ${field}` : ''}`);
+    this.name = 'DuplicateKeyError';
+  }
+}
+
+export function splitChanges(changes: Record<string, unknown>): {
+  set: Record<string, unknown>;
+  unset: Record<string, true>;
+} {
+  const set: Record<string, unknown> = {};
+  const unset: Record<string, true> = {};
+  for (const [key, value] of Object.entries(changes)) {
+    if (key === '_id' || key === 'createdAt' || key === 'updatedAt') continue;
+    if (value === undefined) unset[key] = true;
+    else set[key] = value;
+  }
+  return { set, unset };
+}

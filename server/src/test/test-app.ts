@@ -1,0 +1,86 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../app';
+import { loadConfig } from '../config';
+import type { AuthLimits } from '../features/auth/auth.routes';
+import { hashPassword } from '../features/auth/passwords';
+import type { UserDoc } from '../features/users/users.repository';
+import { openEmbeddedStore } from '../store/embedded-store';
+import type { Store } from '../store/store';
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: Store;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** The real app on a fresh embedded store in its own temporary DATA_DIR. */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { authLimits?: AuthLimits } = {},
+): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'members-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
+  const store = await openEmbeddedStore(dataDir);
+  const app = await buildApp({ config, store, authLimits: options.authLimits });
+  await app.ready();
+  return {
+    app,
+    store,
+    dataDir,
+    async close() {
+      await app.close();
+      await store.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let adminCounter = 0;
+
+/** Puts a user straight into the store (faster than the API) and signs them in. */
+export async function createUser(
+  t: TestApp,
+  fields: Partial<Pick<UserDoc, 'name' | 'email' | 'role' | 'membershipTier' | 'status'>> & { password?: string } = {},
+): Promise<{ user: UserDoc; token: string; password: string }> {
+  adminCounter += 1;
+  const password = fields.password ?? 'correct-horse';
+  const user = await t.store.collection<UserDoc>('users').insertOne({
+    name: fields.name ?? `Person ${adminCounter}`,
+    email: fields.email ?? `person${adminCounter}-${Date.now()}@example.com`,
+    password: await hashPassword(password),
+    role: fields.role ?? 'user',
+    membershipTier: fields.membershipTier ?? 'free',
+    status: 'active',
+    tokenVersion: 0,
+  });
+  const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password } });
+  const token = login.json().token as string;
+  if (fields.status && fields.status !== 'active') {
+    await t.store.collection<UserDoc>('users').updateById(user._id, { status: fields.status });
+  }
+  return { user, token, password };
+}
+
+export function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
+}
+
+/** Waits for the outbox to hold `count` messages and returns them as raw text, oldest first. */
+export async function readOutbox(dataDir: string, count = 1, timeoutMs = 5000): Promise<string[]> {
+  const dir = path.join(dataDir, 'outbox');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.eml')).sort();
+    if (files.length >= count) return Promise.all(files.map((f) => readFile(path.join(dir, f), 'utf8')));
+    if (Date.now() > deadline) throw new Error(`Expected ${count} message(s) in the outbox, found ${files.length}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export function json<T = Record<string, unknown>>(response: LightMyRequestResponse): T {
+  return response.json() as T;
+}

@@ -1,0 +1,13 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const SERVER = `http://127.0.0.1:${process.env.PORT ?? 5001}`;
+
+export default defineConfig({
+  root: 'client',
+  plugins: [react(), tailwindcss()],
+  build: { outDir: '../dist/client', emptyOutDir: true, sourcemap: true },
+  // `npm run dev`: Vite serves the client with hot reload and forwards API and media calls.
+  server: { port: 5173, proxy: { '/api': SERVER, '/media': SERVER } },
+});
