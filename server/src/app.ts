@@ -6,6 +6,7 @@ import { type AuthLimits, authRoutes } from './features/auth/auth.routes';
 import { createAuthService } from './features/auth/auth.service';
 import { loadTokenKey, TokenService } from './features/auth/token-service';
 import { healthRoutes } from './features/health/health.routes';
+import { SliderConfigRepository } from './features/slider/slider-config.repository';
 import { ensureAdmin } from './features/users/ensure-admin';
 import { UsersRepository } from './features/users/users.repository';
 import { registerErrorHandler } from './http/error-handler';
@@ -39,6 +40,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const users = new UsersRepository(store);
   await users.init();
+  const sliderConfig = new SliderConfigRepository(store, config.dataDir);
+  await sliderConfig.init();
   const tokens = new TokenService(await loadTokenKey(config.dataDir, config.jwtSecret));
   const mailer =
     deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
@@ -46,6 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     config,
     store,
     users,
+    sliderConfig,
     tokens,
     mailer,
     guards: createGuards(tokens, users),

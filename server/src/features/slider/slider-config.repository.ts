@@ -1,0 +1,46 @@
+import { SLIDER_DEFAULTS, type SliderConfig } from '../../../../common/schemas/slider';
+import type { Collection, Store, StoredDoc } from '../../store/store';
+import { defaultMediaBasePath } from '../media/media-library';
+
+interface SettingsDoc extends StoredDoc {
+  key: string;
+  value: Partial<SliderConfig>;
+}
+
+const SLIDER_KEY = 'slider';
+
+/**
+ * The slider configuration, one document in the `settings` collection. Missing fields read as
+ * the spec's defaults, so a new install needs no set-up. Media serving reads the base path here.
+ */
+export class SliderConfigRepository {
+  private readonly settings: Collection<SettingsDoc>;
+
+  constructor(
+    store: Store,
+    private readonly dataDir: string,
+  ) {
+    this.settings = store.collection<SettingsDoc>('settings');
+  }
+
+  async init(): Promise<void> {
+    await this.settings.ensureIndex({ field: 'key', unique: true });
+  }
+
+  async get(): Promise<SliderConfig> {
+    const doc = await this.settings.findOne({ key: SLIDER_KEY });
+    return {
+      backgroundsBasePath: defaultMediaBasePath(this.dataDir),
+      activePlaylist: null,
+      ...SLIDER_DEFAULTS,
+      ...doc?.value,
+    };
+  }
+
+  async save(config: SliderConfig): Promise<SliderConfig> {
+    const existing = await this.settings.findOne({ key: SLIDER_KEY });
+    if (existing) await this.settings.updateById(existing._id, { value: config });
+    else await this.settings.insertOne({ key: SLIDER_KEY, value: config });
+    return this.get();
+  }
+}
