@@ -21,11 +21,17 @@ function newestMtime(target) {
 }
 
 export function buildIfStale() {
-  const built = newestMtime(path.join(root, 'dist/client/index.html'));
+  const distDir = process.env.CLIENT_DIST_DIR
+    ? path.resolve(process.env.CLIENT_DIST_DIR)
+    : path.join(root, 'dist/client');
+  const built = newestMtime(path.join(distDir, 'index.html'));
   const sources = Math.max(...SOURCES.map((source) => newestMtime(path.join(root, source))));
   if (built >= sources) return;
   console.log(built ? 'Web client sources changed: rebuilding…' : 'Building the web client…');
-  const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', distDir], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 

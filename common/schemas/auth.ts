@@ -39,4 +39,5 @@ export interface TokenPayload {
   user: { id: string; role: 'user' | 'admin'; tv: number };
 }
 
-export const FORGOT_PASSWORD_MESSAGE = 'If an account with that email exists, a password reset link has been sent.';
+export const FORGOT_PASSWORD_MESSAGE =
+  'If an account with that email exists, a password reset link has been sent.';

@@ -4,9 +4,20 @@ import { z } from 'zod';
 export const overlayColorSchema = z
   .string()
   .trim()
-  .regex(/^\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}$/, 'Overlay colour must be three numbers from 0 to 255, like "0,0,0"')
-  .refine((value) => value.split(',').every((part) => Number(part) <= 255), 'Each colour channel must be 0 to 255')
-  .transform((value) => value.split(',').map((part) => Number(part)).join(','));
+  .regex(
+    /^\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}$/,
+    'Overlay colour must be three numbers from 0 to 255, like "0,0,0"',
+  )
+  .refine(
+    (value) => value.split(',').every((part) => Number(part) <= 255),
+    'Each colour channel must be 0 to 255',
+  )
+  .transform((value) =>
+    value
+      .split(',')
+      .map((part) => Number(part))
+      .join(','),
+  );
 
 export const SLIDER_DEFAULTS = {
   cycleTime: 8000,

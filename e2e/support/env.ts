@@ -3,7 +3,7 @@ import path from 'node:path';
 /** The browser tests run their own server on this port, with its own data and mail server. */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 5055);
 export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
-export const E2E_DIR = path.resolve(import.meta.dirname, '../../.tmp/e2e');
+export const E2E_DIR = path.resolve(import.meta.dirname, `../../.tmp/e2e-${E2E_PORT}`);
 export const E2E_DATA_DIR = path.join(E2E_DIR, 'data');
 export const E2E_MAIL_DIR = path.join(E2E_DIR, 'mail');
 

@@ -24,7 +24,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
           received += 1;
           const to = Array.isArray(mail.to) ? mail.to[0]?.text : mail.to?.text;
           const file = path.join(E2E_MAIL_DIR, `${Date.now()}-${received}.json`);
-          await writeFile(file, JSON.stringify({ to, subject: mail.subject, text: mail.text, html: mail.html }));
+          await writeFile(
+            file,
+            JSON.stringify({ to, subject: mail.subject, text: mail.text, html: mail.html }),
+          );
           callback();
         })
         .catch(callback);
@@ -62,7 +65,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 async function waitForHealth(server: ChildProcess): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`The app exited with code ${server.exitCode} during start-up`);
+    if (server.exitCode !== null)
+      throw new Error(`The app exited with code ${server.exitCode} during start-up`);
     try {
       if ((await fetch(`${E2E_BASE_URL}/api/health`)).ok) return;
     } catch {

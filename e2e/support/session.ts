@@ -15,7 +15,8 @@ export async function tokenFor(email: string, password: string): Promise<string>
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password }),
   });
-  if (!response.ok) throw new Error(`Sign-in as ${email} failed: ${response.status} ${await response.text()}`);
+  if (!response.ok)
+    throw new Error(`Sign-in as ${email} failed: ${response.status} ${await response.text()}`);
   const { token } = (await response.json()) as { token: string };
   tokens.set(email, token);
   return token;
@@ -35,10 +36,18 @@ export async function openSignedIn(page: Page, token: string, path: string): Pro
 }
 
 /** Calls the API as `token`; throws on a non-2xx answer. */
-export async function apiAs<T = unknown>(token: string, method: string, path: string, body?: unknown): Promise<T> {
+export async function apiAs<T = unknown>(
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
   const response = await fetch(`${E2E_BASE_URL}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) throw new Error(`${method} ${path} failed: ${response.status} ${await response.text()}`);
@@ -47,7 +56,9 @@ export async function apiAs<T = unknown>(token: string, method: string, path: st
 
 let counter = 0;
 /** A fresh member registered through the public API. */
-export async function registerMember(prefix = 'member'): Promise<{ email: string; password: string; name: string }> {
+export async function registerMember(
+  prefix = 'member',
+): Promise<{ email: string; password: string; name: string }> {
   counter += 1;
   const person = {
     name: `${prefix} ${counter}`,

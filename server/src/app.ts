@@ -44,7 +44,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await sliderConfig.init();
   const tokens = new TokenService(await loadTokenKey(config.dataDir, config.jwtSecret));
   const mailer =
-    deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
+    deps.mailer ??
+    createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
   const ctx: AppContext = {
     config,
     store,
@@ -54,7 +55,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer,
     guards: createGuards(tokens, users),
     log: app.log,
-    requestRestart: deps.requestRestart ?? (() => app.log.warn('Restart requested, but no supervisor is attached')),
+    requestRestart:
+      deps.requestRestart ?? (() => app.log.warn('Restart requested, but no supervisor is attached')),
   };
   await ensureAdmin(users, config.admin, app.log);
 
@@ -63,7 +65,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes(ctx), { prefix: '/api' });
   await app.register(
-    authRoutes(createAuthService({ users, tokens, mailer, publicUrl: config.publicUrl, log: app.log }), deps.authLimits),
+    authRoutes(
+      createAuthService({ users, tokens, mailer, publicUrl: config.publicUrl, log: app.log }),
+      deps.authLimits,
+    ),
     { prefix: '/api/auth' },
   );
   // Everything under /api/admin is checked by this one hook, before the body is even read.
@@ -74,6 +79,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: '/api/admin' },
   );
 
-  await registerSpa(app);
+  await registerSpa(app, config.clientDistDir);
   return app;
 }

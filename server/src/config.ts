@@ -21,16 +21,26 @@ const envSchema = z
     PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
     SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
     MAIL_FROM: optionalString,
-    MONGODB_URI: optionalString.pipe(z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb://').optional()),
+    MONGODB_URI: optionalString.pipe(
+      z
+        .string()
+        .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb://')
+        .optional(),
+    ),
     ADMIN_EMAIL: optionalString.pipe(z.email().optional()),
     ADMIN_PASSWORD: optionalString.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
     JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     MEDIA_ROOTS: optionalString,
+    CLIENT_DIST_DIR: optionalString,
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
-      ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ADMIN_PASSWORD'],
+        message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together',
+      });
     }
   });
 
@@ -47,7 +57,11 @@ export interface Config {
   jwtSecret?: string;
   /** Absolute folders that a media base path may point into. */
   mediaRoots: string[];
+  /** The built web client (`npm run build` output). */
+  clientDistDir: string;
 }
+
+const DEFAULT_CLIENT_DIST = path.resolve(import.meta.dirname, '../../dist/client');
 
 export class ConfigError extends Error {}
 
@@ -68,9 +82,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `no-reply@${e.HOST === '127.0.0.1' ? 'localhost' : e.HOST}`,
     mongodbUri: e.MONGODB_URI,
-    admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
+    admin:
+      e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
     logLevel: e.LOG_LEVEL,
     jwtSecret: e.JWT_SECRET,
+    clientDistDir: path.resolve(e.CLIENT_DIST_DIR ?? DEFAULT_CLIENT_DIST),
     mediaRoots: (e.MEDIA_ROOTS ? e.MEDIA_ROOTS.split(',') : [dataDir])
       .map((root) => root.trim())
       .filter(Boolean)

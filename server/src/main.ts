@@ -42,7 +42,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Serving on http://${config.host}:${config.port} (store: ${store.kind}, data: ${config.dataDir})`);
+  app.log.info(
+    `Serving on http://${config.host}:${config.port} (store: ${store.kind}, data: ${config.dataDir})`,
+  );
 }
 
 main().catch((error) => {

@@ -8,11 +8,14 @@ export function ErrorPage() {
   console.error(error);
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   // A new deployment removes old chunks; reloading fetches the new ones.
-  const staleChunk = error instanceof TypeError && /dynamically imported module|Importing a module/i.test(error.message);
+  const staleChunk =
+    error instanceof TypeError && /dynamically imported module|Importing a module/i.test(error.message);
   return (
     <PageShell>
       <Card className="max-w-md text-center">
-        <h1 className="font-display text-3xl text-white">{notFound ? 'Page not found' : 'Something went wrong'}</h1>
+        <h1 className="font-display text-3xl text-white">
+          {notFound ? 'Page not found' : 'Something went wrong'}
+        </h1>
         <p className="mt-3 text-stone-300">
           {staleChunk
             ? 'A newer version of the site is available. Reload the page to continue.'

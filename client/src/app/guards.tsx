@@ -13,6 +13,7 @@ export function RequireUser() {
 
 export function RequireAdmin() {
   const location = useLocation();
-  if (readSession()?.role !== 'admin') return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (readSession()?.role !== 'admin')
+    return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   return <Outlet />;
 }

@@ -10,8 +10,9 @@ export function NotFoundPage() {
         <p className="text-sm font-semibold uppercase tracking-widest text-accent-400">404</p>
         <h1 className="mt-2 font-display text-3xl text-white">Page not found</h1>
         <p className="mt-3 text-stone-300">
-          There is nothing at <code className="break-all rounded bg-white/10 px-1.5 py-0.5 text-sm">{pathname}</code>.
-          It may have moved, or the link may be mistyped.
+          There is nothing at{' '}
+          <code className="break-all rounded bg-white/10 px-1.5 py-0.5 text-sm">{pathname}</code>. It may have
+          moved, or the link may be mistyped.
         </p>
         <Link to="/" className="mt-6 inline-block font-semibold text-accent-300 hover:text-accent-400">
           Back to the home page

@@ -34,7 +34,10 @@ export const router = createBrowserRouter([
             children: [
               { path: '/admin', lazy: () => import('../features/admin/admin-index-route') },
               { path: '/admin/dashboard', lazy: () => import('../features/admin/admin-console-route') },
-              { path: '/admin/database/:dbName', lazy: () => import('../features/admin/database-explorer-route') },
+              {
+                path: '/admin/database/:dbName',
+                lazy: () => import('../features/admin/database-explorer-route'),
+              },
             ],
           },
           { path: '*', element: <NotFoundPage /> },

@@ -36,7 +36,12 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
   const response = await fetch(path, {
     method: options.method ?? 'GET',
     headers,
-    body: options.body === undefined ? undefined : isForm ? (options.body as FormData) : JSON.stringify(options.body),
+    body:
+      options.body === undefined
+        ? undefined
+        : isForm
+          ? (options.body as FormData)
+          : JSON.stringify(options.body),
     signal: options.signal,
     cache: 'no-store',
   });

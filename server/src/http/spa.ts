@@ -4,14 +4,12 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from './error-handler';
 
-export const CLIENT_DIST = path.resolve(import.meta.dirname, '../../../dist/client');
-
 /**
  * Serves the built React app. Hashed files under /assets are cached for a year; index.html is
  * revalidated every time so that a new build is picked up at once. Any other GET that is not
  * an API or media path answers index.html and the client router decides (including its 404 page).
  */
-export async function registerSpa(app: FastifyInstance, distDir = CLIENT_DIST): Promise<void> {
+export async function registerSpa(app: FastifyInstance, distDir: string): Promise<void> {
   const hasBuild = existsSync(path.join(distDir, 'index.html'));
   if (hasBuild) {
     await app.register(fastifyStatic, {
@@ -39,6 +37,8 @@ export async function registerSpa(app: FastifyInstance, distDir = CLIENT_DIST): 
         .type('text/plain')
         .send('The web client is not built yet. Run `npm run build` (npm start does this for you).');
     }
-    return reply.code(404).send(errorBody('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`));
+    return reply
+      .code(404)
+      .send(errorBody('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`));
   });
 }

@@ -61,7 +61,12 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
   async insertMany(docs: Array<NewDoc<T> & Partial<StoredDoc>>): Promise<number> {
     await this.ready;
     const now = new Date();
-    const full = docs.map((doc) => ({ _id: newId(), createdAt: now, updatedAt: now, ...doc })) as unknown as T[];
+    const full = docs.map((doc) => ({
+      _id: newId(),
+      createdAt: now,
+      updatedAt: now,
+      ...doc,
+    })) as unknown as T[];
     const inserted = await translate(() => this.db.insertAsync(full));
     return inserted.length;
   }

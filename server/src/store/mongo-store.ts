@@ -78,7 +78,9 @@ class MongoCollection<T extends StoredDoc> implements Collection<T> {
     const { set, unset } = splitChanges(changes as Record<string, unknown>);
     const update: Document = { $set: { ...set, updatedAt: new Date() } };
     if (Object.keys(unset).length) update.$unset = unset;
-    const result = await translate(() => this.c.findOneAndUpdate(filter, update, { returnDocument: 'after' }));
+    const result = await translate(() =>
+      this.c.findOneAndUpdate(filter, update, { returnDocument: 'after' }),
+    );
     return (result as T | null) ?? null;
   }
 

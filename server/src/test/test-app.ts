@@ -44,7 +44,9 @@ let adminCounter = 0;
 /** Puts a user straight into the store (faster than the API) and signs them in. */
 export async function createUser(
   t: TestApp,
-  fields: Partial<Pick<UserDoc, 'name' | 'email' | 'role' | 'membershipTier' | 'status'>> & { password?: string } = {},
+  fields: Partial<Pick<UserDoc, 'name' | 'email' | 'role' | 'membershipTier' | 'status'>> & {
+    password?: string;
+  } = {},
 ): Promise<{ user: UserDoc; token: string; password: string }> {
   adminCounter += 1;
   const password = fields.password ?? 'correct-horse';
@@ -57,7 +59,11 @@ export async function createUser(
     status: 'active',
     tokenVersion: 0,
   });
-  const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password } });
+  const login = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: user.email, password },
+  });
   const token = login.json().token as string;
   if (fields.status && fields.status !== 'active') {
     await t.store.collection<UserDoc>('users').updateById(user._id, { status: fields.status });
@@ -76,7 +82,8 @@ export async function readOutbox(dataDir: string, count = 1, timeoutMs = 5000): 
   for (;;) {
     const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.eml')).sort();
     if (files.length >= count) return Promise.all(files.map((f) => readFile(path.join(dir, f), 'utf8')));
-    if (Date.now() > deadline) throw new Error(`Expected ${count} message(s) in the outbox, found ${files.length}`);
+    if (Date.now() > deadline)
+      throw new Error(`Expected ${count} message(s) in the outbox, found ${files.length}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

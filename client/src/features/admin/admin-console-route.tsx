@@ -1,5 +1,6 @@
 import { Suspense, useState } from 'react';
 import { useLogout } from '../../lib/use-logout';
+import { NotBuiltPanel } from './components/not-built-panel';
 import { Sidebar } from './components/sidebar';
 import { DEFAULT_PANEL, PANELS, type PanelId } from './panels';
 
@@ -49,7 +50,7 @@ export function Component() {
         </header>
         <main className="p-4 sm:p-6 lg:p-10">
           <Suspense fallback={<p className="text-stone-400">Loading…</p>}>
-            <Panel key={panel.id} />
+            {Panel ? <Panel key={panel.id} /> : <NotBuiltPanel key={panel.id} title={panel.label} />}
           </Suspense>
         </main>
       </div>

@@ -1,4 +1,4 @@
-import { type ComponentType, lazy } from 'react';
+import type { ComponentType } from 'react';
 
 export type PanelId = 'dashboard' | 'users' | 'backgrounds' | 'media' | 'mongodb' | 'nginx' | 'nodejs';
 
@@ -9,23 +9,25 @@ export interface PanelDefinition {
   /** Panels in a group are listed under that heading in the sidebar. */
   group?: 'System Settings';
   icon: string;
-  component: ComponentType;
+  /**
+   * The panel, loaded on demand with React.lazy so each panel is its own chunk.
+   * Absent while the feature is not built: the console then says so plainly.
+   */
+  component?: ComponentType;
 }
-
-const notBuilt = (title: string) => lazy(() => import('./components/not-built-panel').then((m) => ({ default: m.notBuiltPanel(title) })));
 
 /**
  * The one registry of console panels, in sidebar order. It drives both the sidebar and the
  * panel switch: adding a panel is adding an entry here.
  */
 export const PANELS: PanelDefinition[] = [
-  { id: 'dashboard', label: 'Dashboard', icon: '◧', component: notBuilt('Dashboard Overview') },
-  { id: 'users', label: 'User Management', icon: '☺', component: notBuilt('User Management') },
-  { id: 'backgrounds', label: 'Background Manager', icon: '▣', component: notBuilt('Background Manager') },
-  { id: 'media', label: 'Media Manager', icon: '▤', component: notBuilt('Media Manager') },
-  { id: 'mongodb', label: 'MongoDB', group: 'System Settings', icon: '⛁', component: notBuilt('MongoDB') },
-  { id: 'nginx', label: 'Nginx', group: 'System Settings', icon: '⇄', component: notBuilt('Nginx') },
-  { id: 'nodejs', label: 'Node.js', group: 'System Settings', icon: '⬢', component: notBuilt('Node.js') },
+  { id: 'dashboard', label: 'Dashboard', icon: '◧' },
+  { id: 'users', label: 'User Management', icon: '☺' },
+  { id: 'backgrounds', label: 'Background Manager', icon: '▣' },
+  { id: 'media', label: 'Media Manager', icon: '▤' },
+  { id: 'mongodb', label: 'MongoDB', group: 'System Settings', icon: '⛁' },
+  { id: 'nginx', label: 'Nginx', group: 'System Settings', icon: '⇄' },
+  { id: 'nodejs', label: 'Node.js', group: 'System Settings', icon: '⬢' },
 ];
 
 export const DEFAULT_PANEL: PanelId = 'dashboard';

@@ -2,7 +2,15 @@ import type { ReactNode } from 'react';
 import { PageShell } from '../../app/page-shell';
 import { Card } from '../../components/ui/card';
 
-export function AuthLayout({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
+export function AuthLayout({
+  title,
+  subtitle,
+  children,
+}: {
+  title: string;
+  subtitle?: string;
+  children: ReactNode;
+}) {
   return (
     <PageShell>
       <Card className="w-full max-w-md">

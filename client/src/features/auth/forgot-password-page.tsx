@@ -16,7 +16,10 @@ export function ForgotPasswordPage() {
   }, 'Something went wrong');
 
   return (
-    <AuthLayout title="Reset Password" subtitle="Enter your email and we will send you a link to choose a new password.">
+    <AuthLayout
+      title="Reset Password"
+      subtitle="Enter your email and we will send you a link to choose a new password."
+    >
       <form onSubmit={onSubmit} className="space-y-4">
         <TextField
           label="Email"

@@ -77,9 +77,16 @@ export function JoinPage() {
 function CardDetails() {
   return (
     <fieldset className="rounded-xl border border-white/10 bg-white/5 p-4">
-      <legend className="px-1 text-sm font-semibold text-stone-200">Payment Details (For Architect Tier)</legend>
+      <legend className="px-1 text-sm font-semibold text-stone-200">
+        Payment Details (For Architect Tier)
+      </legend>
       <div className="space-y-3">
-        <TextField label="Card Number" inputMode="numeric" autoComplete="off" placeholder="1234 5678 9012 3456" />
+        <TextField
+          label="Card Number"
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder="1234 5678 9012 3456"
+        />
         <div className="grid grid-cols-2 gap-3">
           <TextField label="Expiry" autoComplete="off" placeholder="MM / YY" />
           <TextField label="CVC" inputMode="numeric" autoComplete="off" placeholder="123" />

@@ -15,7 +15,9 @@ export function DashboardPage() {
     >
       <Card className="max-w-lg text-center">
         <h1 className="font-display text-3xl text-white">Your Dashboard</h1>
-        <p className="mt-4 text-lg text-stone-200">This is your user dashboard. Your journey continues here.</p>
+        <p className="mt-4 text-lg text-stone-200">
+          This is your user dashboard. Your journey continues here.
+        </p>
       </Card>
     </PageShell>
   );

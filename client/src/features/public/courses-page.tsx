@@ -4,8 +4,16 @@ import { Card } from '../../components/ui/card';
 
 const COURSES = [
   { title: 'Foundations', text: 'Build the daily habits that everything else stands on.', tier: 'Free' },
-  { title: 'Blueprint', text: 'Map where you are, where you want to be, and the path between.', tier: 'Free' },
-  { title: 'The Architect Programme', text: 'Twelve weeks of guided work with the full community.', tier: 'Architect Tier' },
+  {
+    title: 'Blueprint',
+    text: 'Map where you are, where you want to be, and the path between.',
+    tier: 'Free',
+  },
+  {
+    title: 'The Architect Programme',
+    text: 'Twelve weeks of guided work with the full community.',
+    tier: 'Architect Tier',
+  },
 ];
 
 export function CoursesPage() {

@@ -15,7 +15,9 @@ export function HomePage() {
       }
     >
       <div className="max-w-2xl text-center">
-        <h1 className="font-display text-5xl leading-tight text-white drop-shadow-lg sm:text-7xl">{BRAND_NAME}</h1>
+        <h1 className="font-display text-5xl leading-tight text-white drop-shadow-lg sm:text-7xl">
+          {BRAND_NAME}
+        </h1>
         <p className="mx-auto mt-6 max-w-lg text-lg text-stone-200 drop-shadow">
           Design the life you want, one deliberate step at a time.
         </p>

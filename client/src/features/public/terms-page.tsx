@@ -10,12 +10,12 @@ export function TermsPage() {
         <h1 className="font-display text-3xl text-white">Terms of Service</h1>
         <div className="mt-4 space-y-3 text-sm leading-relaxed text-stone-300">
           <p>
-            By creating an account with {BRAND_NAME} you agree to use the site and its materials for your own personal
-            development, and not to share your account or redistribute course content.
+            By creating an account with {BRAND_NAME} you agree to use the site and its materials for your own
+            personal development, and not to share your account or redistribute course content.
           </p>
           <p>
-            We keep your name and e-mail address to run your account and to send you messages you ask for, such as a
-            password reset link. We do not sell your information.
+            We keep your name and e-mail address to run your account and to send you messages you ask for,
+            such as a password reset link. We do not sell your information.
           </p>
           <p>You may close your account at any time by contacting us.</p>
         </div>

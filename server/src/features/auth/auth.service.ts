@@ -4,7 +4,7 @@ import type { LoginBody, RegisterBody } from '../../../../common/schemas/auth';
 import { AppError } from '../../lib/app-error';
 import type { Mailer } from '../../mail/mailer';
 import { DuplicateKeyError } from '../../store/store';
-import { type UserDoc, type UsersRepository, toPublicUser } from '../users/users.repository';
+import { toPublicUser, type UserDoc, type UsersRepository } from '../users/users.repository';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
 import { resetPasswordMail } from './reset-mail';
 import type { TokenService } from './token-service';
@@ -74,8 +74,13 @@ export function createAuthService({ users, tokens, mailer, publicUrl, log }: Aut
       });
       const link = `${publicUrl}/reset-password/${token}`;
       mailer.send(resetPasswordMail(user.email, user.name, link)).then(
-        () => log.info({ userId: user._id, link: mailer.kind === 'outbox' ? link : undefined }, 'Password reset link sent'),
-        (error: unknown) => log.error({ err: error, userId: user._id }, 'Password reset mail could not be sent'),
+        () =>
+          log.info(
+            { userId: user._id, link: mailer.kind === 'outbox' ? link : undefined },
+            'Password reset link sent',
+          ),
+        (error: unknown) =>
+          log.error({ err: error, userId: user._id }, 'Password reset mail could not be sent'),
       );
     },
 

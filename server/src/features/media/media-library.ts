@@ -1,7 +1,12 @@
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { MEDIA_CATEGORIES, MEDIA_EXTENSIONS, type MediaCategory, type MediaFile } from '../../../../common/media';
+import {
+  MEDIA_CATEGORIES,
+  MEDIA_EXTENSIONS,
+  type MediaCategory,
+  type MediaFile,
+} from '../../../../common/media';
 import { AppError } from '../../lib/app-error';
 
 /** The library's default home when no base path has been chosen: `<DATA_DIR>/media`. */
@@ -53,13 +58,19 @@ export async function listMedia(basePath: string, only?: MediaCategory): Promise
       const entries: Dirent[] = await readdir(folder, { withFileTypes: true }).catch(() => []);
       const files = await Promise.all(
         entries
-          .filter((entry) => entry.isFile() && !entry.name.startsWith('.') && categoryOf(entry.name, category))
+          .filter(
+            (entry) => entry.isFile() && !entry.name.startsWith('.') && categoryOf(entry.name, category),
+          )
           .map(async (entry): Promise<MediaFile | null> => {
             const info = await stat(path.join(folder, entry.name)).catch(() => null);
-            return info ? { path: `${category}/${entry.name}`, name: entry.name, size: info.size, category } : null;
+            return info
+              ? { path: `${category}/${entry.name}`, name: entry.name, size: info.size, category }
+              : null;
           }),
       );
-      return files.filter((file): file is MediaFile => file !== null).sort((a, b) => a.name.localeCompare(b.name));
+      return files
+        .filter((file): file is MediaFile => file !== null)
+        .sort((a, b) => a.name.localeCompare(b.name));
     }),
   );
   return lists.flat();

@@ -1,5 +1,13 @@
 import type { PublicUser, Role, Tier, UserStatus } from '../../../../common/schemas/user';
-import type { Collection, DocChanges, Filter, FindOptions, NewDoc, Store, StoredDoc } from '../../store/store';
+import type {
+  Collection,
+  DocChanges,
+  Filter,
+  FindOptions,
+  NewDoc,
+  Store,
+  StoredDoc,
+} from '../../store/store';
 
 export interface UserDoc extends StoredDoc {
   name: string;

@@ -45,7 +45,9 @@ export function Sidebar({ active, onSelect, onLogout, open }: SidebarProps) {
       </div>
       <nav aria-label="Console sections" className="flex-1 overflow-y-auto px-3">
         <ul className="space-y-1">{main.map(item)}</ul>
-        <p className="mt-6 mb-2 px-3 text-xs font-semibold uppercase tracking-widest text-stone-500">System Settings</p>
+        <p className="mt-6 mb-2 px-3 text-xs font-semibold uppercase tracking-widest text-stone-500">
+          System Settings
+        </p>
         <ul className="space-y-1">{system.map(item)}</ul>
       </nav>
       <div className="border-t border-white/10 p-3">
