@@ -12,6 +12,7 @@ import { UsersRepository } from './features/users/users.repository';
 import { registerErrorHandler } from './http/error-handler';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerSpa } from './http/spa';
+import { AppError } from './lib/app-error';
 import { createMailer, type Mailer } from './mail/mailer';
 import type { Store } from './store/store';
 
@@ -67,6 +68,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     authRoutes(
       createAuthService({ users, tokens, mailer, publicUrl: config.publicUrl, log: app.log }),
+      ctx.guards,
       deps.authLimits,
     ),
     { prefix: '/api/auth' },
@@ -75,6 +77,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (admin) => {
       admin.addHook('onRequest', ctx.guards.requireAdmin);
+      // Unknown admin paths also pass the hook first, so they reveal nothing to strangers.
+      admin.all('/*', async (request) => {
+        throw new AppError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`);
+      });
     },
     { prefix: '/api/admin' },
   );

@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { simpleParser } from 'mailparser';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import type { AuthLimits } from '../features/auth/auth.routes';
@@ -75,13 +76,27 @@ export function bearer(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
 }
 
-/** Waits for the outbox to hold `count` messages and returns them as raw text, oldest first. */
-export async function readOutbox(dataDir: string, count = 1, timeoutMs = 5000): Promise<string[]> {
+export interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Waits for the outbox to hold `count` messages and returns them parsed, oldest first. */
+export async function readOutbox(dataDir: string, count = 1, timeoutMs = 5000): Promise<OutboxMail[]> {
   const dir = path.join(dataDir, 'outbox');
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.eml')).sort();
-    if (files.length >= count) return Promise.all(files.map((f) => readFile(path.join(dir, f), 'utf8')));
+    if (files.length >= count) {
+      return Promise.all(
+        files.map(async (file) => {
+          const mail = await simpleParser(await readFile(path.join(dir, file)));
+          const to = Array.isArray(mail.to) ? mail.to.map((a) => a.text).join(', ') : (mail.to?.text ?? '');
+          return { to, subject: mail.subject ?? '', text: mail.text ?? '' };
+        }),
+      );
+    }
     if (Date.now() > deadline)
       throw new Error(`Expected ${count} message(s) in the outbox, found ${files.length}`);
     await new Promise((resolve) => setTimeout(resolve, 25));

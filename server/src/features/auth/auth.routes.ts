@@ -10,6 +10,8 @@ import {
 import { AppError } from '../../lib/app-error';
 import { RateLimiter } from '../../lib/rate-limiter';
 import { parseInput } from '../../lib/validate';
+import { toPublicUser } from '../users/users.repository';
+import type { Guards } from './auth.guard';
 import type { AuthService } from './auth.service';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
@@ -23,7 +25,7 @@ export interface AuthLimits {
 
 export const DEFAULT_AUTH_LIMITS: AuthLimits = { perClient: 100, perEmail: 10, windowMs: FIFTEEN_MINUTES };
 
-export function authRoutes(auth: AuthService, limits: AuthLimits = DEFAULT_AUTH_LIMITS) {
+export function authRoutes(auth: AuthService, guards: Guards, limits: AuthLimits = DEFAULT_AUTH_LIMITS) {
   return async (app: FastifyInstance) => {
     const byClient = new RateLimiter(limits.perClient, limits.windowMs);
     const byEmail = new RateLimiter(limits.perEmail, limits.windowMs);
@@ -59,6 +61,11 @@ export function authRoutes(auth: AuthService, limits: AuthLimits = DEFAULT_AUTH_
       await auth.forgotPassword(email);
       return { message: FORGOT_PASSWORD_MESSAGE };
     });
+
+    app.get('/me', { onRequest: guards.requireUser }, async (request) => ({
+      success: true,
+      data: toPublicUser(request.user!),
+    }));
 
     app.put('/reset-password/:token', async (request) => {
       const { token } = parseInput(resetTokenParam, request.params);

@@ -1,0 +1,17 @@
+import { describe, it } from 'vitest';
+import { openMongoStore } from './mongo-store';
+import { describeStoreContract } from './store.contract';
+
+/**
+ * The same contract on MongoDB. No MongoDB server can be installed on the project's machines,
+ * so this runs wherever MONGODB_URI is set, e.g.
+ * MONGODB_URI=mongodb://127.0.0.1:27017/contract-test npx vitest run server/src/store
+ */
+const uri = process.env.MONGODB_URI;
+if (uri) {
+  describeStoreContract('mongodb', () => openMongoStore(uri));
+} else {
+  describe('Store contract: mongodb', () => {
+    it.skip('runs only when MONGODB_URI is set', () => {});
+  });
+}
