@@ -5,6 +5,7 @@ import { AppError } from '../lib/app-error';
 /** Fastify's own client errors (bad JSON, body too large, ...) mapped onto our closed list. */
 const FASTIFY_STATUS_CODES: Record<number, ErrorCode> = {
   400: 'VALIDATION',
+  403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',

@@ -21,13 +21,16 @@ export async function registerSpa(app: FastifyInstance, distDir: string): Promis
         res.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
+    app.get('/', (_request, reply) => reply.header('Cache-Control', 'no-cache').sendFile('index.html'));
   }
 
   app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '';
+    // A missing file (a stale chunk, say) is a 404, not the page: HTML where a script belongs breaks loudly.
     const isPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
-      !request.url.startsWith('/api/') &&
-      !request.url.startsWith('/media/');
+      !/^\/(api|media|assets)\//.test(pathname) &&
+      !/\.[a-z0-9]+$/i.test(pathname);
     if (isPage && hasBuild) {
       return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
     }
@@ -37,8 +40,6 @@ export async function registerSpa(app: FastifyInstance, distDir: string): Promis
         .type('text/plain')
         .send('The web client is not built yet. Run `npm run build` (npm start does this for you).');
     }
-    return reply
-      .code(404)
-      .send(errorBody('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`));
+    return reply.code(404).send(errorBody('NOT_FOUND', `No route for ${request.method} ${pathname}`));
   });
 }
