@@ -1,0 +1,44 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SignJWT } from 'jose';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadTokenKey, TokenService } from './token-service';
+
+let dir = '';
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+describe('token signing key', () => {
+  it('is generated once and kept in DATA_DIR, so tokens survive a restart', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'key-'));
+    const first = new TokenService(await loadTokenKey(dir));
+    const token = await first.sign({ id: 'u1', role: 'admin', tv: 0 });
+    const afterRestart = new TokenService(await loadTokenKey(dir));
+    expect(await afterRestart.verify(token)).toEqual({ id: 'u1', role: 'admin', tv: 0 });
+    expect((await stat(path.join(dir, 'jwt-secret'))).mode & 0o077).toBe(0);
+  });
+
+  it('uses JWT_SECRET when configured, and tokens signed with another key fail', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'key-'));
+    const configured = new TokenService(await loadTokenKey(dir, 'x'.repeat(40)));
+    const generated = new TokenService(await loadTokenKey(dir));
+    const token = await generated.sign({ id: 'u1', role: 'user', tv: 0 });
+    expect(await configured.verify(token)).toBeNull();
+  });
+
+  it('refuses expired tokens and other algorithms', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'key-'));
+    const key = await loadTokenKey(dir);
+    const service = new TokenService(key);
+    const expired = await new SignJWT({ user: { id: 'u1', role: 'user', tv: 0 } })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 10)
+      .sign(key);
+    const hs512 = await new SignJWT({ user: { id: 'u1', role: 'user', tv: 0 } })
+      .setProtectedHeader({ alg: 'HS512' })
+      .setExpirationTime('1h')
+      .sign(key);
+    expect(await service.verify(expired)).toBeNull();
+    expect(await service.verify(hs512)).toBeNull();
+  });
+});
