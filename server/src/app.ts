@@ -6,9 +6,15 @@ import { type AuthLimits, authRoutes } from './features/auth/auth.routes';
 import { createAuthService } from './features/auth/auth.service';
 import { loadTokenKey, TokenService } from './features/auth/token-service';
 import { healthRoutes } from './features/health/health.routes';
+import { mediaRoutes } from './features/media/media.routes';
+import { registerMediaServing } from './features/media/media-serve';
+import { playlistRoutes } from './features/playlists/playlists.routes';
 import { SliderConfigRepository } from './features/slider/slider-config.repository';
+import { sliderRoutes } from './features/slider/slider.routes';
 import { ensureAdmin } from './features/users/ensure-admin';
 import { UsersRepository } from './features/users/users.repository';
+import { adminUsersRoutes } from './features/users/users.routes';
+import { UsersService } from './features/users/users.service';
 import { registerErrorHandler } from './http/error-handler';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerSpa } from './http/spa';
@@ -73,10 +79,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ),
     { prefix: '/api/auth' },
   );
+  await app.register(sliderRoutes(ctx), { prefix: '/api/slider' });
+  await app.register(playlistRoutes(ctx), { prefix: '/api/playlists' });
   // Everything under /api/admin is checked by this one hook, before the body is even read.
   await app.register(
     async (admin) => {
       admin.addHook('onRequest', ctx.guards.requireAdmin);
+      await admin.register(adminUsersRoutes(new UsersService(users)));
       // Unknown admin paths also pass the hook first, so they reveal nothing to strangers.
       admin.all('/*', async (request) => {
         throw new AppError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`);
@@ -84,6 +93,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: '/api/admin' },
   );
+
+  await app.register(mediaRoutes(ctx), { prefix: '/api/media' });
+  registerMediaServing(app, ctx);
 
   await registerSpa(app, config.clientDistDir);
   return app;

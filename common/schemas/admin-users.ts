@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { newPasswordSchema } from './auth';
+import { emailSchema, nameSchema, type PublicUser, ROLES, STATUSES, TIERS } from './user';
+
+/** Users per page of the console's list. The server decides it; the client only reads totalPages. */
+export const USERS_PAGE_SIZE = 10;
+/** Longer search text than this is refused rather than turned into a long regular expression. */
+export const MAX_USER_SEARCH_LENGTH = 100;
+
+/** The only fields a list may be sorted by: the five sortable columns and the default. */
+export const USER_SORT_FIELDS = ['name', 'email', 'role', 'membershipTier', 'status', 'createdAt'] as const;
+export type UserSortField = (typeof USER_SORT_FIELDS)[number];
+export type SortOrder = 'asc' | 'desc';
+
+const sortBy = z
+  .enum(USER_SORT_FIELDS, { error: `sortBy must be one of ${USER_SORT_FIELDS.join(', ')}` })
+  .default('createdAt');
+const sortOrder = z.enum(['asc', 'desc'], { error: 'sortOrder must be asc or desc' }).default('desc');
+const search = z
+  .string({ error: 'search must be a string' })
+  .trim()
+  .max(MAX_USER_SEARCH_LENGTH, `Search text must be at most ${MAX_USER_SEARCH_LENGTH} characters`)
+  .default('');
+
+/** GET /api/admin/users/export.csv: the list as it is searched and sorted, every page. */
+export const userExportQuery = z.object({ search, sortBy, sortOrder });
+
+/** GET /api/admin/users. Query values arrive as text, hence the coercion of `page`. */
+export const userListQuery = userExportQuery.extend({
+  page: z.coerce
+    .number({ error: 'page must be a whole number from 1' })
+    .int('page must be a whole number from 1')
+    .min(1, 'page must be a whole number from 1')
+    .max(1_000_000, 'page is too large')
+    .default(1),
+});
+export type UserListQuery = z.infer<typeof userListQuery>;
+
+const role = z.enum(ROLES, { error: "role must be 'user' or 'admin'" });
+const membershipTier = z.enum(TIERS, { error: "membershipTier must be 'free' or 'paid'" });
+const status = z.enum(STATUSES, { error: "status must be 'active' or 'suspended'" });
+
+// z.object drops unknown keys, so `_id`, `__v`, `createdAt` or `updatedAt` in a body never reach the store.
+export const createUserBody = z.object({
+  name: nameSchema,
+  email: emailSchema,
+  password: newPasswordSchema,
+  role: role.default('user'),
+  membershipTier: membershipTier.default('free'),
+  status: status.default('active'),
+});
+export type CreateUserBody = z.infer<typeof createUserBody>;
+
+export const updateUserBody = z.object({
+  name: nameSchema.optional(),
+  email: emailSchema.optional(),
+  // The edit row starts with an empty password: empty means "leave it as it is".
+  password: z
+    .string({ error: 'password must be a string' })
+    .transform((value) => value || undefined)
+    .pipe(newPasswordSchema.optional())
+    .optional(),
+  role: role.optional(),
+  membershipTier: membershipTier.optional(),
+  status: status.optional(),
+});
+export type UpdateUserBody = z.infer<typeof updateUserBody>;
+
+export const userIdParam = z.object({
+  id: z.string().min(1).max(64),
+});
+
+export interface UserListResponse {
+  success: true;
+  data: PublicUser[];
+  totalPages: number;
+  currentPage: number;
+  total: number;
+}
+
+export interface AdminStats {
+  totalUsers: number;
+  paidMembers: number;
+  freeMembers: number;
+}
+
+export interface AdminStatsResponse {
+  success: true;
+  data: AdminStats;
+}
+
+export interface UserResponse {
+  success: true;
+  data: PublicUser;
+}

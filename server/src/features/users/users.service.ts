@@ -1,0 +1,146 @@
+import {
+  type AdminStats,
+  type CreateUserBody,
+  type UpdateUserBody,
+  USERS_PAGE_SIZE,
+  type UserListQuery,
+} from '../../../../common/schemas/admin-users';
+import type { PublicUser } from '../../../../common/schemas/user';
+import { AppError } from '../../lib/app-error';
+import { DuplicateKeyError, type Filter, type SortSpec } from '../../store/store';
+import { hashPassword } from '../auth/passwords';
+import { toPublicUser, type UserDoc, type UsersRepository } from './users.repository';
+
+const DUPLICATE_EMAIL = 'A user with this email already exists.';
+const LAST_ADMIN =
+  'This is the last active administrator. Make another user an active administrator first, so the console always has an owner.';
+
+export interface UserPage {
+  data: PublicUser[];
+  totalPages: number;
+  currentPage: number;
+  total: number;
+}
+
+/** Regular-expression metacharacters made literal: searching for `.*` finds only a literal `.*`. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+export function searchFilter(search: string): Filter {
+  if (!search) return {};
+  const pattern = new RegExp(escapeRegExp(search), 'i');
+  return { $or: [{ name: { $regex: pattern } }, { email: { $regex: pattern } }] };
+}
+
+/** `_id` breaks ties, so that pages never overlap or skip users who share a value. */
+export function sortSpec(sortBy: string, sortOrder: 'asc' | 'desc'): SortSpec {
+  const direction = sortOrder === 'asc' ? 1 : -1;
+  return { [sortBy]: direction, _id: direction };
+}
+
+const isActiveAdmin = (user: Pick<UserDoc, 'role' | 'status'>) =>
+  user.role === 'admin' && user.status === 'active';
+
+/** What administrators do to users from the console. */
+export class UsersService {
+  /**
+   * Changes that could remove an active administrator run one at a time, so that two of them
+   * racing cannot both see "another admin is left" and lock the owner out together.
+   */
+  private adminChanges: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly users: UsersRepository) {}
+
+  async list(query: UserListQuery): Promise<UserPage> {
+    const filter = searchFilter(query.search);
+    const [total, docs] = await Promise.all([
+      this.users.count(filter),
+      this.users.find(filter, {
+        sort: sortSpec(query.sortBy, query.sortOrder),
+        skip: (query.page - 1) * USERS_PAGE_SIZE,
+        limit: USERS_PAGE_SIZE,
+      }),
+    ]);
+    return {
+      data: docs.map(toPublicUser),
+      totalPages: Math.max(1, Math.ceil(total / USERS_PAGE_SIZE)),
+      currentPage: query.page,
+      total,
+    };
+  }
+
+  /** Every user matching the search, in the asked order (for the CSV export). */
+  async listAll(query: Omit<UserListQuery, 'page'>): Promise<UserDoc[]> {
+    return this.users.find(searchFilter(query.search), { sort: sortSpec(query.sortBy, query.sortOrder) });
+  }
+
+  async stats(): Promise<AdminStats> {
+    const [totalUsers, paidMembers, freeMembers] = await Promise.all([
+      this.users.count(),
+      this.users.count({ membershipTier: 'paid' }),
+      this.users.count({ membershipTier: 'free' }),
+    ]);
+    return { totalUsers, paidMembers, freeMembers };
+  }
+
+  async create(body: CreateUserBody): Promise<PublicUser> {
+    const { password, ...fields } = body;
+    const passwordHash = await hashPassword(password);
+    try {
+      return toPublicUser(await this.users.create({ ...fields, password: passwordHash, tokenVersion: 0 }));
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) throw new AppError('CONFLICT', DUPLICATE_EMAIL);
+      throw error;
+    }
+  }
+
+  /** `actorId` is the administrator making the change: their own session survives a password change. */
+  async update(id: string, body: UpdateUserBody, actorId: string): Promise<PublicUser> {
+    const changes: Partial<UserDoc> = {};
+    // An undefined value would unset the field in the store, so only given fields are copied.
+    for (const [key, value] of Object.entries(body)) {
+      if (value !== undefined && key !== 'password') Object.assign(changes, { [key]: value });
+    }
+    if (body.password) changes.password = await hashPassword(body.password);
+
+    return this.guardAdmins(async () => {
+      const current = await this.find(id);
+      if (body.password && id !== actorId) changes.tokenVersion = current.tokenVersion + 1;
+      if (isActiveAdmin(current) && !isActiveAdmin({ ...current, ...changes })) await this.keepOneAdmin();
+      try {
+        const updated = await this.users.update(id, changes);
+        if (!updated) throw new AppError('NOT_FOUND', 'User not found.');
+        return toPublicUser(updated);
+      } catch (error) {
+        if (error instanceof DuplicateKeyError) throw new AppError('CONFLICT', DUPLICATE_EMAIL);
+        throw error;
+      }
+    });
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.guardAdmins(async () => {
+      const current = await this.find(id);
+      if (isActiveAdmin(current)) await this.keepOneAdmin();
+      if (!(await this.users.delete(id))) throw new AppError('NOT_FOUND', 'User not found.');
+    });
+  }
+
+  private async find(id: string): Promise<UserDoc> {
+    const user = await this.users.findById(id);
+    if (!user) throw new AppError('NOT_FOUND', 'User not found.');
+    return user;
+  }
+
+  private async keepOneAdmin(): Promise<void> {
+    if ((await this.users.count({ role: 'admin', status: 'active' })) <= 1)
+      throw new AppError('CONFLICT', LAST_ADMIN);
+  }
+
+  private guardAdmins<R>(work: () => Promise<R>): Promise<R> {
+    const result = this.adminChanges.then(work);
+    this.adminChanges = result.catch(() => undefined);
+    return result;
+  }
+}
