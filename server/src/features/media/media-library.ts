@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   MEDIA_CATEGORIES,
@@ -74,4 +74,66 @@ export async function listMedia(basePath: string, only?: MediaCategory): Promise
     }),
   );
   return lists.flat();
+}
+
+/** A library path split into its folder and file name. */
+export interface MediaPath {
+  category: MediaCategory;
+  name: string;
+}
+
+const MEDIA_PATH = /^(image|video|audio)\/([^/\\]+)$/;
+
+/**
+ * Accepts only the canonical form of a library path, `<category>/<file>`, exactly as the file
+ * lists give it out: no `..`, no absolute paths, no backslashes, no control characters, no
+ * hidden (or in-progress upload) files, and an extension that fits the folder. Nothing is
+ * decoded here, so `%2e%2e` stays a harmless literal name.
+ */
+export function parseMediaPath(relative: unknown): MediaPath | null {
+  if (typeof relative !== 'string' || relative.length > 1024) return null;
+  const match = MEDIA_PATH.exec(relative);
+  if (!match) return null;
+  const category = match[1] as MediaCategory;
+  const name = match[2]!;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
+  if (name.startsWith('.') || /[\x00-\x1f\x7f]/.test(name)) return null;
+  return categoryOf(name, category) ? { category, name } : null;
+}
+
+export type MediaFileCheck =
+  | { ok: true; absolute: string }
+  | { ok: false; problem: 'not found' | 'not a regular file' | 'outside the library' };
+
+/**
+ * Where a library file is, checked: it must be a regular file that really lives inside
+ * `basePath`. Symbolic links (the file itself, or a category folder linking elsewhere) are never
+ * followed out of the library.
+ */
+export async function inspectMediaFile(basePath: string, media: MediaPath): Promise<MediaFileCheck> {
+  const absolute = path.join(basePath, media.category, media.name);
+  const info = await lstat(absolute).catch(() => null);
+  if (!info) return { ok: false, problem: 'not found' };
+  if (!info.isFile()) return { ok: false, problem: 'not a regular file' };
+  const [realBase, realFile] = await Promise.all([
+    realpath(basePath).catch(() => null),
+    realpath(absolute).catch(() => null),
+  ]);
+  if (!realBase || !realFile || !isInside(realFile, realBase))
+    return { ok: false, problem: 'outside the library' };
+  return { ok: true, absolute };
+}
+
+/**
+ * Makes sure `<basePath>/<category>` exists as a real folder (not a link pointing elsewhere)
+ * and returns it; uploads are written only into folders that pass this check.
+ */
+export async function ensureCategoryFolder(basePath: string, category: MediaCategory): Promise<string> {
+  const folder = path.join(basePath, category);
+  await mkdir(folder, { recursive: true });
+  const info = await lstat(folder);
+  if (!info.isDirectory()) {
+    throw new AppError('VALIDATION', `The ${category} folder of the library is not a plain folder.`);
+  }
+  return folder;
 }

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { MEDIA_CATEGORIES, type MediaFile } from '../media';
+
+/** The most paths one delete call may name; the library screen never sends more than it lists. */
+export const MAX_DELETE_PATHS = 1000;
+
+export const mediaCategorySchema = z.enum(MEDIA_CATEGORIES, {
+  error: 'Media type must be image, video or audio',
+});
+
+const basePathSchema = z
+  .string({ error: 'A base path is required.' })
+  .trim()
+  .min(1, 'Please set a base path in Background Manager first.')
+  .max(4096, 'The base path is too long.');
+
+/** Query of the file lists. Without a base path the configured one is used. */
+export const mediaFilesQuery = z.object({
+  basePath: basePathSchema.optional(),
+  category: mediaCategorySchema.optional(),
+});
+
+export const mediaScanBody = z.object({ basePath: basePathSchema.optional() });
+
+export const mediaLastScanQuery = z.object({ basePath: basePathSchema.optional() });
+
+export const mediaDeleteBody = z.object({
+  basePath: basePathSchema,
+  paths: z
+    .array(z.string({ error: 'Each path must be a string' }).max(1024, 'A path is too long'), {
+      error: 'paths must be a list of file paths',
+    })
+    .min(1, 'No files selected.')
+    .max(MAX_DELETE_PATHS, `At most ${MAX_DELETE_PATHS} files can be deleted at once.`),
+});
+
+export type MediaDeleteBody = z.infer<typeof mediaDeleteBody>;
+
+export interface ScanDiscoveries {
+  total: number;
+  images: number;
+  videos: number;
+  audio: number;
+}
+
+/** The last scan of a base path; its timestamp is the cache-busting version of media URLs. */
+export interface LastScan {
+  timestamp: string;
+  discoveries: ScanDiscoveries;
+}
+
+export interface ScanResponse extends LastScan {
+  success: true;
+  message: string;
+}
+
+export interface LastScanResponse {
+  success: true;
+  /** The base path the Background Manager has configured (the library the site shows). */
+  basePath: string;
+  lastScan: LastScan | null;
+}
+
+export interface MediaFilesResponse {
+  success: true;
+  files: MediaFile[];
+  /** Timestamp of the last scan of this base path, or null when never scanned. */
+  timestamp: string | null;
+}
+
+export interface UploadedFile {
+  name: string;
+  path: string;
+  size: number;
+}
+
+export interface RejectedFile {
+  name: string;
+  reason: string;
+}
+
+export interface UploadResponse {
+  success: boolean;
+  uploadedCount: number;
+  files: UploadedFile[];
+  rejected: RejectedFile[];
+  message: string;
+}
+
+export interface DeleteResponse {
+  success: boolean;
+  message: string;
+  summary: { deleted: number; failed: Array<{ path: string; reason: string }> };
+}

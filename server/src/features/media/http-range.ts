@@ -1,0 +1,38 @@
+/** A byte range of a file, both ends included (as in `Content-Range`). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * Reads a `Range` header for a file of `size` bytes (RFC 9110, section 14). Answers the one
+ * range asked for, 'unsatisfiable' when it lies past the end, or null when the header should be
+ * ignored and the whole file sent: absent, malformed, or several ranges (which players never
+ * need; sending the whole file instead is allowed).
+ */
+export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | null {
+  if (!header) return null;
+  const match = /^bytes=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
+  if (!match) return null;
+  const [, first = '', last = ''] = match;
+  if (first === '' && last === '') return null;
+  if (size === 0) return 'unsatisfiable';
+  if (first === '') {
+    // "-500": the last 500 bytes.
+    const length = Number(last);
+    if (length === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - length), end: size - 1 };
+  }
+  const start = Number(first);
+  const end = last === '' ? size - 1 : Number(last);
+  if (end < start) return null;
+  if (start >= size) return 'unsatisfiable';
+  return { start, end: Math.min(end, size - 1) };
+}
+
+/** Whether an `If-None-Match` list names `etag` (weak comparison, as the header asks). */
+export function etagMatches(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => bare(tag) === bare(etag));
+}

@@ -1,0 +1,120 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import { MAX_UPLOAD_BYTES } from '../../../../common/constants';
+import { ERROR_STATUS, type ErrorCode } from '../../../../common/errors';
+import type { MediaCategory } from '../../../../common/media';
+import {
+  type DeleteResponse,
+  type LastScanResponse,
+  type MediaFilesResponse,
+  mediaDeleteBody,
+  mediaFilesQuery,
+  mediaLastScanQuery,
+  mediaScanBody,
+  type ScanResponse,
+  type UploadResponse,
+} from '../../../../common/schemas/media';
+import type { AppContext } from '../../app-context';
+import { errorBody } from '../../http/error-handler';
+import { AppError } from '../../lib/app-error';
+import { parseInput } from '../../lib/validate';
+import { MediaService } from './media.service';
+import { deleteMedia } from './media-delete';
+import { MediaScansRepository } from './media-scans.repository';
+import { receiveUpload } from './media-upload';
+
+/** Files one upload request may carry; the console sends one per request to show progress. */
+const MAX_FILES_PER_UPLOAD = 20;
+
+/** The media API (SPEC section 7, "Media"). Every route is for administrators only. */
+export function mediaRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    const scans = new MediaScansRepository(ctx.store);
+    await scans.init();
+    const media = new MediaService(ctx, scans);
+
+    // Checked before the body is read: a stranger's upload is refused before a byte hits disk.
+    app.addHook('onRequest', ctx.guards.requireAdmin);
+    await app.register(multipart, {
+      throwFileSizeLimit: false,
+      limits: {
+        fileSize: MAX_UPLOAD_BYTES,
+        files: MAX_FILES_PER_UPLOAD,
+        fields: 10,
+        fieldSize: 8 * 1024,
+        parts: MAX_FILES_PER_UPLOAD + 10,
+      },
+    });
+
+    const listRoute = (category?: MediaCategory) => async (request: { query: unknown }) => {
+      const query = parseInput(mediaFilesQuery, request.query);
+      const result = await media.list(query.basePath, category ?? query.category);
+      return { success: true, ...result } satisfies MediaFilesResponse;
+    };
+    app.get('/files/images', listRoute('image'));
+    app.get('/files/videos', listRoute('video'));
+    app.get('/files/audio', listRoute('audio'));
+    app.get('/files', listRoute());
+
+    app.post('/scan-files', async (request) => {
+      const { basePath } = parseInput(mediaScanBody, request.body);
+      const scan = await media.scan(basePath);
+      return {
+        success: true,
+        message: `Scan complete: ${scan.discoveries.total} files found`,
+        ...scan,
+      } satisfies ScanResponse;
+    });
+
+    app.get('/last-scan', async (request) => {
+      const { basePath } = parseInput(mediaLastScanQuery, request.query);
+      return { success: true, ...(await media.lastScan(basePath)) } satisfies LastScanResponse;
+    });
+
+    app.post('/upload', async (request, reply) => {
+      if (!request.isMultipart()) throw new AppError('VALIDATION', 'Send the files as multipart/form-data.');
+      const { files, rejected } = await receiveUpload(request.parts(), (basePath) =>
+        media.resolveBase(basePath),
+      );
+      const refusals = rejected.map(({ name, reason }) => ({ name, reason }));
+      const refusedText = refusals.map((r) => `${r.name} (${r.reason})`).join('; ');
+      if (files.length === 0) {
+        if (refusals.length === 0) throw new AppError('VALIDATION', 'No files to upload.');
+        // One kind of refusal gets its own status; a mix is a plain bad request.
+        const kinds = new Set(rejected.map((r) => r.kind));
+        const only = kinds.size === 1 ? [...kinds][0] : undefined;
+        const code: ErrorCode =
+          only === 'size' ? 'PAYLOAD_TOO_LARGE' : only === 'type' ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION';
+        return reply.code(ERROR_STATUS[code]).send({
+          ...errorBody(code, `No files were uploaded. Refused: ${refusedText}`),
+          uploadedCount: 0,
+          files: [],
+          rejected: refusals,
+        });
+      }
+      return {
+        success: true,
+        uploadedCount: files.length,
+        files,
+        rejected: refusals,
+        message: `Uploaded ${files.length} file(s).${refusals.length ? ` Refused: ${refusedText}` : ''}`,
+      } satisfies UploadResponse;
+    });
+
+    app.post('/delete', async (request) => {
+      const body = parseInput(mediaDeleteBody, request.body);
+      const base = await media.resolveBase(body.basePath);
+      const summary = await deleteMedia(base, body.paths);
+      if (summary.deleted === 0) {
+        const reasons = summary.failed.map((f) => `${f.path} (${f.reason})`).join('; ');
+        const allMissing = summary.failed.every((f) => f.reason === 'not found');
+        throw new AppError(allMissing ? 'NOT_FOUND' : 'VALIDATION', `Nothing was deleted: ${reasons}`);
+      }
+      return {
+        success: true,
+        message: `Deleted ${summary.deleted} file(s).`,
+        summary,
+      } satisfies DeleteResponse;
+    });
+  };
+}

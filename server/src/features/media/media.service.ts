@@ -1,0 +1,62 @@
+import { MEDIA_CATEGORIES, type MediaCategory, type MediaFile } from '../../../../common/media';
+import type { LastScan } from '../../../../common/schemas/media';
+import type { AppContext } from '../../app-context';
+import { AppError } from '../../lib/app-error';
+import { ensureCategoryFolder, listMedia, resolveBasePath } from './media-library';
+import type { MediaScansRepository } from './media-scans.repository';
+
+export const NO_BASE_PATH_MESSAGE = 'Please set a base path in Background Manager first.';
+
+/** Listing and scanning the library; every base path passes the media-roots check first. */
+export class MediaService {
+  constructor(
+    private readonly ctx: Pick<AppContext, 'config' | 'sliderConfig'>,
+    private readonly scans: MediaScansRepository,
+  ) {}
+
+  /** The base path the Background Manager saved: the library that /media serves. */
+  async configuredBasePath(): Promise<string> {
+    return (await this.ctx.sliderConfig.get()).backgroundsBasePath;
+  }
+
+  /** The requested base path (or the configured one), made absolute and checked. */
+  async resolveBase(requested?: string): Promise<string> {
+    const chosen = requested ?? (await this.configuredBasePath());
+    if (!chosen?.trim()) throw new AppError('VALIDATION', NO_BASE_PATH_MESSAGE);
+    return resolveBasePath(chosen, this.ctx.config.mediaRoots);
+  }
+
+  async list(
+    requested: string | undefined,
+    category?: MediaCategory,
+  ): Promise<{ files: MediaFile[]; timestamp: string | null }> {
+    const base = await this.resolveBase(requested);
+    const [files, last] = await Promise.all([listMedia(base, category), this.scans.last(base)]);
+    return { files, timestamp: last?.timestamp ?? null };
+  }
+
+  /** Counts the library (creating its folders on first use) and remembers when it was done. */
+  async scan(requested: string | undefined): Promise<LastScan> {
+    const base = await this.resolveBase(requested);
+    for (const category of MEDIA_CATEGORIES) await ensureCategoryFolder(base, category);
+    const files = await listMedia(base);
+    const count = (category: MediaCategory) => files.filter((file) => file.category === category).length;
+    const scan: LastScan = {
+      timestamp: new Date().toISOString(),
+      discoveries: {
+        total: files.length,
+        images: count('image'),
+        videos: count('video'),
+        audio: count('audio'),
+      },
+    };
+    await this.scans.record(base, scan);
+    return scan;
+  }
+
+  async lastScan(requested: string | undefined): Promise<{ basePath: string; lastScan: LastScan | null }> {
+    const basePath = requested ?? (await this.configuredBasePath());
+    const base = await this.resolveBase(basePath);
+    return { basePath, lastScan: await this.scans.last(base) };
+  }
+}
