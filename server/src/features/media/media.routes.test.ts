@@ -67,7 +67,9 @@ describe('file lists', () => {
     const outside = await mkdtemp(path.join(tmpdir(), 'outside-'));
     try {
       await symlink(outside, path.join(t.dataDir, 'escape'));
-      const response = await get(`/api/media/files?basePath=${encodeURIComponent(path.join(t.dataDir, 'escape'))}`);
+      const response = await get(
+        `/api/media/files?basePath=${encodeURIComponent(path.join(t.dataDir, 'escape'))}`,
+      );
       expect(response.statusCode).toBe(400);
     } finally {
       await rm(outside, { recursive: true, force: true });
