@@ -15,6 +15,11 @@ const SLIDER_KEY = 'slider';
  */
 export class SliderConfigRepository {
   private readonly settings: Collection<SettingsDoc>;
+  /**
+   * Bumped on every slider or playlist write in this process, so cached public slides are
+   * rebuilt at once. Writes made by other processes show up when the cache's short TTL ends.
+   */
+  revision = 0;
 
   constructor(
     store: Store,
@@ -41,6 +46,12 @@ export class SliderConfigRepository {
     const existing = await this.settings.findOne({ key: SLIDER_KEY });
     if (existing) await this.settings.updateById(existing._id, { value: config });
     else await this.settings.insertOne({ key: SLIDER_KEY, value: config });
+    this.markChanged();
     return this.get();
+  }
+
+  /** Called after anything the public slides depend on changes (config, playlists, media). */
+  markChanged(): void {
+    this.revision += 1;
   }
 }

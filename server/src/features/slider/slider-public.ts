@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { mediaUrl } from '../../../../common/media';
+import type { Slide, SliderPublicData } from '../../../../common/schemas/slider';
+import { listMedia } from '../media/media-library';
+import type { PlaylistsRepository } from '../playlists/playlists.repository';
+import { libraryUrls } from '../playlists/playlists.service';
+import { DEFAULT_SLIDES } from './default-backgrounds';
+import type { SliderConfigRepository } from './slider-config.repository';
+
+/**
+ * Files can also change on disk without a write through this process (an upload handled by
+ * another app process, a copy by hand); this bounds how long such a change can go unseen.
+ */
+const CACHE_TTL_MS = 2000;
+
+export interface PublicSlidesResponse {
+  body: string;
+  etag: string;
+}
+
+/**
+ * GET /api/slider/public runs on every page load and focus of every visitor, so the answer is
+ * built once, serialised once and hashed once, then served from memory until a write in this
+ * process (config or playlists) or the TTL makes it stale.
+ */
+export class PublicSlides {
+  private cached?: { revision: number; expiresAt: number; value: Promise<Built> };
+
+  constructor(
+    private readonly sliderConfig: SliderConfigRepository,
+    private readonly playlists: PlaylistsRepository,
+  ) {}
+
+  async get(): Promise<PublicSlidesResponse> {
+    const built = await this.current();
+    if (!built.data.config.randomOrder || built.data.slides.length < 2) return built;
+    // A fresh order on every load, as the spec asks; the answer (and its ETag) then differs each time.
+    return serialise({ ...built.data, slides: shuffle(built.data.slides) });
+  }
+
+  private current(): Promise<Built> {
+    const now = Date.now();
+    const revision = this.sliderConfig.revision;
+    const cached = this.cached;
+    if (cached && cached.revision === revision && cached.expiresAt > now) return cached.value;
+    // Concurrent requests share one rebuild instead of each listing the folder.
+    const value = this.build().then(serialise);
+    this.cached = { revision, expiresAt: now + CACHE_TTL_MS, value };
+    value.catch(() => {
+      if (this.cached?.value === value) this.cached = undefined;
+    });
+    return value;
+  }
+
+  private async build(): Promise<SliderPublicData> {
+    const config = await this.sliderConfig.get();
+    const playlist = config.activePlaylist ? await this.playlists.findById(config.activePlaylist) : null;
+    let slides: Slide[];
+    if (playlist) {
+      const library = await libraryUrls(config.backgroundsBasePath);
+      slides = (playlist.items ?? [])
+        .filter((item) => library[item.type]?.has(item.url))
+        .map((item) => ({ type: item.type, src: item.url }));
+    } else {
+      const files = await listMedia(config.backgroundsBasePath);
+      slides = [
+        ...files
+          .filter((f) => f.category === 'image')
+          .map((f) => ({ type: 'image' as const, src: mediaUrl(f.path) })),
+        ...files
+          .filter((f) => f.category === 'video')
+          .map((f) => ({ type: 'video' as const, src: mediaUrl(f.path) })),
+      ];
+    }
+    if (slides.length === 0) slides = [...DEFAULT_SLIDES];
+    return {
+      slides,
+      images: [],
+      videos: [],
+      config: {
+        cycleTime: config.cycleTime,
+        transitionDuration: config.transitionDuration,
+        overlayColor: config.overlayColor,
+        overlayOpacity: config.overlayOpacity,
+        randomOrder: config.randomOrder,
+      },
+    };
+  }
+}
+
+interface Built extends PublicSlidesResponse {
+  data: SliderPublicData;
+}
+
+function serialise(data: SliderPublicData): Built {
+  // The legacy per-type lists always follow the slides' order.
+  const full: SliderPublicData = {
+    ...data,
+    images: data.slides.filter((s) => s.type === 'image').map((s) => s.src),
+    videos: data.slides.filter((s) => s.type === 'video').map((s) => s.src),
+  };
+  const body = JSON.stringify({ success: true, data: full });
+  const etag = `"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
+  return { data: full, body, etag };
+}
+
+/** Fisher–Yates on a copy. */
+export function shuffle<T>(list: readonly T[]): T[] {
+  const copy = [...list];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import { sliderConfigBody } from '../../../../common/schemas/slider';
+import type { AppContext } from '../../app-context';
+import { AppError } from '../../lib/app-error';
+import { parseInput } from '../../lib/validate';
+import { PlaylistsRepository } from '../playlists/playlists.repository';
+import { defaultBackgroundSvg } from './default-backgrounds';
+import { saveSliderConfig } from './slider-config.service';
+import { PublicSlides } from './slider-public';
+
+const ONE_DAY_S = 86_400;
+
+/** /api/slider: the public slides for every visitor, and the configuration for administrators. */
+export function sliderRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    const playlists = new PlaylistsRepository(ctx.store);
+    const publicSlides = new PublicSlides(ctx.sliderConfig, playlists);
+
+    // Always revalidated (no-cache), but a browser that still has the same answer gets an empty 304.
+    app.get('/public', async (request, reply) => {
+      const { body, etag } = await publicSlides.get();
+      reply.header('Cache-Control', 'no-cache').header('ETag', etag);
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(body);
+    });
+
+    app.get('/defaults/:file', async (request, reply) => {
+      const { file } = request.params as { file: string };
+      const svg = /^([a-z]+)\.svg$/.exec(file) && defaultBackgroundSvg(file.slice(0, -4));
+      if (!svg) throw new AppError('NOT_FOUND', 'No such default background.');
+      return reply.type('image/svg+xml').header('Cache-Control', `public, max-age=${ONE_DAY_S}`).send(svg);
+    });
+
+    app.get('/config', { onRequest: ctx.guards.requireAdmin }, async () => ({
+      success: true,
+      data: await ctx.sliderConfig.get(),
+    }));
+
+    app.put('/config', { onRequest: ctx.guards.requireAdmin }, async (request) => {
+      const input = parseInput(sliderConfigBody, request.body);
+      const data = await saveSliderConfig(
+        { sliderConfig: ctx.sliderConfig, playlists, mediaRoots: ctx.config.mediaRoots },
+        input,
+      );
+      return { success: true, message: 'Configuration saved successfully!', data };
+    });
+  };
+}
