@@ -79,7 +79,7 @@ async function saveFile(
     await drain(stream);
     return {
       kind: 'type',
-      reason: `${extension ? `.${extension}` : 'a file without an extension'} is not a ${category} type (allowed: ${MEDIA_EXTENSIONS[category].join(', ')})`,
+      reason: `${extension ? `.${extension}` : 'a file without an extension'} is not an accepted ${category} type (allowed: ${MEDIA_EXTENSIONS[category].join(', ')})`,
     };
   }
   const folder = await ensureCategoryFolder(base, category);

@@ -14,7 +14,8 @@ function lastSegment(clientName: string): string {
 export function extensionOf(clientName: string): string {
   const name = lastSegment(clientName);
   const dot = name.lastIndexOf('.');
-  return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+  // '.png' counts as a PNG without a name, as people who upload it mean.
+  return dot >= 0 ? name.slice(dot + 1).toLowerCase() : '';
 }
 
 /**
@@ -25,7 +26,7 @@ export function extensionOf(clientName: string): string {
 export function safeStem(clientName: string): string {
   const name = lastSegment(clientName);
   const dot = name.lastIndexOf('.');
-  const stem = dot > 0 ? name.slice(0, dot) : name;
+  const stem = dot >= 0 ? name.slice(0, dot) : name;
   const slug = stem
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
