@@ -1,12 +1,76 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useLocation } from 'react-router';
+import { SLIDER_DEFAULTS } from '../../../../common/schemas/slider';
+import { SLIDER_PREVIEW_EVENT, type SliderPreview } from './slider-events';
+import { SlideshowEngine } from './slideshow-engine';
+import { useSliderData } from './use-slider-data';
+
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+
 /**
- * The full-screen layer behind every page. For now a still gradient; the slideshow feature
- * replaces its contents with the crossfading images and videos.
+ * The full-screen slideshow behind every page: two crossfading layers played by
+ * SlideshowEngine, and the overlay colour above them. On /admin routes the Background
+ * Manager's live preview may override the overlay until it is saved, left or reloaded.
  */
 export function BackgroundLayer() {
+  const layerA = useRef<HTMLDivElement>(null);
+  const layerB = useRef<HTMLDivElement>(null);
+  const engine = useRef<SlideshowEngine | null>(null);
+  const [preview, setPreview] = useState<SliderPreview | null>(null);
+  const clearPreview = useCallback(() => setPreview(null), []);
+  const data = useSliderData(clearPreview);
+  const inAdmin = useLocation().pathname.startsWith('/admin');
+
+  useEffect(() => {
+    const created = new SlideshowEngine(layerA.current!, layerB.current!);
+    engine.current = created;
+    const motion = window.matchMedia?.(REDUCED_MOTION);
+    const onMotion = () => created.setReducedMotion(Boolean(motion?.matches));
+    const onVisibility = () => created.setHidden(document.visibilityState === 'hidden');
+    onMotion();
+    onVisibility();
+    motion?.addEventListener('change', onMotion);
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      motion?.removeEventListener('change', onMotion);
+      document.removeEventListener('visibilitychange', onVisibility);
+      created.destroy();
+      engine.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (data) engine.current?.setData(data.slides, data.config);
+  }, [data]);
+
+  useEffect(() => {
+    if (!inAdmin) {
+      setPreview(null);
+      return;
+    }
+    const onPreview = (event: Event) => setPreview((event as CustomEvent<SliderPreview | null>).detail);
+    window.addEventListener(SLIDER_PREVIEW_EVENT, onPreview);
+    return () => window.removeEventListener(SLIDER_PREVIEW_EVENT, onPreview);
+  }, [inAdmin]);
+
+  const config = { ...(data?.config ?? SLIDER_DEFAULTS), ...(inAdmin ? preview : null) };
+  const empty = data !== null && data.slides.length === 0;
+
   return (
-    <div aria-hidden="true" className="fixed inset-0 z-0 overflow-hidden bg-stone-950">
-      <div className="absolute inset-0 bg-[radial-gradient(ellipse_at_top,_#44403c_0%,_#1c1917_45%,_#0c0a09_100%)]" />
-      <div className="absolute inset-0 bg-black/20" />
+    <div aria-hidden="true" data-testid="slideshow" className="fixed inset-0 z-0 overflow-hidden bg-black">
+      {/* Until slides arrive (or when there are none) a still gradient; under slides it gives way to black. */}
+      <div
+        className={`absolute inset-0 bg-[radial-gradient(ellipse_at_top,_#44403c_0%,_#1c1917_45%,_#0c0a09_100%)] transition-opacity duration-700 ${
+          data === null || empty ? 'opacity-100' : 'opacity-0'
+        }`}
+      />
+      <div ref={layerA} data-slide-layer="" className="absolute inset-0 opacity-0 will-change-[opacity]" />
+      <div ref={layerB} data-slide-layer="" className="absolute inset-0 opacity-0 will-change-[opacity]" />
+      <div
+        data-testid="slideshow-overlay"
+        className="absolute inset-0 z-[3]"
+        style={{ backgroundColor: `rgba(${config.overlayColor}, ${config.overlayOpacity})` }}
+      />
     </div>
   );
 }

@@ -1,0 +1,291 @@
+import type { Slide } from '../../../../common/schemas/slider';
+
+/** SPEC section 4: how long the next item may take to load, and a pause to let it paint. */
+export const PRELOAD_TIMEOUT_MS = { image: 2500, video: 3000 } as const;
+export const SETTLE_MS = 350;
+
+export interface SlideshowTiming {
+  cycleTime: number;
+  transitionDuration: number;
+}
+
+type Media = HTMLImageElement | HTMLVideoElement;
+
+interface Layer {
+  el: HTMLElement;
+  media: Media | null;
+  slide: Slide | null;
+}
+
+interface Pausable {
+  pause(): void;
+  resume(): void;
+  cancel(): void;
+}
+
+/**
+ * Plays slides on two stacked layers, outside React so that a slide change costs no render.
+ * The next item loads into the hidden layer while the current one shows; the new layer then
+ * fades in above the old one (opacity only, so the compositor does the work). If the next item
+ * fails to load in time, the current one fades out to black and the show carries on with the
+ * item after it. At most two media elements exist at once: only current and next download.
+ */
+export class SlideshowEngine {
+  private slides: Slide[] = [];
+  private timing: SlideshowTiming = { cycleTime: 8000, transitionDuration: 1500 };
+  private readonly layers: [Layer, Layer];
+  private front = 0;
+  private generation = 0;
+  private running = false;
+  private hidden = false;
+  private reducedMotion = false;
+  private readonly pausables = new Set<Pausable>();
+  private currentDone: Promise<void> = Promise.resolve();
+  /** Until the last fade has finished, the layer it left is still on screen and not reusable. */
+  private transitionDone: Promise<void> = Promise.resolve();
+  private changed: (() => void) | null = null;
+  private failuresInARow = 0;
+  /** The src of the item last shown or tried: the show goes on from the one after it. */
+  private cursor: string | null = null;
+
+  constructor(layerA: HTMLElement, layerB: HTMLElement) {
+    this.layers = [
+      { el: layerA, media: null, slide: null },
+      { el: layerB, media: null, slide: null },
+    ];
+    for (const layer of this.layers) setOpacity(layer.el, 0, 0);
+  }
+
+  setData(slides: Slide[], timing: SlideshowTiming): void {
+    this.timing = timing;
+    if (!sameSlides(slides, this.slides)) this.slides = [...slides];
+    this.changed?.();
+    if (!this.running) {
+      this.running = true;
+      void this.run(this.generation);
+    }
+  }
+
+  setReducedMotion(reduced: boolean): void {
+    this.reducedMotion = reduced;
+  }
+
+  /** While the tab is hidden nothing counts down and videos stop. */
+  setHidden(hidden: boolean): void {
+    if (hidden === this.hidden) return;
+    this.hidden = hidden;
+    for (const p of this.pausables) (hidden ? p.pause : p.resume)();
+    const video = this.layers[this.front]!.media;
+    if (video instanceof HTMLVideoElement) {
+      if (hidden) video.pause();
+      else void video.play().catch(() => {});
+    }
+  }
+
+  destroy(): void {
+    this.generation += 1;
+    for (const p of [...this.pausables]) p.cancel();
+    this.changed?.();
+    for (const layer of this.layers) unload(layer);
+  }
+
+  /** The slide on the visible layer, if any (for tests and the page's data attributes). */
+  get current(): Slide | null {
+    const layer = this.layers[this.front]!;
+    return layer.el.dataset.active === 'true' ? layer.slide : null;
+  }
+
+  private async run(generation: number): Promise<void> {
+    const alive = () => generation === this.generation;
+    while (alive()) {
+      const showing = this.current;
+      if (this.slides.length === 0 || (this.slides.length === 1 && showing?.src === this.slides[0]!.src)) {
+        if (this.slides.length === 0 && showing) this.fadeOut(this.layers[this.front]!);
+        // One slide just stays (a lone video loops); wait for new data.
+        const lone = this.layers[this.front]!.media;
+        if (lone instanceof HTMLVideoElement) lone.loop = true;
+        await new Promise<void>((resolve) => {
+          this.changed = resolve;
+        });
+        this.changed = null;
+        continue;
+      }
+      const cursor = this.cursor;
+      const position = cursor ? this.slides.findIndex((s) => s.src === cursor) : -1;
+      const slide = this.slides[(position + 1) % this.slides.length]!;
+      await this.transitionDone;
+      if (!alive()) return;
+      const back = this.layers[1 - this.front]!;
+      unload(back);
+      const media = createMedia(slide);
+      back.media = media;
+      back.slide = slide;
+      back.el.replaceChildren(media);
+
+      const loaded = await Promise.race([
+        whenLoaded(media),
+        this.delay(PRELOAD_TIMEOUT_MS[slide.type]).then(() => false),
+      ]);
+      // A failed or late item stops downloading now, not when the current slide ends.
+      if (!loaded) unload(back);
+      await this.currentDone;
+      if (!alive()) return;
+
+      if (loaded) {
+        this.failuresInARow = 0;
+        if (media instanceof HTMLImageElement) await media.decode?.().catch(() => {});
+        await this.delay(SETTLE_MS);
+        if (!alive()) return;
+        this.show(back);
+      } else {
+        // Fade through black instead of flashing a half-loaded item; try the one after it next.
+        const front = this.layers[this.front]!;
+        if (front.el.dataset.active === 'true') this.fadeOut(front);
+        this.cursor = slide.src;
+        this.failuresInARow += 1;
+        if (this.failuresInARow >= this.slides.length) {
+          this.failuresInARow = 0;
+          await this.delay(this.timing.cycleTime);
+        }
+      }
+    }
+  }
+
+  private show(layer: Layer): void {
+    const old = this.layers[this.front]!;
+    const duration = this.reducedMotion ? 0 : this.timing.transitionDuration;
+    layer.el.style.zIndex = '2';
+    old.el.style.zIndex = '1';
+    setOpacity(layer.el, 1, duration);
+    layer.el.dataset.active = 'true';
+    old.el.dataset.active = 'false';
+    this.front = this.layers.indexOf(layer);
+    this.cursor = layer.slide?.src ?? null;
+    const media = layer.media;
+    if (media instanceof HTMLVideoElement) {
+      media.autoplay = true;
+      if (!this.hidden) void media.play().catch(() => {});
+    }
+    // The old layer stays opaque underneath until the new one covers it: no dip to black mid-fade.
+    const leaving = old.media;
+    this.transitionDone = this.delay(duration).then(() => {
+      if (old.media !== leaving) return;
+      setOpacity(old.el, 0, 0);
+      unload(old);
+    });
+    this.currentDone = this.clock(layer);
+  }
+
+  /** Resolves when the slide has had its time: the cycle time, and for a video also its end. */
+  private clock(layer: Layer): Promise<void> {
+    const media = layer.media;
+    const timeUp = this.delay(this.timing.cycleTime);
+    if (!(media instanceof HTMLVideoElement)) return timeUp;
+    let finished = false;
+    const ended = new Promise<void>((resolve) => {
+      media.addEventListener('error', () => resolve());
+      media.addEventListener('ended', () => {
+        resolve();
+        // Shorter than the cycle: start again rather than freeze on the last frame.
+        if (!finished) {
+          media.currentTime = 0;
+          if (!this.hidden) void media.play().catch(() => {});
+        }
+      });
+    });
+    return Promise.all([timeUp.then(() => (finished = true)), ended]).then(() => {});
+  }
+
+  private fadeOut(layer: Layer): void {
+    const duration = this.reducedMotion ? 0 : this.timing.transitionDuration;
+    setOpacity(layer.el, 0, duration);
+    layer.el.dataset.active = 'false';
+    const leaving = layer.media;
+    this.transitionDone = this.delay(duration).then(() => {
+      if (layer.media === leaving) unload(layer);
+    });
+    this.currentDone = Promise.resolve();
+  }
+
+  /** A timeout that stops counting while the tab is hidden. */
+  private delay(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      let remaining = ms;
+      let startedAt = 0;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const finish = () => {
+        this.pausables.delete(entry);
+        resolve();
+      };
+      const entry: Pausable = {
+        pause: () => {
+          clearTimeout(timer);
+          remaining -= Date.now() - startedAt;
+        },
+        resume: () => {
+          startedAt = Date.now();
+          timer = setTimeout(finish, Math.max(0, remaining));
+        },
+        cancel: () => clearTimeout(timer),
+      };
+      this.pausables.add(entry);
+      if (!this.hidden) entry.resume();
+    });
+  }
+}
+
+function createMedia(slide: Slide): Media {
+  if (slide.type === 'image') {
+    const img = document.createElement('img');
+    img.alt = '';
+    img.decoding = 'async';
+    img.draggable = false;
+    img.className = 'h-full w-full object-cover';
+    img.src = slide.src;
+    return img;
+  }
+  const video = document.createElement('video');
+  // Muted and inline: the only way browsers let a background video play by itself.
+  video.muted = true;
+  video.defaultMuted = true;
+  video.setAttribute('muted', '');
+  video.playsInline = true;
+  video.preload = 'auto';
+  video.className = 'h-full w-full object-cover';
+  video.src = slide.src;
+  return video;
+}
+
+function whenLoaded(media: Media): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (media instanceof HTMLImageElement && media.complete && media.naturalWidth > 0) return resolve(true);
+    media.addEventListener(media instanceof HTMLVideoElement ? 'canplay' : 'load', () => resolve(true), {
+      once: true,
+    });
+    media.addEventListener('error', () => resolve(false), { once: true });
+  });
+}
+
+/** Stops the download of whatever the layer held and removes it. */
+function unload(layer: Layer): void {
+  const media = layer.media;
+  if (media instanceof HTMLVideoElement) {
+    media.pause();
+    media.removeAttribute('src');
+    media.load();
+  } else if (media) {
+    media.removeAttribute('src');
+  }
+  media?.remove();
+  layer.media = null;
+  layer.slide = null;
+}
+
+function setOpacity(el: HTMLElement, opacity: number, durationMs: number): void {
+  el.style.transition = durationMs > 0 ? `opacity ${durationMs}ms ease-in-out` : 'none';
+  el.style.opacity = String(opacity);
+}
+
+function sameSlides(a: readonly Slide[], b: readonly Slide[]): boolean {
+  return a.length === b.length && a.every((slide, i) => slide.src === b[i]!.src && slide.type === b[i]!.type);
+}
