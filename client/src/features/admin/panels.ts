@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { type ComponentType, lazy } from 'react';
 
 export type PanelId = 'dashboard' | 'users' | 'backgrounds' | 'media' | 'mongodb' | 'nginx' | 'nodejs';
 
@@ -24,7 +24,14 @@ export const PANELS: PanelDefinition[] = [
   { id: 'dashboard', label: 'Dashboard', icon: '◧' },
   { id: 'users', label: 'User Management', icon: '☺' },
   { id: 'backgrounds', label: 'Background Manager', icon: '▣' },
-  { id: 'media', label: 'Media Manager', icon: '▤' },
+  {
+    id: 'media',
+    label: 'Media Manager',
+    icon: '▤',
+    component: lazy(() =>
+      import('../media/media-manager-panel').then((m) => ({ default: m.MediaManagerPanel })),
+    ),
+  },
   { id: 'mongodb', label: 'MongoDB', group: 'System Settings', icon: '⛁' },
   { id: 'nginx', label: 'Nginx', group: 'System Settings', icon: '⇄' },
   { id: 'nodejs', label: 'Node.js', group: 'System Settings', icon: '⬢' },

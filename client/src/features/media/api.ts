@@ -1,0 +1,96 @@
+import type { MediaCategory, MediaFile } from '../../../../common/media';
+import type {
+  DeleteResponse,
+  LastScanResponse,
+  MediaFilesResponse,
+  RejectedFile,
+  ScanResponse,
+  UploadResponse,
+} from '../../../../common/schemas/media';
+import { ApiError, api } from '../../lib/api-client';
+import { clearToken, getToken } from '../../lib/auth-token';
+
+export const mediaKeys = {
+  all: ['media'] as const,
+  lastScan: ['media', 'last-scan'] as const,
+  files: (basePath: string, category: MediaCategory) => ['media', 'files', basePath, category] as const,
+};
+
+/** The configured base path (from the Background Manager's settings) and its last scan. */
+export function fetchLastScan(): Promise<LastScanResponse> {
+  return api<LastScanResponse>('/api/media/last-scan', { auth: true });
+}
+
+/** SPEC section 7: images and videos have their own lists; audio is the general list by category. */
+export async function fetchFiles(basePath: string, category: MediaCategory): Promise<MediaFile[]> {
+  const query = `basePath=${encodeURIComponent(basePath)}`;
+  const url =
+    category === 'image'
+      ? `/api/media/files/images?${query}`
+      : category === 'video'
+        ? `/api/media/files/videos?${query}`
+        : `/api/media/files?${query}&category=audio`;
+  return (await api<MediaFilesResponse>(url, { auth: true })).files;
+}
+
+export function scanFiles(basePath: string): Promise<ScanResponse> {
+  return api<ScanResponse>('/api/media/scan-files', { method: 'POST', body: { basePath }, auth: true });
+}
+
+export function deleteFiles(basePath: string, paths: string[]): Promise<DeleteResponse> {
+  return api<DeleteResponse>('/api/media/delete', { method: 'POST', body: { basePath, paths }, auth: true });
+}
+
+export interface UploadRequest {
+  file: File;
+  mediaType: MediaCategory;
+  basePath: string;
+  /** Called with the share of the file sent so far, 0 to 1. */
+  onProgress: (fraction: number) => void;
+}
+
+/**
+ * Uploads one file. XMLHttpRequest rather than fetch, because only it reports upload progress.
+ * The fields go before the file: the server reads them first to know where the file belongs.
+ * Errors follow api(): the server's message (here the refused file's reason), else 'HTTP {status}'.
+ */
+export function uploadFile({
+  file,
+  mediaType,
+  basePath,
+  onProgress,
+}: UploadRequest): Promise<UploadResponse> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/media/upload');
+    xhr.setRequestHeader('Accept', 'application/json');
+    const token = getToken();
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      let body: Partial<UploadResponse> & { rejected?: RejectedFile[]; code?: string } = {};
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = { message: xhr.responseText };
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        onProgress(1);
+        resolve(body as UploadResponse);
+        return;
+      }
+      if (xhr.status === 401) clearToken();
+      const refused = body.rejected?.[0];
+      const message = refused ? `${refused.name}: ${refused.reason}` : body.message;
+      reject(new ApiError(message || `HTTP ${xhr.status}`, xhr.status, body.code, Boolean(message)));
+    };
+    xhr.onerror = () => reject(new ApiError('the connection was lost', 0, undefined, false));
+    const form = new FormData();
+    form.append('mediaType', mediaType);
+    form.append('basePath', basePath);
+    form.append('files', file, file.name);
+    xhr.send(form);
+  });
+}

@@ -1,0 +1,233 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import type { MediaCategory } from '../../../../common/media';
+import type { LastScanResponse } from '../../../../common/schemas/media';
+import { FormMessage } from '../../components/ui/form-message';
+import { deleteFiles, fetchFiles, fetchLastScan, mediaKeys, scanFiles, uploadFile } from './api';
+import { MediaLibraryCard } from './components/media-library-card';
+import { MediaTypeTabs } from './components/media-type-tabs';
+import { PendingUploads, type UploadEntry } from './components/pending-uploads';
+import { ScannerCard } from './components/scanner-card';
+import { UploadCard } from './components/upload-card';
+import { checkSelection } from './upload-rules';
+import { messageTone, useFlashMessage } from './use-flash-message';
+
+const NO_BASE_PATH = 'Please set a base path in Background Manager first.';
+/** SPEC section 7: the library scan refreshes this long after an upload. */
+const RESCAN_AFTER_UPLOAD_MS = 500;
+
+const errorText = (error: unknown, fallback: string) =>
+  error instanceof Error && error.message ? error.message : fallback;
+
+let nextEntryId = 0;
+
+/** The console's Media Manager (SPEC section 2): scan, upload to and delete from the media library. */
+export function MediaManagerPanel() {
+  const queryClient = useQueryClient();
+  const { message, flash } = useFlashMessage();
+  const [category, setCategory] = useState<MediaCategory>('image');
+  const [entries, setEntries] = useState<UploadEntry[]>([]);
+  const [uploading, setUploading] = useState(false);
+  const [scanning, setScanning] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [libraryOpen, setLibraryOpen] = useState(true);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const rescanTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const entriesRef = useRef(entries);
+  entriesRef.current = entries;
+
+  const settings = useQuery({ queryKey: mediaKeys.lastScan, queryFn: fetchLastScan });
+  const basePath = settings.data?.basePath;
+  const files = useQuery({
+    queryKey: mediaKeys.files(basePath ?? '', category),
+    queryFn: () => fetchFiles(basePath!, category),
+    enabled: Boolean(basePath) && libraryOpen,
+  });
+
+  // Object URLs of previews hold the files in memory until revoked.
+  useEffect(
+    () => () => {
+      clearTimeout(rescanTimer.current);
+      for (const entry of entriesRef.current) if (entry.preview) URL.revokeObjectURL(entry.preview);
+    },
+    [],
+  );
+
+  function dropEntries(keep: (entry: UploadEntry) => boolean) {
+    for (const entry of entriesRef.current)
+      if (!keep(entry) && entry.preview) URL.revokeObjectURL(entry.preview);
+    setEntries((current) => current.filter(keep));
+  }
+
+  function chooseCategory(next: MediaCategory) {
+    if (next === category) return;
+    dropEntries(() => false);
+    setSelected(new Set());
+    setCategory(next);
+  }
+
+  function addFiles(chosen: File[]) {
+    const { accepted, message: refusal } = checkSelection(chosen, category);
+    if (refusal) flash(refusal, 6);
+    const key = (file: File) => `${file.name}|${file.size}|${file.lastModified}`;
+    const known = new Set(entries.map((entry) => key(entry.file)));
+    const fresh = accepted
+      .filter((file) => !known.has(key(file)))
+      .map(
+        (file): UploadEntry => ({
+          id: `upload-${++nextEntryId}`,
+          file,
+          name: file.name,
+          size: file.size,
+          type: file.type,
+          preview: category === 'audio' ? null : URL.createObjectURL(file),
+          status: 'pending',
+          progress: 0,
+        }),
+      );
+    setEntries([...entries, ...fresh]);
+  }
+
+  const patchEntry = (id: string, patch: Partial<UploadEntry>) =>
+    setEntries((current) => current.map((entry) => (entry.id === id ? { ...entry, ...patch } : entry)));
+
+  async function runScan(silent: boolean) {
+    if (!basePath) {
+      if (!silent) flash(NO_BASE_PATH);
+      return;
+    }
+    setScanning(true);
+    try {
+      const scan = await scanFiles(basePath);
+      queryClient.setQueryData<LastScanResponse>(mediaKeys.lastScan, {
+        success: true,
+        basePath,
+        lastScan: { timestamp: scan.timestamp, discoveries: scan.discoveries },
+      });
+      await queryClient.invalidateQueries({ queryKey: ['media', 'files'] });
+      if (!silent) flash(`Scan complete: ${scan.discoveries.total} files found`);
+    } catch (error) {
+      if (!silent) flash(`Scan error: ${errorText(error, 'Scan failed')}`, 5);
+    } finally {
+      setScanning(false);
+    }
+  }
+
+  async function uploadAll() {
+    const queue = entries.filter((entry) => entry.status !== 'done');
+    if (queue.length === 0) return flash('No files to upload.');
+    if (!basePath) return flash(NO_BASE_PATH);
+    setUploading(true);
+    let uploaded = 0;
+    const failures: string[] = [];
+    const done = new Set<string>();
+    // One request per file: each gets its own progress bar, and one refusal spoils nothing else.
+    for (const entry of queue) {
+      patchEntry(entry.id, { status: 'uploading', progress: 0, error: undefined });
+      try {
+        const result = await uploadFile({
+          file: entry.file,
+          mediaType: category,
+          basePath,
+          onProgress: (progress) => patchEntry(entry.id, { progress }),
+        });
+        uploaded += result.uploadedCount;
+        done.add(entry.id);
+        patchEntry(entry.id, { status: 'done', progress: 1 });
+      } catch (error) {
+        const reason = errorText(error, 'Upload failed');
+        failures.push(reason.startsWith(entry.name) ? reason : `${entry.name}: ${reason}`);
+        patchEntry(entry.id, { status: 'error', error: reason });
+      }
+    }
+    setUploading(false);
+    dropEntries((entry) => !done.has(entry.id));
+    const success = uploaded ? `Successfully uploaded ${uploaded} file(s) to ${category}.` : '';
+    if (failures.length) flash(`${success ? `${success} ` : ''}Upload error: ${failures.join('; ')}`, 7);
+    else flash(success);
+    if (uploaded) {
+      clearTimeout(rescanTimer.current);
+      rescanTimer.current = setTimeout(() => void runScan(true), RESCAN_AFTER_UPLOAD_MS);
+    }
+  }
+
+  async function deleteSelected() {
+    if (selected.size === 0) return flash('No files selected.');
+    if (!basePath) return flash(NO_BASE_PATH);
+    setDeleting(true);
+    try {
+      const result = await deleteFiles(basePath, [...selected]);
+      setSelected(new Set());
+      flash(result.message || `Deleted ${result.summary.deleted} file(s).`);
+      await runScan(true);
+    } catch (error) {
+      flash(`Delete error: ${errorText(error, 'Delete failed')}`, 5);
+      await files.refetch();
+    } finally {
+      setDeleting(false);
+    }
+  }
+
+  function toggle(path: string) {
+    const next = new Set(selected);
+    if (next.has(path)) next.delete(path);
+    else next.add(path);
+    setSelected(next);
+  }
+
+  return (
+    <section className="mx-auto max-w-5xl space-y-5">
+      <header>
+        <h1 className="text-2xl font-semibold text-white">Media Manager</h1>
+        <p className="mt-1 text-stone-400">
+          Upload, scan and remove the images, videos and audio of the media library.
+        </p>
+      </header>
+
+      {settings.error && (
+        <FormMessage tone="error">{`Error: ${errorText(settings.error, 'Could not load the library')}`}</FormMessage>
+      )}
+      <div aria-live="polite" className="min-h-0">
+        {message && <FormMessage tone={messageTone(message)}>{message}</FormMessage>}
+      </div>
+
+      <ScannerCard
+        basePath={basePath}
+        lastScan={settings.data?.lastScan}
+        scanning={scanning}
+        onScan={() => void runScan(false)}
+        libraryOpen={libraryOpen}
+        onToggleLibrary={() => setLibraryOpen((open) => !open)}
+      />
+
+      <MediaTypeTabs value={category} onChange={chooseCategory} disabled={uploading} />
+
+      <UploadCard category={category} disabled={uploading} onFiles={addFiles}>
+        <PendingUploads
+          category={category}
+          entries={entries}
+          uploading={uploading}
+          onRemove={(id) => dropEntries((entry) => entry.id !== id)}
+          onClear={() => dropEntries(() => false)}
+          onUpload={() => void uploadAll()}
+        />
+      </UploadCard>
+
+      {libraryOpen && (
+        <MediaLibraryCard
+          category={category}
+          files={files.data}
+          version={settings.data?.lastScan?.timestamp}
+          loading={files.isFetching}
+          error={files.error ? errorText(files.error, 'Could not load the library') : null}
+          selected={selected}
+          onToggle={toggle}
+          onToggleAll={(all) => setSelected(all ? new Set(files.data?.map((file) => file.path)) : new Set())}
+          onRefresh={() => void files.refetch()}
+          onDelete={() => void deleteSelected()}
+          deleting={deleting}
+        />
+      )}
+    </section>
+  );
+}
