@@ -23,7 +23,14 @@ export interface PanelDefinition {
 export const PANELS: PanelDefinition[] = [
   { id: 'dashboard', label: 'Dashboard', icon: '◧' },
   { id: 'users', label: 'User Management', icon: '☺' },
-  { id: 'backgrounds', label: 'Background Manager', icon: '▣' },
+  {
+    id: 'backgrounds',
+    label: 'Background Manager',
+    icon: '▣',
+    component: lazy(() =>
+      import('../backgrounds/backgrounds-panel').then((m) => ({ default: m.BackgroundsPanel })),
+    ),
+  },
   {
     id: 'media',
     label: 'Media Manager',
