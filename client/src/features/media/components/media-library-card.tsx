@@ -116,9 +116,8 @@ export function MediaLibraryCard(props: MediaLibraryCardProps) {
                   target="_blank"
                   rel="noreferrer"
                   className="shrink-0 text-xs font-semibold text-accent-300 hover:underline"
-                  aria-label={`Open ${file.name}`}
                 >
-                  Open
+                  Open<span className="sr-only"> {file.name}</span>
                 </a>
               </li>
             ))}

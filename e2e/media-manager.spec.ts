@@ -1,0 +1,202 @@
+import { deflateSync } from 'node:zlib';
+import { expect, type Page, test } from '@playwright/test';
+import { E2E_BASE_URL } from './support/env';
+import { adminToken, apiAs, openSignedIn } from './support/session';
+
+/** A real PNG of one colour, made here so that no binary fixture lives in the repository. */
+function png(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3).map((_, i) => [r, g, b][i % 3]!)]);
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (data: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of data) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([length, body, sum]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+const run = Date.now().toString(36);
+const image = (name: string, colour: [number, number, number]) => ({
+  name,
+  mimeType: 'image/png',
+  buffer: png(64, 40, colour),
+});
+
+async function openMediaManager(page: Page) {
+  await openSignedIn(page, await adminToken(), '/admin/dashboard');
+  await page.getByRole('button', { name: 'Media Manager' }).click();
+  await expect(page.getByRole('heading', { name: 'Media Manager', level: 1 })).toBeVisible();
+}
+
+async function libraryPaths(category: 'images' | 'videos'): Promise<string[]> {
+  const { files } = await apiAs<{ files: Array<{ path: string }> }>(
+    await adminToken(),
+    'GET',
+    `/api/media/files/${category}`,
+  );
+  return files.map((file) => file.path);
+}
+
+test('an administrator uploads images through the file chooser, sees them in the library and deletes one', async ({
+  page,
+}) => {
+  await openMediaManager(page);
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByText('Drag and drop images here, or click to browse').click();
+  await (await chooser).setFiles([
+    image(`dawn-${run}.png`, [250, 140, 60]),
+    image(`dusk-${run}.png`, [40, 60, 160]),
+    { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a picture') },
+  ]);
+
+  // The text file is refused with the spec's message; the two images are still queued.
+  await expect(page.getByText('Invalid file types: notes.txt')).toBeVisible();
+  const ready = page.getByRole('list', { name: 'Files ready for upload' });
+  await expect(ready.getByRole('listitem')).toHaveCount(2);
+  await expect(ready.getByText(`dawn-${run}.png`)).toBeVisible();
+  await expect(ready.getByText('image/png').first()).toBeVisible();
+  await expect(ready.locator('img')).toHaveCount(2);
+
+  await page.getByRole('button', { name: 'Upload Files' }).click();
+  await expect(page.getByText('Successfully uploaded 2 file(s) to image.')).toBeVisible();
+  await expect(page.getByText('No files chosen yet.')).toBeVisible();
+
+  const library = page.getByRole('list', { name: 'Images in the library' });
+  const dawn = library.getByRole('listitem').filter({ hasText: `dawn-${run}.png` });
+  await expect(dawn).toBeVisible();
+  // The thumbnail really comes from /media, versioned by the last scan.
+  const thumbnail = dawn.locator('img');
+  await expect(thumbnail).toHaveAttribute('src', new RegExp(`^/media/image/dawn-${run}\\.png\\?v=`));
+  await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
+  expect(await libraryPaths('images')).toEqual(
+    expect.arrayContaining([`image/dawn-${run}.png`, `image/dusk-${run}.png`]),
+  );
+
+  await page.getByLabel(`dawn-${run}.png`).check();
+  await page.getByRole('button', { name: 'Delete Selected (1)' }).click();
+  await expect(page.getByText('Deleted 1 file(s).')).toBeVisible();
+  await expect(library.getByLabel(`dawn-${run}.png`)).toHaveCount(0);
+  await expect(library.getByLabel(`dusk-${run}.png`)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Delete Selected (0)' })).toBeVisible();
+  const paths = await libraryPaths('images');
+  expect(paths).not.toContain(`image/dawn-${run}.png`);
+  expect(paths).toContain(`image/dusk-${run}.png`);
+});
+
+test('each file shows its progress, and Upload Files is disabled while uploading', async ({ page }) => {
+  await openMediaManager(page);
+  // Hold the server's answer back so the in-flight state can be seen.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/api/media/upload', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByLabel('Drag and drop images here').setInputFiles([image(`slow-${run}.png`, [10, 200, 90])]);
+  await page.getByRole('button', { name: 'Upload Files' }).click();
+  await expect(page.getByRole('button', { name: 'Uploading...' })).toBeDisabled();
+  await expect(page.getByRole('progressbar', { name: `Uploading slow-${run}.png` })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Videos' })).toBeDisabled();
+  release();
+  await expect(page.getByText('Successfully uploaded 1 file(s) to image.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Upload Files' })).toBeEnabled();
+});
+
+test('the server refuses a file whose content is not what its name says, and says why', async ({ page }) => {
+  await openMediaManager(page);
+  await page
+    .getByLabel('Drag and drop images here')
+    .setInputFiles([
+      { name: `fake-${run}.png`, mimeType: 'image/png', buffer: Buffer.from('<html>hi</html>') },
+    ]);
+  await page.getByRole('button', { name: 'Upload Files' }).click();
+  const message = page.getByText(
+    `Upload error: fake-${run}.png: its content is not a recognisable image file`,
+  );
+  await expect(message).toBeVisible();
+  await expect(message).toHaveClass(/red/);
+  expect(await libraryPaths('images')).not.toContain(`image/fake-${run}.png`);
+});
+
+test('switching media type clears pending files; empty actions explain themselves', async ({ page }) => {
+  await openMediaManager(page);
+  await page.getByRole('button', { name: 'Upload Files' }).click();
+  await expect(page.getByText('No files to upload.')).toBeVisible();
+  await page.getByRole('button', { name: 'Delete Selected (0)' }).click();
+  await expect(page.getByText('No files selected.')).toBeVisible();
+
+  await page.getByLabel('Drag and drop images here').setInputFiles([image(`pending-${run}.png`, [1, 2, 3])]);
+  await expect(page.getByRole('button', { name: `Remove pending-${run}.png` })).toBeVisible();
+  await page.getByRole('tab', { name: 'Videos' }).click();
+  await expect(page.getByRole('tab', { name: 'Videos' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByText('Drag and drop videos here, or click to browse')).toBeVisible();
+  await expect(page.getByText('No files chosen yet.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Current Library: Videos' })).toBeVisible();
+
+  await page.getByRole('tab', { name: 'Images' }).click();
+  await page.getByLabel('Drag and drop images here').setInputFiles([image(`again-${run}.png`, [1, 2, 3])]);
+  await page.getByRole('button', { name: 'Clear All' }).click();
+  await expect(page.getByText('No files chosen yet.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Hide Library' }).click();
+  await expect(page.getByRole('heading', { name: /Current Library/ })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Show Library' }).click();
+  await expect(page.getByRole('heading', { name: /Current Library/ })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Scan Files' }).click();
+  await expect(page.getByText(/^Scan complete: \d+ files found$/)).toBeVisible();
+  await expect(page.getByTestId('last-scan')).toContainText('Last scan');
+});
+
+test('an uploaded SVG opened directly cannot run its script or read the sign-in token', async ({ page }) => {
+  const name = `trap-${run}.svg`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="red"/><script>
+    try { localStorage.setItem('svg-ran', localStorage.getItem('token') || 'no token'); } catch (e) {}
+    document.documentElement.setAttribute('data-ran', 'yes');
+  </script></svg>`;
+  const form = new FormData();
+  form.append('mediaType', 'image');
+  form.append(
+    'basePath',
+    (await apiAs<{ basePath: string }>(await adminToken(), 'GET', '/api/media/last-scan')).basePath,
+  );
+  form.append('files', new Blob([svg], { type: 'image/svg+xml' }), name);
+  const uploaded = await fetch(`${E2E_BASE_URL}/api/media/upload`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${await adminToken()}` },
+    body: form,
+  });
+  expect(uploaded.status).toBe(200);
+
+  await openSignedIn(page, await adminToken(), '/');
+  const response = await page.goto(`/media/image/${name}`);
+  expect(response?.headers()['content-type']).toBe('image/svg+xml');
+  expect(response?.headers()['content-security-policy']).toContain('sandbox');
+  expect(await page.locator('svg').getAttribute('data-ran')).toBeNull();
+  await page.goto('/');
+  expect(await page.evaluate(() => localStorage.getItem('svg-ran'))).toBeNull();
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+});
