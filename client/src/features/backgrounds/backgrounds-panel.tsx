@@ -221,7 +221,7 @@ export function BackgroundsPanel() {
       {notice && (
         <p
           role={notice.tone === 'error' ? 'alert' : 'status'}
-          className={`fixed right-4 bottom-4 z-[60] max-w-sm rounded-lg border px-4 py-3 text-sm shadow-2xl backdrop-blur ${
+          className={`fixed top-4 right-4 z-[60] max-w-sm rounded-lg border px-4 py-3 text-sm shadow-2xl backdrop-blur ${
             notice.tone === 'error'
               ? 'border-red-500/40 bg-red-950/90 text-red-100'
               : 'border-emerald-500/40 bg-emerald-950/90 text-emerald-100'

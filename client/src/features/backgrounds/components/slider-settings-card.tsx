@@ -179,9 +179,10 @@ function Slider({ id, label, min, max, step, value, shown, onChange }: SliderPro
         onChange={(e) => onChange(Number(e.target.value))}
         className="accent-amber-400"
       />
-      <output htmlFor={id} className="text-right font-mono text-xs text-stone-300">
+      {/* A plain span: an <output> is a live status region, and would chatter on every drag. */}
+      <span aria-hidden="true" className="text-right font-mono text-xs text-stone-300">
         {shown}
-      </output>
+      </span>
     </div>
   );
 }

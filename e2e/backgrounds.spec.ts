@@ -1,0 +1,190 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { expect, type Page, test } from '@playwright/test';
+import type { Playlist } from '../common/schemas/playlist';
+import { SLIDER_DEFAULTS, type SliderConfig } from '../common/schemas/slider';
+import { E2E_DATA_DIR } from './support/env';
+import { adminToken, apiAs, openSignedIn } from './support/session';
+
+const run = Date.now().toString(36);
+const names = ['a', 'b', 'c'].map((letter) => `bg-${run}-${letter}.png`);
+const url = (name: string) => `/media/image/${name}`;
+
+test.beforeAll(async () => {
+  const folder = path.join(E2E_DATA_DIR, 'media', 'image');
+  await mkdir(folder, { recursive: true });
+  const colours: Array<[number, number, number]> = [
+    [200, 60, 40],
+    [30, 90, 200],
+    [40, 160, 80],
+  ];
+  await Promise.all(
+    names.map((name, i) => writeFile(path.join(folder, name), solidPng(64, 36, colours[i]!))),
+  );
+});
+
+// Leave the site as the other specs expect it: no active playlist, default overlay.
+test.afterAll(async () => {
+  const token = await adminToken();
+  const { data } = await apiAs<{ data: SliderConfig }>(token, 'GET', '/api/slider/config');
+  await apiAs(token, 'PUT', '/api/slider/config', { ...data, ...SLIDER_DEFAULTS, activePlaylist: null });
+});
+
+async function openManager(page: Page) {
+  await openSignedIn(page, await adminToken(), '/admin/dashboard');
+  await page.getByRole('button', { name: 'Background Manager' }).click();
+  await expect(page.getByRole('heading', { name: 'Background Manager' })).toBeVisible();
+}
+
+const visibleSlide = (page: Page) =>
+  page
+    .getByTestId('slideshow')
+    .locator('[data-active="true"] img')
+    .getAttribute('src', { timeout: 500 })
+    .catch(() => null);
+const overlayColour = (page: Page) =>
+  page.getByTestId('slideshow-overlay').evaluate((el) => getComputedStyle(el).backgroundColor);
+const stripOrder = (page: Page) =>
+  page
+    .locator('[aria-label="Playlist order"] [data-url]')
+    .evaluateAll((els) => els.map((el) => el.getAttribute('data-url')));
+
+test('an administrator builds, reorders and activates a playlist; the landing page plays it under the saved overlay', async ({
+  page,
+}) => {
+  await openManager(page);
+  await page.getByRole('button', { name: 'Scan Files' }).click();
+  await expect(page.getByRole('status')).toHaveText(/^Scan complete: \d+ files found$/);
+
+  const images = page.getByRole('region', { name: 'Image Library' });
+  for (const name of names) await images.getByRole('button', { name }).click();
+  await expect(images.getByRole('button', { name: names[0] })).toHaveAttribute('aria-pressed', 'true');
+
+  const playlistName = `Evening ${run}`;
+  await page.getByLabel('New playlist name').fill(playlistName);
+  await page.getByRole('button', { name: 'Add Playlist' }).click();
+  const entry = page.getByRole('button', { name: new RegExp(`^${playlistName}`) });
+  await expect(entry).toHaveAttribute('aria-pressed', 'true');
+  await expect(entry).toContainText('3 items');
+  await expect(page.getByRole('heading', { name: `Playlist Order: ${playlistName}` })).toBeVisible();
+  expect(await stripOrder(page)).toEqual(names.map(url));
+
+  // Drag the first item one place to the right, with the keyboard: lift, move, drop.
+  await page.locator(`[data-url="${url(names[0]!)}"]`).focus();
+  await page.keyboard.press('Space');
+  await page.waitForTimeout(150);
+  await page.keyboard.press('ArrowRight');
+  await page.waitForTimeout(400);
+  await page.keyboard.press('Space');
+  await expect.poll(() => stripOrder(page)).toEqual([names[1], names[0], names[2]].map((n) => url(n!)));
+
+  await page.getByRole('button', { name: 'Save Selected Playlist' }).click();
+  await expect(page.getByRole('status')).toHaveText('Playlist saved successfully!');
+  const saved = (await apiAs<Playlist[]>(await adminToken(), 'GET', '/api/playlists')).find(
+    (p) => p.name === playlistName,
+  );
+  expect(saved?.items.map((i) => i.url)).toEqual([names[1], names[0], names[2]].map((n) => url(n!)));
+
+  await page.getByLabel('Active playlist').selectOption({ label: playlistName });
+  await page.getByLabel('Cycle time (ms)').fill('1000');
+  await page.getByLabel('Transition duration (ms)').fill('300');
+  await page.getByLabel('Overlay opacity').fill('0.5');
+  await page.getByLabel('Red').fill('10');
+  await page.getByLabel('Green').fill('20');
+  await page.getByLabel('Blue').fill('30');
+  // Previewed live before saving: over the page, and on the slideshow's own overlay.
+  await expect(page.getByTestId('overlay-preview')).toHaveCSS('background-color', 'rgba(10, 20, 30, 0.5)');
+  await expect.poll(() => overlayColour(page)).toBe('rgba(10, 20, 30, 0.5)');
+  await page.getByRole('button', { name: 'Save Settings' }).click();
+  await expect(page.getByRole('status')).toHaveText('Configuration saved successfully!');
+  await expect(page.getByTestId('overlay-preview')).toHaveCount(0);
+
+  await page.goto('/');
+  await expect.poll(() => overlayColour(page)).toBe('rgba(10, 20, 30, 0.5)');
+  // The slides follow the saved order and change after the one-second cycle.
+  const order = [names[1], names[0], names[2]].map((n) => url(n!));
+  await expect.poll(() => visibleSlide(page), { timeout: 5000, intervals: [100] }).toBe(order[0]);
+  await expect.poll(() => visibleSlide(page), { timeout: 5000, intervals: [100] }).toBe(order[1]);
+  await expect.poll(() => visibleSlide(page), { timeout: 5000, intervals: [100] }).toBe(order[2]);
+  await expect.poll(() => visibleSlide(page), { timeout: 5000, intervals: [100] }).toBe(order[0]);
+  // Only the current and the next item are ever in the page.
+  expect(await page.getByTestId('slideshow').locator('img, video').count()).toBeLessThanOrEqual(2);
+});
+
+test('an unsaved overlay preview stays in the console and is dropped on leaving it', async ({ page }) => {
+  await openManager(page);
+  const savedColour = await overlayColour(page);
+  await page.getByLabel('Overlay opacity').fill('0.9');
+  await page.getByLabel('Red').fill('255');
+  await expect.poll(() => overlayColour(page)).toMatch(/^rgba\(255, \d+, \d+, 0\.9\)$/);
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  expect(await overlayColour(page)).toBe(savedColour);
+});
+
+test('deleting a playlist asks first; playlist and settings mistakes are explained', async ({ page }) => {
+  const token = await adminToken();
+  const name = `Doomed ${run}`;
+  await apiAs(token, 'POST', '/api/playlists', { name, items: [] });
+  await openManager(page);
+  const remove = page.getByRole('button', { name: `Delete playlist ${name}` });
+
+  page.once('dialog', (dialog) => {
+    expect(dialog.message()).toBe('Delete this playlist?');
+    void dialog.dismiss();
+  });
+  await remove.click();
+  await expect(remove).toBeVisible();
+  page.once('dialog', (dialog) => void dialog.accept());
+  await remove.click();
+  await expect(remove).toHaveCount(0);
+
+  // A blank name is ignored without a request.
+  const before = (await apiAs<Playlist[]>(token, 'GET', '/api/playlists')).length;
+  await page.getByLabel('New playlist name').fill('   ');
+  await page.getByRole('button', { name: 'Add Playlist' }).click();
+  await page.waitForTimeout(300);
+  expect((await apiAs<Playlist[]>(token, 'GET', '/api/playlists')).length).toBe(before);
+
+  const basePath = page.getByLabel('Base path for backgrounds');
+  const original = await basePath.inputValue();
+  await basePath.fill('');
+  await page.getByRole('button', { name: 'Scan Files' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Please set a base path first.');
+  await basePath.fill('/etc');
+  await page.getByRole('button', { name: 'Save Settings' }).click();
+  await expect(page.getByRole('alert')).toHaveText(
+    /^Error: The base path must be inside an allowed media folder/,
+  );
+  await basePath.fill(original);
+});
+
+/** A small solid-colour PNG, written by hand so the test needs no image files in the repository. */
+function solidPng(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3).map((_, i) => [r, g, b][i % 3]!)]);
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  let crc = 0xffffffff;
+  for (const byte of body) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? 0xedb88320 ^ (crc >>> 1) : crc >>> 1;
+  }
+  const out = Buffer.alloc(body.length + 8);
+  out.writeUInt32BE(data.length, 0);
+  body.copy(out, 4);
+  out.writeUInt32BE((crc ^ 0xffffffff) >>> 0, body.length + 4);
+  return out;
+}
