@@ -1,0 +1,28 @@
+// autocannon ships no types; this covers the part the benchmarks use.
+declare module 'autocannon' {
+  interface Stats {
+    average: number;
+    mean: number;
+    p50: number;
+    p90: number;
+    p99: number;
+    max: number;
+  }
+  export interface Result {
+    requests: Stats;
+    latency: Stats;
+    throughput: Stats;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+  }
+  export interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }
+  export default function autocannon(options: Options): Promise<Result>;
+}
