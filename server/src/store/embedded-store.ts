@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import Datastore from '@seald-io/nedb';
+import { compileFilter, compileSort, filterKey, firstInOrder, nedbModel } from './embedded-query';
 import { newId } from './new-id';
 import {
   type Collection,
@@ -42,9 +43,21 @@ export async function openEmbeddedStore(dataDir: string): Promise<Store> {
   };
 }
 
+/** How many recent filters' match lists are kept (a list's count and its page share one scan). */
+const REMEMBERED_MATCHES = 8;
+
 class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
   private readonly db: Datastore<T>;
   readonly ready: Promise<void>;
+  /**
+   * Every document, as a flat array kept in step with each write, so that sorted finds and counts
+   * need not walk nedb's _id tree (30 ms for 100,000 documents). Built on first use; dropped
+   * (and rebuilt later) after any write that fails, when the memory state is not certain.
+   * Its documents are never handed out: callers get copies, as nedb gives.
+   */
+  private snapshot: { docs: T[]; positions: Map<string, number> } | null = null;
+  /** Match lists by filter key, valid until the next write. */
+  private readonly matches = new Map<string, T[]>();
 
   constructor(filename: string) {
     this.db = new Datastore<T>({ filename, timestampData: false });
@@ -55,7 +68,9 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
     await this.ready;
     const now = new Date();
     const full = { ...doc, _id: newId(), createdAt: now, updatedAt: now } as unknown as T;
-    return translate(() => this.db.insertAsync(full)) as Promise<T>;
+    const inserted = (await this.write(() => this.db.insertAsync(full))) as T;
+    this.remember(inserted);
+    return inserted;
   }
 
   async insertMany(docs: Array<NewDoc<T> & Partial<StoredDoc>>): Promise<number> {
@@ -67,7 +82,8 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
       updatedAt: now,
       ...doc,
     })) as unknown as T[];
-    const inserted = await translate(() => this.db.insertAsync(full));
+    const inserted = await this.write(() => this.db.insertAsync(full));
+    for (const doc of inserted) this.remember(doc as T);
     return inserted.length;
   }
 
@@ -82,16 +98,25 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     await this.ready;
-    let cursor = this.db.findAsync(filter);
-    if (options.sort) cursor = cursor.sort(options.sort);
-    if (options.skip) cursor = cursor.skip(options.skip);
-    if (options.limit) cursor = cursor.limit(options.limit);
-    return (await cursor) as T[];
+    if (!options.sort) {
+      // Unsorted reads keep nedb's own path: it uses indexes and stops at the limit.
+      let cursor = this.db.findAsync(filter);
+      if (options.skip) cursor = cursor.skip(options.skip);
+      if (options.limit) cursor = cursor.limit(options.limit);
+      return (await cursor) as T[];
+    }
+    const compare = compileSort(options.sort) as unknown as (a: T, b: T) => number;
+    const candidates = this.matching(filter);
+    const skip = options.skip ?? 0;
+    const wanted = options.limit
+      ? firstInOrder(candidates as never[], compare as never, skip + options.limit)
+      : [...candidates].sort(compare);
+    return wanted.slice(skip).map((doc) => nedbModel.deepCopy(doc));
   }
 
   async count(filter: Filter = {}): Promise<number> {
     await this.ready;
-    return this.db.countAsync(filter);
+    return this.matching(filter).length;
   }
 
   updateById(id: string, changes: DocChanges<T>): Promise<T | null> {
@@ -103,20 +128,84 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
     const { set, unset } = splitChanges(changes as Record<string, unknown>);
     const update: Record<string, unknown> = { $set: { ...set, updatedAt: new Date() } };
     if (Object.keys(unset).length) update.$unset = unset;
-    const result = await translate(() =>
+    const result = await this.write(() =>
       this.db.updateAsync(filter, update, { returnUpdatedDocs: true, multi: false }),
     );
-    return (result.affectedDocuments as T | null) ?? null;
+    const updated = (result.affectedDocuments as T | null) ?? null;
+    if (updated) this.remember(updated);
+    return updated;
   }
 
   async deleteById(id: string): Promise<boolean> {
     await this.ready;
-    return (await this.db.removeAsync({ _id: id }, { multi: false })) === 1;
+    const removed = (await this.write(() => this.db.removeAsync({ _id: id }, { multi: false }))) === 1;
+    if (removed) this.forget(id);
+    return removed;
   }
 
   async ensureIndex(index: IndexSpec): Promise<void> {
     await this.ready;
     await this.db.ensureIndexAsync({ fieldName: index.field, unique: index.unique ?? false });
+  }
+
+  /** The documents matching `filter`, from the snapshot (not copies: callers copy what they return). */
+  private matching(filter: Filter): T[] {
+    this.snapshot ??= this.buildSnapshot();
+    if (Object.keys(filter).length === 0) return this.snapshot.docs;
+    const key = filterKey(filter);
+    const known = key === null ? undefined : this.matches.get(key);
+    if (known) return known;
+    const test = compileFilter(filter) as unknown as (doc: T) => boolean;
+    const found = this.snapshot.docs.filter(test);
+    if (key !== null) {
+      if (this.matches.size >= REMEMBERED_MATCHES) this.matches.delete(this.matches.keys().next().value!);
+      this.matches.set(key, found);
+    }
+    return found;
+  }
+
+  private buildSnapshot(): { docs: T[]; positions: Map<string, number> } {
+    const docs = this.db.getAllData() as T[];
+    return { docs, positions: new Map(docs.map((doc, i) => [doc._id, i])) };
+  }
+
+  /** Runs a write; any change (or a failure that may have left memory unsure) ends cached answers. */
+  private async write<R>(run: () => Promise<R>): Promise<R> {
+    this.matches.clear();
+    try {
+      return await translate(run);
+    } catch (error) {
+      // A refused duplicate changes nothing; anything else may have, so rebuild from nedb later.
+      if (!(error instanceof DuplicateKeyError)) this.snapshot = null;
+      throw error;
+    } finally {
+      this.matches.clear();
+    }
+  }
+
+  /** Puts the stored version of a written document into the snapshot (a copy, as callers get theirs). */
+  private remember(doc: T): void {
+    if (!this.snapshot) return;
+    const copy = nedbModel.deepCopy(doc);
+    const at = this.snapshot.positions.get(doc._id);
+    if (at === undefined) {
+      this.snapshot.positions.set(doc._id, this.snapshot.docs.length);
+      this.snapshot.docs.push(copy);
+    } else this.snapshot.docs[at] = copy;
+  }
+
+  private forget(id: string): void {
+    if (!this.snapshot) return;
+    const { docs, positions } = this.snapshot;
+    const at = positions.get(id);
+    if (at === undefined) return;
+    // Swap-remove: order in the snapshot carries no meaning, and this keeps deletes O(1).
+    const last = docs.pop()!;
+    positions.delete(id);
+    if (at < docs.length) {
+      docs[at] = last;
+      positions.set(last._id, at);
+    }
   }
 }
 
