@@ -86,7 +86,9 @@ async function saveFile(
   // Hidden, so neither the file lists nor /media ever show a half-written file.
   const temp = path.join(folder, `.upload-${randomUUID()}.part`);
   try {
-    await pipeline(stream, createWriteStream(temp, { flags: 'wx' }));
+    // flush: the bytes are on disk before the file gets its name, so a crash never leaves a
+    // complete-looking file with missing content.
+    await pipeline(stream, createWriteStream(temp, { flags: 'wx', flush: true }));
     // The multipart parser stops passing bytes on at the limit and marks the stream truncated.
     if (stream.truncated) return { kind: 'size', reason: `it is larger than ${MAX_MB}MB` };
     const refusal = await checkContent(temp, category, extension);
