@@ -126,16 +126,19 @@ export class SlideshowEngine {
         whenLoaded(media),
         this.delay(PRELOAD_TIMEOUT_MS[slide.type]).then(() => false),
       ]);
-      // A failed or late item stops downloading now, not when the current slide ends.
-      if (!loaded) unload(back);
+      if (loaded) {
+        // Decoded and settled while the current slide still shows, so the cycle keeps its length.
+        if (media instanceof HTMLImageElement) await media.decode?.().catch(() => {});
+        await this.delay(SETTLE_MS);
+      } else {
+        // A failed or late item stops downloading now, not when the current slide ends.
+        unload(back);
+      }
       await this.currentDone;
       if (!alive()) return;
 
       if (loaded) {
         this.failuresInARow = 0;
-        if (media instanceof HTMLImageElement) await media.decode?.().catch(() => {});
-        await this.delay(SETTLE_MS);
-        if (!alive()) return;
         this.show(back);
       } else {
         // Fade through black instead of flashing a half-loaded item; try the one after it next.

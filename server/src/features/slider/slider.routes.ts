@@ -20,7 +20,10 @@ export function sliderRoutes(ctx: AppContext) {
     app.get('/public', async (request, reply) => {
       const { body, etag } = await publicSlides.get();
       reply.header('Cache-Control', 'no-cache').header('ETag', etag);
-      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      const known = request.headers['if-none-match'];
+      if (known && (known === etag || known.split(',').some((tag) => tag.trim() === etag))) {
+        return reply.code(304).send();
+      }
       return reply.type('application/json; charset=utf-8').send(body);
     });
 
