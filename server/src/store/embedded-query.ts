@@ -38,8 +38,7 @@ function tryCompile(filter: Filter): Predicate | null {
       if (!Array.isArray(query)) return null;
       const subs = query.map((sub) => (isPlainObject(sub) ? tryCompile(sub) : null));
       if (subs.some((sub) => sub === null)) return null;
-      const all = subs as Predicate[];
-      parts.push(key === '$or' ? (doc) => all.some((p) => p(doc)) : (doc) => all.every((p) => p(doc)));
+      parts.push(key === '$or' ? anyOf(subs as Predicate[]) : allOf(subs as Predicate[]));
       continue;
     }
     if (key.startsWith('$') || key.includes('.')) return null;
@@ -49,13 +48,28 @@ function tryCompile(filter: Filter): Predicate | null {
     // Arrays and sub-documents have nedb's own rules (any element matches, deep equality).
     parts.push((doc) => {
       const value = doc[key];
-      return value !== null && typeof value === 'object' && !(value instanceof Date)
-        ? nedbModel.match(doc, single)
-        : test(value);
+      if (typeof value !== 'object' || value === null || value instanceof Date) return test(value);
+      return nedbModel.match(doc, single);
     });
   }
-  if (parts.length === 1) return parts[0]!;
-  return (doc) => parts.every((p) => p(doc));
+  return allOf(parts);
+}
+
+// Combinators unrolled for the usual one or two parts: a closure per part costs more than the test.
+function allOf<A>(tests: Array<(x: A) => boolean>): (x: A) => boolean {
+  const [first, second] = tests;
+  if (tests.length === 0) return () => true;
+  if (tests.length === 1) return first!;
+  if (tests.length === 2) return (x) => first!(x) && second!(x);
+  return (x) => tests.every((test) => test(x));
+}
+
+function anyOf<A>(tests: Array<(x: A) => boolean>): (x: A) => boolean {
+  const [first, second] = tests;
+  if (tests.length === 0) return () => false;
+  if (tests.length === 1) return first!;
+  if (tests.length === 2) return (x) => first!(x) || second!(x);
+  return (x) => tests.some((test) => test(x));
 }
 
 /** Tests for a value that is a string, number, boolean, null, undefined or Date (nedb's semantics). */
@@ -72,7 +86,7 @@ function compileValueTest(query: unknown): ValueTest | null {
   if (operators.length === 0 || !operators.every((op) => op.startsWith('$'))) return null;
   const tests = operators.map((op) => compileOperator(op, query[op]));
   if (tests.some((test) => test === null)) return null;
-  return (value) => (tests as ValueTest[]).every((test) => test(value));
+  return allOf(tests as ValueTest[]);
 }
 
 function compileOperator(op: string, operand: unknown): ValueTest | null {
