@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   MEDIA_CATEGORIES,
@@ -136,4 +136,17 @@ export async function ensureCategoryFolder(basePath: string, category: MediaCate
     throw new AppError('VALIDATION', `The ${category} folder of the library is not a plain folder.`);
   }
   return folder;
+}
+
+/** Long past any real upload: a temporary file this old was left by a server that stopped mid-upload. */
+const STALE_UPLOAD_MS = 24 * 60 * 60 * 1000;
+
+/** Removes temporary upload files that a crash or power cut left behind in `folder`. */
+export async function removeStaleUploads(folder: string, now = Date.now()): Promise<void> {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  for (const name of names.filter((n) => /^\.upload-[\w-]+\.part$/.test(n))) {
+    const info = await lstat(path.join(folder, name)).catch(() => null);
+    if (info?.isFile() && now - info.mtimeMs > STALE_UPLOAD_MS)
+      await rm(path.join(folder, name), { force: true });
+  }
 }

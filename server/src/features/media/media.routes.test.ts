@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -123,6 +123,16 @@ describe('scan', () => {
     expect(scan.json().discoveries).toEqual({ total: 0, images: 0, videos: 0, audio: 0 });
     const list = await get(`/api/media/files?basePath=${encodeURIComponent(fresh)}`);
     expect(list.json().files).toEqual([]);
+  });
+
+  it('clears away temporary upload files left by a crash a day ago, but not one in progress', async () => {
+    const stale = path.join(base, 'video', '.upload-0b7e1c.part');
+    await writeFile(stale, 'left by a crash');
+    const old = new Date(Date.now() - 25 * 60 * 60 * 1000);
+    await utimes(stale, old, old);
+    await post('/api/media/scan-files', {});
+    expect(await readdir(path.join(base, 'video'))).toEqual(['clip.mp4']);
+    expect(await readdir(path.join(base, 'image'))).toContain('.upload-123.part');
   });
 
   it('keeps the last scan in the store, so a restarted server still knows it', async () => {

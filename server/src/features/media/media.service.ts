@@ -2,7 +2,7 @@ import { MEDIA_CATEGORIES, type MediaCategory, type MediaFile } from '../../../.
 import type { LastScan } from '../../../../common/schemas/media';
 import type { AppContext } from '../../app-context';
 import { AppError } from '../../lib/app-error';
-import { ensureCategoryFolder, listMedia, resolveBasePath } from './media-library';
+import { ensureCategoryFolder, listMedia, removeStaleUploads, resolveBasePath } from './media-library';
 import type { MediaScansRepository } from './media-scans.repository';
 
 export const NO_BASE_PATH_MESSAGE = 'Please set a base path in Background Manager first.';
@@ -38,7 +38,9 @@ export class MediaService {
   /** Counts the library (creating its folders on first use) and remembers when it was done. */
   async scan(requested: string | undefined): Promise<LastScan> {
     const base = await this.resolveBase(requested);
-    for (const category of MEDIA_CATEGORIES) await ensureCategoryFolder(base, category);
+    for (const category of MEDIA_CATEGORIES) {
+      await removeStaleUploads(await ensureCategoryFolder(base, category));
+    }
     const files = await listMedia(base);
     const count = (category: MediaCategory) => files.filter((file) => file.category === category).length;
     const scan: LastScan = {
