@@ -21,8 +21,22 @@ export interface PanelDefinition {
  * panel switch: adding a panel is adding an entry here.
  */
 export const PANELS: PanelDefinition[] = [
-  { id: 'dashboard', label: 'Dashboard', icon: '◧' },
-  { id: 'users', label: 'User Management', icon: '☺' },
+  {
+    id: 'dashboard',
+    label: 'Dashboard',
+    icon: '◧',
+    component: lazy(() =>
+      import('../dashboard/dashboard-overview-panel').then((m) => ({ default: m.DashboardOverviewPanel })),
+    ),
+  },
+  {
+    id: 'users',
+    label: 'User Management',
+    icon: '☺',
+    component: lazy(() =>
+      import('../users/user-management-panel').then((m) => ({ default: m.UserManagementPanel })),
+    ),
+  },
   {
     id: 'backgrounds',
     label: 'Background Manager',

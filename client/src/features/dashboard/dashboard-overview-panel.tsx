@@ -1,0 +1,50 @@
+import type { AdminStats } from '../../../../common/schemas/admin-users';
+import { STATS_REFRESH_MS, useAdminStats } from './api';
+
+const CARDS: Array<{ key: keyof AdminStats; label: string; accent: string }> = [
+  { key: 'totalUsers', label: 'Total Users', accent: 'from-accent-400/25' },
+  { key: 'paidMembers', label: 'Paid Members', accent: 'from-emerald-400/20' },
+  { key: 'freeMembers', label: 'Free Members', accent: 'from-sky-400/20' },
+];
+
+const numberFormat = new Intl.NumberFormat();
+
+/** The console's landing panel: live user counts. */
+export function DashboardOverviewPanel() {
+  const { data, isError, dataUpdatedAt } = useAdminStats();
+
+  return (
+    <section aria-labelledby="overview-heading">
+      <h1 id="overview-heading" className="text-2xl font-semibold text-white sm:text-3xl">
+        Dashboard Overview
+      </h1>
+      <p className="mt-2 text-stone-300">Welcome, Administrator. Here's a live snapshot of your platform.</p>
+
+      <ul className="mt-8 grid gap-4 sm:grid-cols-3">
+        {CARDS.map((card) => (
+          <li
+            key={card.key}
+            aria-label={card.label}
+            className={`rounded-2xl border border-white/10 bg-gradient-to-br ${card.accent} to-stone-950/70 p-6 shadow-xl shadow-black/30 backdrop-blur-xl`}
+          >
+            <p className="text-sm font-medium uppercase tracking-wider text-stone-300">{card.label}</p>
+            <p
+              className="mt-3 font-display text-4xl text-white tabular-nums"
+              data-testid={`stat-${card.key}`}
+            >
+              {data ? numberFormat.format(data[card.key]) : '—'}
+            </p>
+          </li>
+        ))}
+      </ul>
+
+      <p className="mt-4 text-xs text-stone-500" aria-live="polite">
+        {isError
+          ? 'Could not refresh the figures. Retrying shortly…'
+          : `Live: refreshes every ${STATS_REFRESH_MS / 1000} seconds and whenever users change.${
+              dataUpdatedAt ? ` Last updated ${new Date(dataUpdatedAt).toLocaleTimeString()}.` : ''
+            }`}
+      </p>
+    </section>
+  );
+}

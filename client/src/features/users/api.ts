@@ -1,0 +1,107 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  CreateUserBody,
+  SortOrder,
+  UpdateUserBody,
+  UserListResponse,
+  UserResponse,
+  UserSortField,
+} from '../../../../common/schemas/admin-users';
+import { api } from '../../lib/api-client';
+import { getToken } from '../../lib/auth-token';
+import { statsQueryKey } from '../dashboard/api';
+
+export interface UserListParams {
+  page: number;
+  search: string;
+  sortBy: UserSortField;
+  sortOrder: SortOrder;
+}
+
+const usersKey = ['admin', 'users'] as const;
+
+function listQuery({ search, sortBy, sortOrder }: Omit<UserListParams, 'page'>): URLSearchParams {
+  const query = new URLSearchParams({ sortBy, sortOrder });
+  if (search) query.set('search', search);
+  return query;
+}
+
+export function useUserList(params: UserListParams) {
+  return useQuery({
+    queryKey: [...usersKey, params],
+    queryFn: ({ signal }) => {
+      const query = listQuery(params);
+      query.set('page', String(params.page));
+      return api<UserListResponse>(`/api/admin/users?${query}`, { auth: true, signal });
+    },
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** After any change to users, the list and the overview's counts are fetched again at once. */
+function useRefreshAfterChange() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: usersKey }),
+      queryClient.invalidateQueries({ queryKey: statsQueryKey }),
+    ]);
+}
+
+export function useCreateUser() {
+  const onSuccess = useRefreshAfterChange();
+  return useMutation({
+    mutationFn: (body: CreateUserBody) =>
+      api<UserResponse>('/api/admin/users', { method: 'POST', body, auth: true }),
+    onSuccess,
+  });
+}
+
+export function useUpdateUser() {
+  const onSuccess = useRefreshAfterChange();
+  return useMutation({
+    mutationFn: ({ id, changes }: { id: string; changes: UpdateUserBody }) =>
+      api<UserResponse>(`/api/admin/users/${encodeURIComponent(id)}`, {
+        method: 'PUT',
+        body: changes,
+        auth: true,
+      }),
+    onSuccess,
+  });
+}
+
+export function useDeleteUser() {
+  const onSuccess = useRefreshAfterChange();
+  return useMutation({
+    mutationFn: (id: string) =>
+      api<{ success: true; message: string }>(`/api/admin/users/${encodeURIComponent(id)}`, {
+        method: 'DELETE',
+        auth: true,
+      }),
+    onSuccess,
+  });
+}
+
+/** Downloads the searched and sorted list (every page) as a CSV file. */
+export async function downloadUsersCsv(params: Omit<UserListParams, 'page'>): Promise<void> {
+  const token = getToken();
+  const response = await fetch(`/api/admin/users/export.csv?${listQuery(params)}`, {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+    cache: 'no-store',
+  });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => ({}))) as { message?: string };
+    throw new Error(body.message || `HTTP ${response.status}`);
+  }
+  const name =
+    /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'users.csv';
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked a moment later: some browsers start the download only after the click returns.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,0 +1,36 @@
+import { type SelectHTMLAttributes, useId } from 'react';
+import { INPUT_CLASS } from '../../../components/ui/text-field';
+
+export interface SelectFieldProps extends SelectHTMLAttributes<HTMLSelectElement> {
+  label: string;
+  options: ReadonlyArray<{ value: string; label: string }>;
+  /** Smaller label and padding, for fields inside a table row. */
+  compact?: boolean;
+}
+
+/** A select with a visible label tied to it. */
+export function SelectField({ label, options, compact, id, className = '', ...props }: SelectFieldProps) {
+  const generated = useId();
+  const selectId = id ?? generated;
+  return (
+    <div className={className}>
+      <label
+        htmlFor={selectId}
+        className={
+          compact
+            ? 'mb-1 block text-[0.65rem] font-semibold uppercase tracking-wider text-stone-400'
+            : 'mb-1.5 block text-sm font-medium text-stone-300'
+        }
+      >
+        {label}
+      </label>
+      <select id={selectId} className={`${INPUT_CLASS} ${compact ? 'px-2 py-1.5 text-sm' : ''}`} {...props}>
+        {options.map((option) => (
+          <option key={option.value} value={option.value} className="bg-stone-900">
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

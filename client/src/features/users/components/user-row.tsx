@@ -1,0 +1,184 @@
+import { useState } from 'react';
+import { MIN_PASSWORD_LENGTH } from '../../../../../common/constants';
+import type { UpdateUserBody } from '../../../../../common/schemas/admin-users';
+import type { PublicUser } from '../../../../../common/schemas/user';
+import { INPUT_CLASS } from '../../../components/ui/text-field';
+import { ROLE_OPTIONS, STATUS_OPTIONS, TIER_OPTIONS } from '../user-options';
+import { SelectField } from './select-field';
+
+export interface UserRowProps {
+  user: PublicUser;
+  editing: boolean;
+  busy: boolean;
+  onEdit: () => void;
+  onCancel: () => void;
+  /** The panel leaves edit mode when the save succeeds. */
+  onSave: (changes: UpdateUserBody) => Promise<void>;
+  onDelete: () => void;
+}
+
+const BADGES: Record<string, string> = {
+  admin: 'bg-accent-400/15 text-accent-300 ring-accent-400/30',
+  user: 'bg-white/5 text-stone-300 ring-white/15',
+  paid: 'bg-emerald-400/15 text-emerald-300 ring-emerald-400/30',
+  free: 'bg-sky-400/10 text-sky-300 ring-sky-400/25',
+  active: 'bg-emerald-400/10 text-emerald-300 ring-emerald-400/25',
+  suspended: 'bg-red-500/15 text-red-300 ring-red-400/30',
+};
+
+function Badge({ value }: { value: string }) {
+  return (
+    <span
+      className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-medium capitalize ring-1 ring-inset ${BADGES[value] ?? ''}`}
+    >
+      {value}
+    </span>
+  );
+}
+
+const CELL = 'px-4 py-3 align-middle';
+const CAPTION = 'mb-1 block text-[0.65rem] font-semibold uppercase tracking-wider text-stone-400';
+const ACTION = 'rounded-md px-2.5 py-1.5 text-sm font-medium transition-colors disabled:opacity-50';
+
+/** One user: shown plainly, or edited in place. Editing starts from the user's values and an empty password. */
+export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelete }: UserRowProps) {
+  const [draft, setDraft] = useState(() => toDraft(user));
+  const set = (key: keyof ReturnType<typeof toDraft>, value: string) =>
+    setDraft((d) => ({ ...d, [key]: value }));
+
+  if (!editing) {
+    return (
+      <tr className="border-t border-white/5 hover:bg-white/[0.03]">
+        <td className={`${CELL} font-medium text-white`}>{user.name}</td>
+        <td className={`${CELL} text-stone-300`}>{user.email}</td>
+        <td className={CELL}>
+          <Badge value={user.role} />
+        </td>
+        <td className={CELL}>
+          <Badge value={user.membershipTier} />
+        </td>
+        <td className={CELL}>
+          <Badge value={user.status} />
+        </td>
+        <td className={`${CELL} text-stone-500`} aria-label="Password hidden">
+          ••••••
+        </td>
+        <td className={`${CELL} whitespace-nowrap text-right`}>
+          <button
+            type="button"
+            onClick={() => {
+              setDraft(toDraft(user));
+              onEdit();
+            }}
+            aria-label={`Edit ${user.name}`}
+            className={`${ACTION} text-accent-300 hover:bg-accent-400/10`}
+          >
+            Edit
+          </button>
+          <button
+            type="button"
+            onClick={onDelete}
+            disabled={busy}
+            aria-label={`Delete ${user.name}`}
+            className={`${ACTION} ml-1 text-red-300 hover:bg-red-500/10`}
+          >
+            Delete
+          </button>
+        </td>
+      </tr>
+    );
+  }
+
+  const field = (key: 'name' | 'email' | 'password', label: string, type = 'text') => (
+    <label className="block">
+      <span className={CAPTION}>{label}</span>
+      <input
+        type={type}
+        value={draft[key]}
+        onChange={(e) => set(key, e.target.value)}
+        required={key !== 'password'}
+        minLength={key === 'password' ? MIN_PASSWORD_LENGTH : undefined}
+        placeholder={key === 'password' ? 'Leave blank to keep' : undefined}
+        autoComplete={key === 'password' ? 'new-password' : 'off'}
+        className={`${INPUT_CLASS} px-2 py-1.5 text-sm`}
+      />
+    </label>
+  );
+
+  async function save() {
+    const changes: UpdateUserBody = {
+      name: draft.name,
+      email: draft.email,
+      role: draft.role as UpdateUserBody['role'],
+      membershipTier: draft.membershipTier as UpdateUserBody['membershipTier'],
+      status: draft.status as UpdateUserBody['status'],
+    };
+    // SPEC section 5: an empty password is left out, so the current one stays.
+    if (draft.password) changes.password = draft.password;
+    await onSave(changes);
+  }
+
+  return (
+    <tr className="border-t border-white/5 bg-accent-400/[0.04]" aria-label={`Editing ${user.name}`}>
+      <td className={CELL}>{field('name', 'Name')}</td>
+      <td className={CELL}>{field('email', 'Email', 'email')}</td>
+      <td className={CELL}>
+        <SelectField
+          compact
+          label="Role"
+          options={ROLE_OPTIONS}
+          value={draft.role}
+          onChange={(e) => set('role', e.target.value)}
+        />
+      </td>
+      <td className={CELL}>
+        <SelectField
+          compact
+          label="Tier"
+          options={TIER_OPTIONS}
+          value={draft.membershipTier}
+          onChange={(e) => set('membershipTier', e.target.value)}
+        />
+      </td>
+      <td className={CELL}>
+        <SelectField
+          compact
+          label="Status"
+          options={STATUS_OPTIONS}
+          value={draft.status}
+          onChange={(e) => set('status', e.target.value)}
+        />
+      </td>
+      <td className={CELL}>{field('password', 'New password', 'password')}</td>
+      <td className={`${CELL} whitespace-nowrap text-right`}>
+        <button
+          type="button"
+          onClick={save}
+          disabled={busy}
+          className={`${ACTION} bg-accent-400 text-stone-950 hover:bg-accent-300`}
+        >
+          {busy ? 'Saving…' : 'Save'}
+        </button>
+        <button
+          type="button"
+          onClick={onCancel}
+          disabled={busy}
+          className={`${ACTION} ml-1 text-stone-300 hover:bg-white/10`}
+        >
+          Cancel
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+function toDraft(user: PublicUser) {
+  return {
+    name: user.name,
+    email: user.email,
+    password: '',
+    role: user.role as string,
+    membershipTier: user.membershipTier as string,
+    status: user.status as string,
+  };
+}

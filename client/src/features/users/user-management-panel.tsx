@@ -1,0 +1,230 @@
+import { useEffect, useState } from 'react';
+import { USER_SEARCH_DEBOUNCE_MS } from '../../../../common/constants';
+import type { UpdateUserBody, UserListResponse, UserSortField } from '../../../../common/schemas/admin-users';
+import { Button } from '../../components/ui/button';
+import { INPUT_CLASS } from '../../components/ui/text-field';
+import { downloadUsersCsv, type UserListParams, useDeleteUser, useUpdateUser, useUserList } from './api';
+import { AddUserModal } from './components/add-user-modal';
+import { Pagination } from './components/pagination';
+import { SortHeader } from './components/sort-header';
+import { UserRow } from './components/user-row';
+import { useDebouncedValue } from './use-debounced-value';
+
+export const DELETE_CONFIRMATION = 'Are you sure you want to delete this user? This action cannot be undone.';
+
+const COLUMNS: Array<{ field: UserSortField; label: string }> = [
+  { field: 'name', label: 'Name' },
+  { field: 'email', label: 'Email' },
+  { field: 'role', label: 'Role' },
+  { field: 'membershipTier', label: 'Tier' },
+  { field: 'status', label: 'Status' },
+];
+
+/** A failure shown above the table: the spec's words first, then the server's reason if any. */
+interface Notice {
+  text: string;
+  detail?: string;
+}
+
+export function UserManagementPanel() {
+  const [params, setParams] = useState<UserListParams>({
+    page: 1,
+    search: '',
+    sortBy: 'createdAt',
+    sortOrder: 'desc',
+  });
+  const [searchText, setSearchText] = useState('');
+  const search = useDebouncedValue(searchText.trim(), USER_SEARCH_DEBOUNCE_MS);
+  const [adding, setAdding] = useState(false);
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [exporting, setExporting] = useState(false);
+
+  const list = useUserList(params);
+  const update = useUpdateUser();
+  const remove = useDeleteUser();
+
+  // A failed fetch keeps the last table on screen (SPEC section 8: the failure is only logged).
+  const [shown, setShown] = useState<UserListResponse | null>(null);
+  useEffect(() => {
+    if (list.data) setShown(list.data);
+  }, [list.data]);
+  useEffect(() => {
+    if (list.error) console.error('Failed to load users:', list.error);
+  }, [list.error]);
+
+  useEffect(() => {
+    setParams((current) => (current.search === search ? current : { ...current, search, page: 1 }));
+  }, [search]);
+
+  // Deleting the last user of the last page leaves an empty page: step back to the new last one.
+  useEffect(() => {
+    if (shown && shown.data.length === 0 && shown.currentPage > shown.totalPages)
+      setParams((current) => ({ ...current, page: shown.totalPages }));
+  }, [shown]);
+
+  const sortBy = (field: UserSortField) =>
+    setParams((current) => ({
+      ...current,
+      sortBy: field,
+      sortOrder: current.sortBy === field && current.sortOrder === 'asc' ? 'desc' : 'asc',
+      page: 1,
+    }));
+
+  async function save(id: string, changes: UpdateUserBody) {
+    setNotice(null);
+    try {
+      await update.mutateAsync({ id, changes });
+      setEditingId(null);
+    } catch (failure) {
+      setNotice({ text: `Failed to update user: ${(failure as Error).message}` });
+    }
+  }
+
+  async function destroy(id: string) {
+    if (!window.confirm(DELETE_CONFIRMATION)) return;
+    setNotice(null);
+    try {
+      await remove.mutateAsync(id);
+    } catch (failure) {
+      setNotice({ text: 'Failed to delete user.', detail: (failure as Error).message });
+    }
+  }
+
+  async function exportCsv() {
+    setExporting(true);
+    setNotice(null);
+    try {
+      await downloadUsersCsv({ search: params.search, sortBy: params.sortBy, sortOrder: params.sortOrder });
+    } catch (failure) {
+      setNotice({ text: `Failed to export users: ${(failure as Error).message}` });
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  const users = shown?.data ?? [];
+  return (
+    <section aria-labelledby="users-heading">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 id="users-heading" className="text-2xl font-semibold text-white sm:text-3xl">
+            User Management
+          </h1>
+          <p className="mt-2 text-stone-300">Add, view, and manage all users on the platform.</p>
+        </div>
+        <div className="flex gap-2">
+          <Button variant="secondary" onClick={exportCsv} disabled={exporting}>
+            {exporting ? 'Exporting…' : 'Export CSV'}
+          </Button>
+          <Button onClick={() => setAdding(true)}>Add User</Button>
+        </div>
+      </div>
+
+      <div className="mt-6 max-w-md">
+        <label htmlFor="user-search" className="mb-1.5 block text-sm font-medium text-stone-300">
+          Search
+        </label>
+        <input
+          id="user-search"
+          type="search"
+          placeholder="Search by name or email..."
+          value={searchText}
+          onChange={(e) => setSearchText(e.target.value)}
+          className={INPUT_CLASS}
+        />
+      </div>
+
+      {notice && (
+        <div
+          role="alert"
+          className="mt-4 flex items-start justify-between gap-4 rounded-lg border border-red-500/40 bg-red-500/15 px-4 py-3 text-sm text-red-100"
+        >
+          <p>
+            <span className="font-semibold">{notice.text}</span>
+            {notice.detail && <span className="ml-1 text-red-200/90">{notice.detail}</span>}
+          </p>
+          <button
+            type="button"
+            onClick={() => setNotice(null)}
+            aria-label="Dismiss"
+            className="text-red-200 hover:text-white"
+          >
+            ✕
+          </button>
+        </div>
+      )}
+
+      <div className="mt-6 overflow-x-auto rounded-2xl border border-white/10 bg-stone-950/60 shadow-2xl shadow-black/40 backdrop-blur-xl">
+        <table className="w-full min-w-[56rem] text-sm" aria-busy={list.isFetching}>
+          <thead className="bg-white/[0.03]">
+            <tr>
+              {COLUMNS.map((column) => (
+                <SortHeader
+                  key={column.field}
+                  {...column}
+                  sortBy={params.sortBy}
+                  sortOrder={params.sortOrder}
+                  onSort={sortBy}
+                />
+              ))}
+              <th
+                scope="col"
+                className="px-4 py-3 text-left text-xs font-semibold uppercase tracking-wider text-stone-400"
+              >
+                Password
+              </th>
+              <th
+                scope="col"
+                className="px-4 py-3 text-right text-xs font-semibold uppercase tracking-wider text-stone-400"
+              >
+                Actions
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.map((user) => (
+              <UserRow
+                key={user._id}
+                user={user}
+                editing={editingId === user._id}
+                busy={(update.isPending && editingId === user._id) || remove.isPending}
+                onEdit={() => setEditingId(user._id)}
+                onCancel={() => setEditingId(null)}
+                onSave={(changes) => save(user._id, changes)}
+                onDelete={() => destroy(user._id)}
+              />
+            ))}
+            {shown && users.length === 0 && (
+              <tr>
+                <td colSpan={7} className="px-4 py-10 text-center text-stone-400">
+                  {params.search ? `No users match “${params.search}”.` : 'No users yet.'}
+                </td>
+              </tr>
+            )}
+            {!shown && (
+              <tr>
+                <td colSpan={7} className="px-4 py-10 text-center text-stone-400">
+                  {list.isError ? 'Could not load users.' : 'Loading users…'}
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+
+      <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm text-stone-400">
+          {shown ? `${shown.total.toLocaleString()} ${shown.total === 1 ? 'user' : 'users'}` : ''}
+        </p>
+        <Pagination
+          page={shown?.currentPage ?? params.page}
+          totalPages={shown?.totalPages ?? 1}
+          onPage={(page) => setParams((current) => ({ ...current, page }))}
+        />
+      </div>
+
+      <AddUserModal open={adding} onClose={() => setAdding(false)} />
+    </section>
+  );
+}
