@@ -42,7 +42,7 @@ export function SliderSettingsCard({
   return (
     <Card className={previewing ? 'relative z-50' : ''}>
       <h2 className="text-lg font-semibold text-white">Global Slider Settings</h2>
-      <form onSubmit={submit} className="mt-5 grid gap-5 md:grid-cols-2">
+      <form onSubmit={submit} className="mt-5 grid grid-cols-1 gap-5 md:grid-cols-2">
         <TextField
           label="Base path for backgrounds"
           className="md:col-span-2"
@@ -68,7 +68,7 @@ export function SliderSettingsCard({
             ))}
           </select>
         </div>
-        <div className="grid grid-cols-2 gap-4">
+        <div className="grid grid-cols-2 items-end gap-4">
           <TextField
             label="Cycle time (ms)"
             type="number"
@@ -87,7 +87,7 @@ export function SliderSettingsCard({
           />
         </div>
 
-        <fieldset className="rounded-xl border border-white/10 bg-black/20 p-4 md:col-span-2">
+        <fieldset className="min-w-0 rounded-xl border border-white/10 bg-black/20 p-4 md:col-span-2">
           <legend className="px-1 text-sm font-medium text-stone-300">Overlay</legend>
           <div className="grid items-center gap-x-6 gap-y-3 sm:grid-cols-[1fr_auto]">
             <div className="space-y-3">
@@ -165,7 +165,7 @@ interface SliderProps {
 
 function Slider({ id, label, min, max, step, value, shown, onChange }: SliderProps) {
   return (
-    <div className="grid grid-cols-[8rem_1fr_3rem] items-center gap-3">
+    <div className="grid grid-cols-[6.5rem_minmax(0,1fr)_2.5rem] items-center gap-3 sm:grid-cols-[8rem_minmax(0,1fr)_3rem]">
       <label htmlFor={id} className="text-sm text-stone-300">
         {label}
       </label>
