@@ -136,8 +136,13 @@ export function MediaManagerPanel() {
         patchEntry(entry.id, { status: 'done', progress: 1 });
       } catch (error) {
         const reason = errorText(error, 'Upload failed');
-        failures.push(reason.startsWith(entry.name) ? reason : `${entry.name}: ${reason}`);
-        patchEntry(entry.id, { status: 'error', error: reason });
+        // The server names the refused file itself; the list entry already shows the name.
+        const named = reason.startsWith(`${entry.name}: `);
+        failures.push(named ? reason : `${entry.name}: ${reason}`);
+        patchEntry(entry.id, {
+          status: 'error',
+          error: named ? reason.slice(entry.name.length + 2) : reason,
+        });
       }
     }
     setUploading(false);
@@ -187,8 +192,14 @@ export function MediaManagerPanel() {
       {settings.error && (
         <FormMessage tone="error">{`Error: ${errorText(settings.error, 'Could not load the library')}`}</FormMessage>
       )}
-      <div aria-live="polite" className="min-h-0">
-        {message && <FormMessage tone={messageTone(message)}>{message}</FormMessage>}
+      {/* Sticky, so that a message is seen wherever the page is scrolled to. */}
+      <div aria-live="polite" className="sticky top-16 z-10 lg:top-4">
+        {message && (
+          // Opaque backing: the message floats over the cards when the page is scrolled.
+          <div className="rounded-lg bg-stone-950/95 shadow-lg shadow-black/40">
+            <FormMessage tone={messageTone(message)}>{message}</FormMessage>
+          </div>
+        )}
       </div>
 
       <ScannerCard

@@ -2,6 +2,8 @@ import type { LastScan } from '../../../../../common/schemas/media';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 export interface ScannerCardProps {
   basePath: string | undefined;
   lastScan: LastScan | null | undefined;
@@ -34,9 +36,9 @@ export function ScannerCard({
           <p className="mt-2 text-sm text-stone-300" data-testid="last-scan">
             {lastScan ? (
               <>
-                Last scan {new Date(lastScan.timestamp).toLocaleString()}: {lastScan.discoveries.total} files
-                ({lastScan.discoveries.images} images, {lastScan.discoveries.videos} videos,{' '}
-                {lastScan.discoveries.audio} audio).{' '}
+                Last scan {new Date(lastScan.timestamp).toLocaleString()}:{' '}
+                {plural(lastScan.discoveries.total, 'file')} ({plural(lastScan.discoveries.images, 'image')},{' '}
+                {plural(lastScan.discoveries.videos, 'video')}, {lastScan.discoveries.audio} audio).{' '}
               </>
             ) : (
               <>Not scanned yet. </>
