@@ -154,6 +154,7 @@ describe('permissions', () => {
     ['POST', '/api/media/scan-files', {}],
     ['POST', '/api/media/delete', { basePath: '/x', paths: ['image/a-dawn.jpg'] }],
     ['POST', '/api/media/upload', {}],
+    ['GET', '/api/media/no-such-thing'],
   ];
 
   it('answers 401 without a token and 403 to members, and lets nothing happen', async () => {
@@ -166,5 +167,6 @@ describe('permissions', () => {
     }
     expect((await get('/api/media/files/images')).json().files).toHaveLength(2);
     expect((await get('/api/media/last-scan')).json().lastScan).toBeNull();
+    expect((await get('/api/media/no-such-thing')).statusCode).toBe(404);
   });
 });

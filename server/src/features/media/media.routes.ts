@@ -101,6 +101,11 @@ export function mediaRoutes(ctx: AppContext) {
       } satisfies UploadResponse;
     });
 
+    // Unknown media paths pass the admin check first, so they reveal nothing to strangers.
+    app.all('/*', async (request) => {
+      throw new AppError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`);
+    });
+
     app.post('/delete', async (request) => {
       const body = parseInput(mediaDeleteBody, request.body);
       const base = await media.resolveBase(body.basePath);
