@@ -5,6 +5,7 @@ import { Button } from '../../components/ui/button';
 import { INPUT_CLASS } from '../../components/ui/text-field';
 import { downloadUsersCsv, type UserListParams, useDeleteUser, useUpdateUser, useUserList } from './api';
 import { AddUserModal } from './components/add-user-modal';
+import { MobileSort } from './components/mobile-sort';
 import { Pagination } from './components/pagination';
 import { SortHeader } from './components/sort-header';
 import { UserRow } from './components/user-row';
@@ -155,9 +156,15 @@ export function UserManagementPanel() {
         </div>
       )}
 
-      <div className="mt-6 overflow-x-auto rounded-2xl border border-white/10 bg-stone-950/60 shadow-2xl shadow-black/40 backdrop-blur-xl">
-        <table className="w-full min-w-[56rem] text-sm" aria-busy={list.isFetching}>
-          <thead className="bg-white/[0.03]">
+      <MobileSort
+        sortBy={params.sortBy}
+        sortOrder={params.sortOrder}
+        onChange={(sortBy, sortOrder) => setParams((current) => ({ ...current, sortBy, sortOrder, page: 1 }))}
+      />
+
+      <div className="mt-6 md:overflow-x-auto md:rounded-2xl md:border md:border-white/10 md:bg-stone-950/60 md:shadow-2xl md:shadow-black/40 md:backdrop-blur-xl">
+        <table className="block w-full text-sm md:table md:min-w-[56rem]" aria-busy={list.isFetching}>
+          <thead className="hidden bg-white/[0.03] md:table-header-group">
             <tr>
               {COLUMNS.map((column) => (
                 <SortHeader
@@ -182,7 +189,7 @@ export function UserManagementPanel() {
               </th>
             </tr>
           </thead>
-          <tbody>
+          <tbody className="block md:table-row-group">
             {users.map((user) => (
               <UserRow
                 key={user._id}
@@ -196,15 +203,15 @@ export function UserManagementPanel() {
               />
             ))}
             {shown && users.length === 0 && (
-              <tr>
-                <td colSpan={7} className="px-4 py-10 text-center text-stone-400">
+              <tr className="block md:table-row">
+                <td colSpan={7} className="block px-4 py-10 text-center text-stone-400 md:table-cell">
                   {params.search ? `No users match “${params.search}”.` : 'No users yet.'}
                 </td>
               </tr>
             )}
             {!shown && (
-              <tr>
-                <td colSpan={7} className="px-4 py-10 text-center text-stone-400">
+              <tr className="block md:table-row">
+                <td colSpan={7} className="block px-4 py-10 text-center text-stone-400 md:table-cell">
                   {list.isError ? 'Could not load users.' : 'Loading users…'}
                 </td>
               </tr>

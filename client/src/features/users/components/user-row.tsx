@@ -36,7 +36,17 @@ function Badge({ value }: { value: string }) {
   );
 }
 
-const CELL = 'px-4 py-3 align-middle';
+/**
+ * On a phone each row is a card: cells stack, each led by its column name (from data-label);
+ * from the md breakpoint up it is an ordinary table row.
+ */
+const ROW =
+  'mb-3 block rounded-xl border border-white/10 p-3 md:mb-0 md:table-row md:rounded-none md:border-0 md:border-t md:border-white/5 md:p-0';
+const CELL =
+  'flex items-center justify-between gap-4 py-1.5 before:text-xs before:font-semibold before:uppercase before:tracking-wider before:text-stone-500 before:content-[attr(data-label)] md:table-cell md:px-4 md:py-3 md:align-middle md:before:content-none';
+const EDIT_CELL = 'block py-1.5 md:table-cell md:px-4 md:py-3 md:align-middle';
+const ACTIONS_CELL =
+  'flex justify-end gap-1 whitespace-nowrap pt-2 md:table-cell md:px-4 md:py-3 md:text-right md:align-middle';
 const CAPTION = 'mb-1 block text-[0.65rem] font-semibold uppercase tracking-wider text-stone-400';
 const ACTION = 'rounded-md px-2.5 py-1.5 text-sm font-medium transition-colors disabled:opacity-50';
 
@@ -48,22 +58,27 @@ export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelet
 
   if (!editing) {
     return (
-      <tr className="border-t border-white/5 hover:bg-white/[0.03]">
-        <td className={`${CELL} font-medium text-white`}>{user.name}</td>
-        <td className={`${CELL} text-stone-300`}>{user.email}</td>
-        <td className={CELL}>
+      <tr className={`${ROW} hover:bg-white/[0.03]`}>
+        <td data-label="Name" className={`${CELL} font-medium text-white`}>
+          {user.name}
+        </td>
+        <td data-label="Email" className={`${CELL} break-all text-stone-300 md:break-normal`}>
+          {user.email}
+        </td>
+        <td data-label="Role" className={CELL}>
           <Badge value={user.role} />
         </td>
-        <td className={CELL}>
+        <td data-label="Tier" className={CELL}>
           <Badge value={user.membershipTier} />
         </td>
-        <td className={CELL}>
+        <td data-label="Status" className={CELL}>
           <Badge value={user.status} />
         </td>
-        <td className={`${CELL} text-stone-500`} aria-label="Password hidden">
-          ••••••
+        <td data-label="Password" className={`${CELL} text-stone-500`}>
+          <span aria-hidden="true">••••••</span>
+          <span className="sr-only">Hidden</span>
         </td>
-        <td className={`${CELL} whitespace-nowrap text-right`}>
+        <td className={ACTIONS_CELL}>
           <button
             type="button"
             onClick={() => {
@@ -119,10 +134,10 @@ export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelet
   }
 
   return (
-    <tr className="border-t border-white/5 bg-accent-400/[0.04]" aria-label={`Editing ${user.name}`}>
-      <td className={CELL}>{field('name', 'Name')}</td>
-      <td className={CELL}>{field('email', 'Email', 'email')}</td>
-      <td className={CELL}>
+    <tr className={`${ROW} bg-accent-400/[0.04]`} aria-label={`Editing ${user.name}`}>
+      <td className={`${EDIT_CELL} md:min-w-32`}>{field('name', 'Name')}</td>
+      <td className={`${EDIT_CELL} md:min-w-48`}>{field('email', 'Email', 'email')}</td>
+      <td className={`${EDIT_CELL} md:min-w-24`}>
         <SelectField
           compact
           label="Role"
@@ -131,7 +146,7 @@ export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelet
           onChange={(e) => set('role', e.target.value)}
         />
       </td>
-      <td className={CELL}>
+      <td className={`${EDIT_CELL} md:min-w-24`}>
         <SelectField
           compact
           label="Tier"
@@ -140,7 +155,7 @@ export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelet
           onChange={(e) => set('membershipTier', e.target.value)}
         />
       </td>
-      <td className={CELL}>
+      <td className={`${EDIT_CELL} md:min-w-32`}>
         <SelectField
           compact
           label="Status"
@@ -149,8 +164,8 @@ export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelet
           onChange={(e) => set('status', e.target.value)}
         />
       </td>
-      <td className={CELL}>{field('password', 'New password', 'password')}</td>
-      <td className={`${CELL} whitespace-nowrap text-right`}>
+      <td className={`${EDIT_CELL} md:min-w-32`}>{field('password', 'New password', 'password')}</td>
+      <td className={`${EDIT_CELL} whitespace-nowrap pt-3 text-right`}>
         <button
           type="button"
           onClick={save}

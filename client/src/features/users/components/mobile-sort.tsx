@@ -1,0 +1,39 @@
+import type { SortOrder, UserSortField } from '../../../../../common/schemas/admin-users';
+import { SelectField } from './select-field';
+
+const FIELDS: ReadonlyArray<{ value: UserSortField; label: string }> = [
+  { value: 'createdAt', label: 'Date joined' },
+  { value: 'name', label: 'Name' },
+  { value: 'email', label: 'Email' },
+  { value: 'role', label: 'Role' },
+  { value: 'membershipTier', label: 'Tier' },
+  { value: 'status', label: 'Status' },
+];
+
+export interface MobileSortProps {
+  sortBy: UserSortField;
+  sortOrder: SortOrder;
+  onChange: (sortBy: UserSortField, sortOrder: SortOrder) => void;
+}
+
+/** On a phone the table's headers are hidden (rows become cards), so sorting is chosen here. */
+export function MobileSort({ sortBy, sortOrder, onChange }: MobileSortProps) {
+  return (
+    <div className="mt-4 flex items-end gap-2 md:hidden">
+      <SelectField
+        label="Sort by"
+        className="flex-1"
+        options={FIELDS}
+        value={sortBy}
+        onChange={(e) => onChange(e.target.value as UserSortField, sortOrder)}
+      />
+      <button
+        type="button"
+        onClick={() => onChange(sortBy, sortOrder === 'asc' ? 'desc' : 'asc')}
+        className="rounded-lg border border-white/15 bg-white/5 px-3 py-2.5 text-sm text-stone-200 hover:bg-white/10"
+      >
+        {sortOrder === 'asc' ? '↑ Ascending' : '↓ Descending'}
+      </button>
+    </div>
+  );
+}
