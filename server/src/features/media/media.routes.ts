@@ -59,6 +59,7 @@ export function mediaRoutes(ctx: AppContext) {
     app.post('/scan-files', async (request) => {
       const { basePath } = parseInput(mediaScanBody, request.body);
       const scan = await media.scan(basePath);
+      ctx.sliderConfig.markChanged();
       return {
         success: true,
         message: `Scan complete: ${scan.discoveries.total} files found`,
@@ -92,6 +93,8 @@ export function mediaRoutes(ctx: AppContext) {
           rejected: refusals,
         });
       }
+      // Visitors' slideshows pick up the new files on their next load, not after the cache ages out.
+      ctx.sliderConfig.markChanged();
       return {
         success: true,
         uploadedCount: files.length,
@@ -110,6 +113,7 @@ export function mediaRoutes(ctx: AppContext) {
       const body = parseInput(mediaDeleteBody, request.body);
       const base = await media.resolveBase(body.basePath);
       const summary = await deleteMedia(base, body.paths);
+      if (summary.deleted > 0) ctx.sliderConfig.markChanged();
       if (summary.deleted === 0) {
         const reasons = summary.failed.map((f) => `${f.path} (${f.reason})`).join('; ');
         const allMissing = summary.failed.every((f) => f.reason === 'not found');
