@@ -3,7 +3,8 @@ import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { expect, type Page, test } from '@playwright/test';
 import type { Playlist } from '../common/schemas/playlist';
-import { SLIDER_DEFAULTS, type SliderConfig } from '../common/schemas/slider';
+import type { SliderConfig } from '../common/schemas/slider';
+import { SLIDER_DEFAULTS } from '../common/slider-defaults';
 import { E2E_DATA_DIR } from './support/env';
 import { adminToken, apiAs, openSignedIn } from './support/session';
 

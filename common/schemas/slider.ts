@@ -19,14 +19,6 @@ export const overlayColorSchema = z
       .join(','),
   );
 
-export const SLIDER_DEFAULTS = {
-  cycleTime: 8000,
-  transitionDuration: 1500,
-  overlayColor: '0,0,0',
-  overlayOpacity: 0.2,
-  randomOrder: false,
-} as const;
-
 export interface SliderConfig {
   /** Absolute folder holding image/, video/ and audio/. */
   backgroundsBasePath: string;

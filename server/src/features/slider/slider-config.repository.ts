@@ -1,4 +1,5 @@
-import { SLIDER_DEFAULTS, type SliderConfig } from '../../../../common/schemas/slider';
+import type { SliderConfig } from '../../../../common/schemas/slider';
+import { SLIDER_DEFAULTS } from '../../../../common/slider-defaults';
 import type { Collection, Store, StoredDoc } from '../../store/store';
 import { defaultMediaBasePath } from '../media/media-library';
 
