@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Datastore from '@seald-io/nedb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compileFilter, compileSort, filterKey, firstInOrder, nedbModel } from './embedded-query';
+import {
+  caseFold,
+  compileFilter,
+  compileSort,
+  filterKey,
+  firstInOrder,
+  foldedValue,
+  literalText,
+  nedbModel,
+} from './embedded-query';
 import { openEmbeddedStore } from './embedded-store';
 import type { Filter, SortSpec, Store, StoredDoc } from './store';
 
@@ -18,6 +27,8 @@ const VALUES: unknown[] = [
   'Alpha',
   'alpha',
   'beta.*',
+  'STRASSE ſ Straße',
+  '\u212a kelvin',
   true,
   false,
   new Date('2025-01-01T00:00:00Z'),
@@ -50,6 +61,13 @@ const FILTERS: Filter[] = [
   { a: true },
   { a: new Date('2025-01-01T00:00:00Z') },
   { a: /alp/i },
+  { a: /ALPHA/i },
+  { a: /beta\.\*/i },
+  { a: { $regex: /pha/i } },
+  { a: /sse/i },
+  { a: /k/i },
+  { a: /s/i },
+  { $or: [{ a: /ALP/i }, { b: { $regex: /ET/i } }] },
   { a: { $regex: /^a/ } },
   { a: { $ne: 'Alpha' } },
   { a: { $ne: null } },
@@ -75,8 +93,14 @@ describe('the embedded fast paths', () => {
   it.each(FILTERS.map((f) => [filterKey(f) ?? 'unkeyable', f]))(
     'match exactly as nedb for %s',
     (_key, filter) => {
-      const fast = compileFilter(filter as Filter);
-      for (const doc of all) expect([doc._id, fast(doc)]).toEqual([doc._id, nedbModel.match(doc, filter)]);
+      const plain = compileFilter(filter as Filter);
+      // And with folded columns, as the store compiles them.
+      const columns = { folded: (field: string) => all.map((doc) => foldedValue(doc[field])) };
+      const folded = compileFilter(filter as Filter, columns);
+      all.forEach((doc, i) => {
+        const expected = nedbModel.match(doc, filter);
+        expect([doc._id, plain(doc, i), folded(doc, i)]).toEqual([doc._id, expected, expected]);
+      });
     },
   );
 
@@ -98,6 +122,52 @@ describe('the embedded fast paths', () => {
         );
     },
   );
+
+  it('read plain-text patterns as text, and anything with syntax as not', () => {
+    expect(literalText('beta\\.\\*')).toBe('beta.*');
+    expect(literalText('a\\+b \\(c\\)\\/\\-')).toBe('a+b (c)/-');
+    for (const pattern of ['a.b', '^a', 'a$', 'a*', 'a|b', '[a]', 'a{2}', '\\d', '\\w', '\\b', 'a\\']) {
+      expect(literalText(pattern), pattern).toBeNull();
+    }
+  });
+
+  it('fold text so that substring search agrees with a case-insensitive expression', () => {
+    const texts = [
+      'Straße',
+      'STRASSE',
+      'ſ',
+      's',
+      'S',
+      '\u212a',
+      'k',
+      'K',
+      'İstanbul',
+      'ı',
+      'i',
+      'I',
+      'ΣΑΣ',
+      'σας',
+      'ς',
+      'ﬀ',
+      'FF',
+      'Øresund',
+      'øre',
+      'Émile',
+      'émile',
+      '😀x',
+      'µ',
+      'Μ',
+      'ǅ',
+      'ǆ',
+    ];
+    const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+    for (const haystack of texts) {
+      for (const needle of texts) {
+        const expected = new RegExp(literal(needle), 'i').test(haystack);
+        expect(caseFold(haystack).includes(caseFold(needle)), `${needle} in ${haystack}`).toBe(expected);
+      }
+    }
+  });
 
   it('key equal filters alike and different ones apart, and refuse stateful regular expressions', () => {
     expect(filterKey({ a: /x/i, b: [1, 'x'] })).toBe(filterKey({ a: /x/i, b: [1, 'x'] }));
@@ -143,10 +213,16 @@ describe('the embedded store with its snapshot', () => {
       expect(await things.count({ score: { $gte: 5 } })).toBe(
         await reference.countAsync({ score: { $gte: 5 } }),
       );
+      // Text search runs on folded columns that must follow every write too.
+      for (const search of [/HING 1/i, /renamed/i, /bulk/i]) {
+        const found = await things.find({ name: search }, { sort: { name: 1 } });
+        expect(found.map((t) => t.name)).toEqual(
+          (await reference.findAsync({ name: search }).sort({ name: 1 })).map((t) => t.name),
+        );
+      }
     };
 
-    // The snapshot is built by the first sorted read, then kept in step by each write.
-    await check();
+    // The snapshot (and its folded columns) is built by the first read, then kept in step by each write.
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) {
       const thing = await things.insertOne({ name: `thing ${i}`, score: i % 7 });
@@ -162,6 +238,9 @@ describe('the embedded store with its snapshot', () => {
     await check();
     await things.updateById(ids[3]!, { score: 100 });
     await reference.updateAsync({ _id: ids[3] }, { $set: { score: 100 } });
+    await check();
+    await things.updateById(ids[10]!, { name: 'Renamed ten' });
+    await reference.updateAsync({ _id: ids[10] }, { $set: { name: 'Renamed ten' } });
     await check();
     await expect(things.updateById(ids[4]!, { name: 'thing 5' })).rejects.toThrow();
     await check();

@@ -1,7 +1,15 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import Datastore from '@seald-io/nedb';
-import { compileFilter, compileSort, filterKey, firstInOrder, nedbModel } from './embedded-query';
+import {
+  compileFilter,
+  compileSort,
+  type FoldedColumns,
+  filterKey,
+  firstInOrder,
+  foldedValue,
+  nedbModel,
+} from './embedded-query';
 import { newId } from './new-id';
 import {
   type Collection,
@@ -55,7 +63,7 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
    * (and rebuilt later) after any write that fails, when the memory state is not certain.
    * Its documents are never handed out: callers get copies, as nedb gives.
    */
-  private snapshot: { docs: T[]; positions: Map<string, number> } | null = null;
+  private snapshot: Snapshot<T> | null = null;
   /** Match lists by filter key, valid until the next write. */
   private readonly matches = new Map<string, T[]>();
 
@@ -155,7 +163,7 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
     const key = filterKey(filter);
     const known = key === null ? undefined : this.matches.get(key);
     if (known) return known;
-    const test = compileFilter(filter) as unknown as (doc: T) => boolean;
+    const test = compileFilter(filter, this.snapshot) as unknown as (doc: T, index: number) => boolean;
     const found = this.snapshot.docs.filter(test);
     if (key !== null) {
       if (this.matches.size >= REMEMBERED_MATCHES) this.matches.delete(this.matches.keys().next().value!);
@@ -164,9 +172,8 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
     return found;
   }
 
-  private buildSnapshot(): { docs: T[]; positions: Map<string, number> } {
-    const docs = this.db.getAllData() as T[];
-    return { docs, positions: new Map(docs.map((doc, i) => [doc._id, i])) };
+  private buildSnapshot(): Snapshot<T> {
+    return new Snapshot(this.db.getAllData() as T[]);
   }
 
   /** Runs a write; any change (or a failure that may have left memory unsure) ends cached answers. */
@@ -185,27 +192,54 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
 
   /** Puts the stored version of a written document into the snapshot (a copy, as callers get theirs). */
   private remember(doc: T): void {
-    if (!this.snapshot) return;
-    const copy = nedbModel.deepCopy(doc);
-    const at = this.snapshot.positions.get(doc._id);
-    if (at === undefined) {
-      this.snapshot.positions.set(doc._id, this.snapshot.docs.length);
-      this.snapshot.docs.push(copy);
-    } else this.snapshot.docs[at] = copy;
+    this.snapshot?.put(nedbModel.deepCopy(doc));
   }
 
   private forget(id: string): void {
-    if (!this.snapshot) return;
-    const { docs, positions } = this.snapshot;
-    const at = positions.get(id);
+    this.snapshot?.remove(id);
+  }
+}
+
+/** The documents as a flat array, with their positions and any folded columns kept aligned. */
+class Snapshot<T extends StoredDoc> implements FoldedColumns {
+  readonly positions: Map<string, number>;
+  private readonly columns = new Map<string, Array<string | null | undefined>>();
+
+  constructor(readonly docs: T[]) {
+    this.positions = new Map(docs.map((doc, i) => [doc._id, i]));
+  }
+
+  folded(field: string): ReadonlyArray<string | null | undefined> {
+    let column = this.columns.get(field);
+    if (!column) {
+      column = this.docs.map((doc) => foldedValue((doc as Record<string, unknown>)[field]));
+      this.columns.set(field, column);
+    }
+    return column;
+  }
+
+  put(doc: T): void {
+    let at = this.positions.get(doc._id);
+    if (at === undefined) {
+      at = this.docs.length;
+      this.positions.set(doc._id, at);
+    }
+    this.docs[at] = doc;
+    for (const [field, column] of this.columns)
+      column[at] = foldedValue((doc as Record<string, unknown>)[field]);
+  }
+
+  remove(id: string): void {
+    const at = this.positions.get(id);
     if (at === undefined) return;
     // Swap-remove: order in the snapshot carries no meaning, and this keeps deletes O(1).
-    const last = docs.pop()!;
-    positions.delete(id);
-    if (at < docs.length) {
-      docs[at] = last;
-      positions.set(last._id, at);
+    const last = this.docs.length - 1;
+    this.positions.delete(id);
+    for (const list of [this.docs as unknown[], ...this.columns.values()]) {
+      list[at] = list[last];
+      list.pop();
     }
+    if (at < last) this.positions.set(this.docs[at]!._id, at);
   }
 }
 
