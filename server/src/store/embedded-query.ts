@@ -273,7 +273,7 @@ const MAX_TOP_LIST = 256;
  * The first `count` items in `compare` order, as a stable sort would give them, without sorting
  * everything: one comparison rejects most items once the list is full.
  */
-export function firstInOrder<T extends Doc>(items: readonly T[], compare: Comparator, count: number): T[] {
+export function firstInOrder<T>(items: readonly T[], compare: (a: T, b: T) => number, count: number): T[] {
   if (count <= 0) return [];
   if (count > MAX_TOP_LIST || count * 4 >= items.length) return [...items].sort(compare).slice(0, count);
   const top: T[] = [];

@@ -1,15 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import Datastore from '@seald-io/nedb';
-import {
-  compileFilter,
-  compileSort,
-  type FoldedColumns,
-  filterKey,
-  firstInOrder,
-  foldedValue,
-  nedbModel,
-} from './embedded-query';
+import { compileFilter, compileSort, filterKey, firstInOrder, nedbModel } from './embedded-query';
+import { Snapshot } from './embedded-snapshot';
 import { newId } from './new-id';
 import {
   type Collection,
@@ -65,7 +58,7 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
    */
   private snapshot: Snapshot<T> | null = null;
   /** Match lists by filter key, valid until the next write. */
-  private readonly matches = new Map<string, T[]>();
+  private readonly matches = new Map<string, number[]>();
 
   constructor(filename: string) {
     this.db = new Datastore<T>({ filename, timestampData: false });
@@ -113,18 +106,23 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
       if (options.limit) cursor = cursor.limit(options.limit);
       return (await cursor) as T[];
     }
-    const compare = compileSort(options.sort) as unknown as (a: T, b: T) => number;
-    const candidates = this.matching(filter);
+    const snapshot = this.current();
+    const positions = this.matching(filter) ?? snapshot.docs.map((_, i) => i);
+    const { docs } = snapshot;
+    const generic = compileSort(options.sort);
+    const order =
+      snapshot.orderOf(options.sort) ??
+      ((a: number, b: number) => generic(docs[a] as never, docs[b] as never));
     const skip = options.skip ?? 0;
     const wanted = options.limit
-      ? firstInOrder(candidates as never[], compare as never, skip + options.limit)
-      : [...candidates].sort(compare);
-    return wanted.slice(skip).map((doc) => nedbModel.deepCopy(doc));
+      ? firstInOrder(positions, order, skip + options.limit)
+      : [...positions].sort(order);
+    return wanted.slice(skip).map((at) => nedbModel.deepCopy(docs[at]!));
   }
 
   async count(filter: Filter = {}): Promise<number> {
     await this.ready;
-    return this.matching(filter).length;
+    return (this.matching(filter) ?? this.current().docs).length;
   }
 
   updateById(id: string, changes: DocChanges<T>): Promise<T | null> {
@@ -156,24 +154,28 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
     await this.db.ensureIndexAsync({ fieldName: index.field, unique: index.unique ?? false });
   }
 
-  /** The documents matching `filter`, from the snapshot (not copies: callers copy what they return). */
-  private matching(filter: Filter): T[] {
-    this.snapshot ??= this.buildSnapshot();
-    if (Object.keys(filter).length === 0) return this.snapshot.docs;
+  private current(): Snapshot<T> {
+    this.snapshot ??= new Snapshot(this.db.getAllData() as T[]);
+    return this.snapshot;
+  }
+
+  /** Positions in the snapshot of the documents matching `filter`; null for "every document". */
+  private matching(filter: Filter): number[] | null {
+    const snapshot = this.current();
+    if (Object.keys(filter).length === 0) return null;
     const key = filterKey(filter);
     const known = key === null ? undefined : this.matches.get(key);
     if (known) return known;
-    const test = compileFilter(filter, this.snapshot) as unknown as (doc: T, index: number) => boolean;
-    const found = this.snapshot.docs.filter(test);
+    const test = compileFilter(filter, snapshot);
+    const found: number[] = [];
+    snapshot.docs.forEach((doc, i) => {
+      if (test(doc as never, i)) found.push(i);
+    });
     if (key !== null) {
       if (this.matches.size >= REMEMBERED_MATCHES) this.matches.delete(this.matches.keys().next().value!);
       this.matches.set(key, found);
     }
     return found;
-  }
-
-  private buildSnapshot(): Snapshot<T> {
-    return new Snapshot(this.db.getAllData() as T[]);
   }
 
   /** Runs a write; any change (or a failure that may have left memory unsure) ends cached answers. */
@@ -197,49 +199,6 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
 
   private forget(id: string): void {
     this.snapshot?.remove(id);
-  }
-}
-
-/** The documents as a flat array, with their positions and any folded columns kept aligned. */
-class Snapshot<T extends StoredDoc> implements FoldedColumns {
-  readonly positions: Map<string, number>;
-  private readonly columns = new Map<string, Array<string | null | undefined>>();
-
-  constructor(readonly docs: T[]) {
-    this.positions = new Map(docs.map((doc, i) => [doc._id, i]));
-  }
-
-  folded(field: string): ReadonlyArray<string | null | undefined> {
-    let column = this.columns.get(field);
-    if (!column) {
-      column = this.docs.map((doc) => foldedValue((doc as Record<string, unknown>)[field]));
-      this.columns.set(field, column);
-    }
-    return column;
-  }
-
-  put(doc: T): void {
-    let at = this.positions.get(doc._id);
-    if (at === undefined) {
-      at = this.docs.length;
-      this.positions.set(doc._id, at);
-    }
-    this.docs[at] = doc;
-    for (const [field, column] of this.columns)
-      column[at] = foldedValue((doc as Record<string, unknown>)[field]);
-  }
-
-  remove(id: string): void {
-    const at = this.positions.get(id);
-    if (at === undefined) return;
-    // Swap-remove: order in the snapshot carries no meaning, and this keeps deletes O(1).
-    const last = this.docs.length - 1;
-    this.positions.delete(id);
-    for (const list of [this.docs as unknown[], ...this.columns.values()]) {
-      list[at] = list[last];
-      list.pop();
-    }
-    if (at < last) this.positions.set(this.docs[at]!._id, at);
   }
 }
 
