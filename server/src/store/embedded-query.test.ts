@@ -105,7 +105,7 @@ describe('the embedded fast paths', () => {
     },
   );
 
-  it.each<[SortSpec]>([[{ a: 1 }], [{ a: -1, _id: 1 }], [{ b: 1, a: -1 }]])(
+  it.each<[SortSpec]>([[{ a: 1 }], [{ a: -1 }], [{ b: -1 }], [{ a: -1, _id: 1 }], [{ b: 1, a: -1 }]])(
     'sort exactly as a stable nedb sort for %j, whole and in part',
     (sort) => {
       const compare = compileSort(sort);

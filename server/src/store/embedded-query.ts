@@ -276,19 +276,29 @@ const MAX_TOP_LIST = 256;
 export function firstInOrder<T>(items: readonly T[], compare: (a: T, b: T) => number, count: number): T[] {
   if (count <= 0) return [];
   if (count > MAX_TOP_LIST || count * 4 >= items.length) return [...items].sort(compare).slice(0, count);
+  // An input already ordered the other way (snapshots start in _id order, and `_id` breaks ties)
+  // would put every item into the list; walked from its end, almost every item is rejected.
+  const backwards = compare(items[items.length - 1]!, items[0]!) < 0;
   const top: T[] = [];
-  for (const item of items) {
-    if (top.length === count && compare(item, top[count - 1]!) >= 0) continue;
-    // After any equal items, so that ties keep their input order as in a stable sort.
+  for (let n = 0; n < items.length; n++) {
+    const item = items[backwards ? items.length - 1 - n : n]!;
+    // Ties keep input order, as in a stable sort: walking forwards an equal item goes after the
+    // ones already listed, walking backwards before them.
+    if (top.length === count) {
+      const order = compare(item, top[count - 1]!);
+      if (order > 0 || (order === 0 && !backwards)) continue;
+    }
     let low = 0;
     let high = top.length;
     while (low < high) {
       const mid = (low + high) >> 1;
-      if (compare(item, top[mid]!) < 0) high = mid;
+      const order = compare(item, top[mid]!);
+      if (order < 0 || (order === 0 && backwards)) high = mid;
       else low = mid + 1;
     }
-    top.splice(low, 0, item);
-    if (top.length > count) top.pop();
+    // Shifted by hand: splice would allocate an array per call.
+    for (let j = Math.min(top.length, count - 1); j > low; j--) top[j] = top[j - 1]!;
+    top[low] = item;
   }
   return top;
 }

@@ -12,7 +12,15 @@ interface KeyColumn {
    * (see `prefixOf`): most comparisons are settled by it without reading the strings.
    */
   prefixes?: number[];
+  /**
+   * For a field with few distinct strings (role, tier, status), one shared string per value,
+   * so that equal values compare by identity instead of by reading two copies from memory.
+   */
+  shared?: Map<string, string>;
 }
+
+/** Fields with at most this many distinct strings share them (see `shared`). */
+const MAX_SHARED_VALUES = 1024;
 
 /** Compares two documents by their positions in the snapshot. */
 export type PositionOrder = (a: number, b: number) => number;
@@ -46,12 +54,15 @@ export function prefixOf(text: string): number {
  */
 export class Snapshot<T extends StoredDoc> implements FoldedColumns {
   readonly positions: Map<string, number>;
+  /** 0, 1, 2, … one per document: "every position" without allocating it for each query. */
+  readonly all: number[];
   private readonly foldedColumns = new Map<string, Array<string | null | undefined>>();
   /** null: the field holds mixed kinds (or arrays, objects, gaps), so sorting takes the general path. */
   private readonly keyColumns = new Map<string, KeyColumn | null>();
 
   constructor(readonly docs: T[]) {
     this.positions = new Map(docs.map((doc, i) => [doc._id, i]));
+    this.all = docs.map((_, i) => i);
   }
 
   folded(field: string): ReadonlyArray<string | null | undefined> {
@@ -87,6 +98,7 @@ export class Snapshot<T extends StoredDoc> implements FoldedColumns {
         }
         const x = values[a]!;
         const y = values[b]!;
+        if (x === y) continue;
         if (x < y) return -directions[c]!;
         if (x > y) return directions[c]!;
       }
@@ -99,6 +111,7 @@ export class Snapshot<T extends StoredDoc> implements FoldedColumns {
     if (at === undefined) {
       at = this.docs.length;
       this.positions.set(doc._id, at);
+      this.all.push(at);
     }
     this.docs[at] = doc;
     for (const [field, column] of this.foldedColumns) column[at] = foldedValue(valueAt(doc, field));
@@ -107,7 +120,7 @@ export class Snapshot<T extends StoredDoc> implements FoldedColumns {
       const value = valueAt(doc, field);
       if (kindOf(value) !== column.kind) this.keyColumns.set(field, null);
       else {
-        column.values[at] = keyOf(value);
+        column.values[at] = share(column, keyOf(value));
         if (column.prefixes) column.prefixes[at] = prefixOf(value as string);
       }
     }
@@ -128,6 +141,7 @@ export class Snapshot<T extends StoredDoc> implements FoldedColumns {
       list[at] = list[last];
       list.pop();
     }
+    this.all.pop();
     if (at < last) this.positions.set(this.docs[at]!._id, at);
   }
 
@@ -141,10 +155,27 @@ export class Snapshot<T extends StoredDoc> implements FoldedColumns {
       if (kindOf(value) === kind) column.values[i] = keyOf(value);
       else column = null;
     }
-    if (column?.kind === 'string') column.prefixes = (column.values as string[]).map(prefixOf);
+    if (column?.kind === 'string') {
+      column.prefixes = (column.values as string[]).map(prefixOf);
+      const distinct = new Set(column.values as string[]);
+      if (distinct.size <= MAX_SHARED_VALUES) {
+        column.shared = new Map([...distinct].map((value) => [value, value]));
+        column.values = column.values.map((value) => share(column!, value));
+      }
+    }
     this.keyColumns.set(field, column);
     return column;
   }
+}
+
+function share(column: KeyColumn, value: string | number): string | number {
+  if (!column.shared || typeof value !== 'string') return value;
+  const known = column.shared.get(value);
+  if (known !== undefined) return known;
+  // A field that turns out to have many distinct values stops sharing (and growing the map).
+  if (column.shared.size >= MAX_SHARED_VALUES) column.shared = undefined;
+  else column.shared.set(value, value);
+  return value;
 }
 
 const valueAt = (doc: StoredDoc, field: string): unknown =>

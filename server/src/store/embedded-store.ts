@@ -107,7 +107,7 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
       return (await cursor) as T[];
     }
     const snapshot = this.current();
-    const positions = this.matching(filter) ?? snapshot.docs.map((_, i) => i);
+    const positions = this.matching(filter) ?? snapshot.all;
     const { docs } = snapshot;
     const generic = compileSort(options.sort);
     const order =
