@@ -122,6 +122,15 @@ test.describe('on a phone', () => {
     const sidebar = page.locator('#admin-sidebar');
     await expect(sidebar).not.toBeInViewport();
 
+    // While off screen it cannot be reached with the keyboard either.
+    await expect(sidebar).toHaveAttribute('inert');
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(sidebar).toBeInViewport();
+    await expect(sidebar).not.toHaveAttribute('inert');
+    await page.keyboard.press('Escape');
+    await expect(sidebar).not.toBeInViewport();
+
     await page.getByRole('button', { name: 'Open menu' }).click();
     await expect(sidebar).toBeInViewport();
     await sidebar.getByRole('button', { name: 'User Management' }).click();

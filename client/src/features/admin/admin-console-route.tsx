@@ -1,4 +1,4 @@
-import { Suspense, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useLogout } from '../../lib/use-logout';
 import { NotBuiltPanel } from './components/not-built-panel';
 import { Sidebar } from './components/sidebar';
@@ -11,7 +11,18 @@ import { DEFAULT_PANEL, PANELS, type PanelId } from './panels';
 export function Component() {
   const [active, setActive] = useState<PanelId>(DEFAULT_PANEL);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const wide = useWideScreen();
   const logout = useLogout();
+
+  // Escape closes the drawer, as it would any overlay.
+  useEffect(() => {
+    if (!drawerOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setDrawerOpen(false);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [drawerOpen]);
   const panel = PANELS.find((p) => p.id === active) ?? PANELS[0]!;
   const Panel = panel.component;
 
@@ -20,6 +31,8 @@ export function Component() {
       <Sidebar
         active={active}
         open={drawerOpen}
+        // Off screen on a phone: out of the tab order and hidden from screen readers too.
+        hidden={!wide && !drawerOpen}
         onLogout={logout}
         onSelect={(id) => {
           setActive(id);
@@ -56,4 +69,18 @@ export function Component() {
       </div>
     </div>
   );
+}
+
+/** The lg breakpoint, where the sidebar stops being a drawer. */
+const WIDE = '(min-width: 1024px)';
+
+function useWideScreen(): boolean {
+  const [wide, setWide] = useState(() => window.matchMedia(WIDE).matches);
+  useEffect(() => {
+    const query = window.matchMedia(WIDE);
+    const onChange = () => setWide(query.matches);
+    query.addEventListener('change', onChange);
+    return () => query.removeEventListener('change', onChange);
+  }, []);
+  return wide;
 }

@@ -7,9 +7,11 @@ export interface SidebarProps {
   onLogout: () => void;
   /** On narrow screens the sidebar is a drawer; this says whether it is pulled out. */
   open: boolean;
+  /** True while the drawer is off screen: then it is inert (no focus, not read out). */
+  hidden?: boolean;
 }
 
-export function Sidebar({ active, onSelect, onLogout, open }: SidebarProps) {
+export function Sidebar({ active, onSelect, onLogout, open, hidden = false }: SidebarProps) {
   const main = PANELS.filter((panel) => !panel.group);
   const system = PANELS.filter((panel) => panel.group === 'System Settings');
   const item = (panel: (typeof PANELS)[number]) => (
@@ -35,6 +37,7 @@ export function Sidebar({ active, onSelect, onLogout, open }: SidebarProps) {
   return (
     <aside
       id="admin-sidebar"
+      inert={hidden}
       className={`fixed inset-y-0 left-0 z-30 flex w-64 flex-col border-r border-white/10 bg-stone-950/95 backdrop-blur-xl transition-transform lg:sticky lg:top-0 lg:h-screen lg:translate-x-0 ${
         open ? 'translate-x-0' : '-translate-x-full'
       }`}
