@@ -44,7 +44,7 @@ const ROW =
   'mb-3 block rounded-xl border border-white/10 p-3 md:mb-0 md:table-row md:rounded-none md:border-0 md:border-t md:border-white/5 md:p-0';
 const CELL =
   'flex items-center justify-between gap-4 py-1.5 before:text-xs before:font-semibold before:uppercase before:tracking-wider before:text-stone-500 before:content-[attr(data-label)] md:table-cell md:px-4 md:py-3 md:align-middle md:before:content-none';
-const EDIT_CELL = 'block py-1.5 md:table-cell md:px-4 md:py-3 md:align-middle';
+const EDIT_CELL = 'block py-1.5 md:table-cell md:px-2 md:py-3 md:align-middle md:first:pl-4 md:last:pr-4';
 const ACTIONS_CELL =
   'flex justify-end gap-1 whitespace-nowrap pt-2 md:table-cell md:px-4 md:py-3 md:text-right md:align-middle';
 const CAPTION = 'mb-1 block text-[0.65rem] font-semibold uppercase tracking-wider text-stone-400';
@@ -80,6 +80,7 @@ export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelet
         </td>
         <td className={ACTIONS_CELL}>
           <button
+            key="edit"
             type="button"
             onClick={() => {
               setDraft(toDraft(user));
@@ -91,6 +92,7 @@ export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelet
             Edit
           </button>
           <button
+            key="delete"
             type="button"
             onClick={onDelete}
             disabled={busy}
@@ -104,8 +106,9 @@ export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelet
     );
   }
 
+  // Table cells ignore min-width, so the fields inside them carry it.
   const field = (key: 'name' | 'email' | 'password', label: string, type = 'text') => (
-    <label className="block">
+    <label className={`block ${key === 'email' ? 'md:min-w-44' : 'md:min-w-28'}`}>
       <span className={CAPTION}>{label}</span>
       <input
         type={type}
@@ -135,38 +138,43 @@ export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelet
 
   return (
     <tr className={`${ROW} bg-accent-400/[0.04]`} aria-label={`Editing ${user.name}`}>
-      <td className={`${EDIT_CELL} md:min-w-32`}>{field('name', 'Name')}</td>
-      <td className={`${EDIT_CELL} md:min-w-48`}>{field('email', 'Email', 'email')}</td>
-      <td className={`${EDIT_CELL} md:min-w-24`}>
+      <td className={EDIT_CELL}>{field('name', 'Name')}</td>
+      <td className={EDIT_CELL}>{field('email', 'Email', 'email')}</td>
+      <td className={EDIT_CELL}>
         <SelectField
           compact
+          className="md:min-w-20"
           label="Role"
           options={ROLE_OPTIONS}
           value={draft.role}
           onChange={(e) => set('role', e.target.value)}
         />
       </td>
-      <td className={`${EDIT_CELL} md:min-w-24`}>
+      <td className={EDIT_CELL}>
         <SelectField
           compact
+          className="md:min-w-20"
           label="Tier"
           options={TIER_OPTIONS}
           value={draft.membershipTier}
           onChange={(e) => set('membershipTier', e.target.value)}
         />
       </td>
-      <td className={`${EDIT_CELL} md:min-w-32`}>
+      <td className={EDIT_CELL}>
         <SelectField
           compact
+          className="md:min-w-28"
           label="Status"
           options={STATUS_OPTIONS}
           value={draft.status}
           onChange={(e) => set('status', e.target.value)}
         />
       </td>
-      <td className={`${EDIT_CELL} md:min-w-32`}>{field('password', 'New password', 'password')}</td>
+      <td className={EDIT_CELL}>{field('password', 'New password', 'password')}</td>
       <td className={`${EDIT_CELL} whitespace-nowrap pt-3 text-right`}>
+        {/* Keyed apart from Edit, so the buttons swap instead of fading from one style to the other. */}
         <button
+          key="save"
           type="button"
           onClick={save}
           disabled={busy}
@@ -175,6 +183,7 @@ export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelet
           {busy ? 'Saving…' : 'Save'}
         </button>
         <button
+          key="cancel"
           type="button"
           onClick={onCancel}
           disabled={busy}
