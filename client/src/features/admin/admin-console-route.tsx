@@ -61,7 +61,7 @@ export function Component() {
           </button>
           <span className="font-semibold text-white">{panel.label}</span>
         </header>
-        <main className="p-4 sm:p-6 lg:p-10">
+        <main className="p-4 sm:p-6 lg:p-8">
           <Suspense fallback={<p className="text-stone-400">Loading…</p>}>
             {Panel ? <Panel key={panel.id} /> : <NotBuiltPanel key={panel.id} title={panel.label} />}
           </Suspense>

@@ -177,13 +177,13 @@ export function UserManagementPanel() {
               ))}
               <th
                 scope="col"
-                className="px-4 py-3 text-left text-xs font-semibold uppercase tracking-wider text-stone-400"
+                className="px-3 py-3 text-left text-xs font-semibold uppercase tracking-wider text-stone-400"
               >
                 Password
               </th>
               <th
                 scope="col"
-                className="px-4 py-3 text-right text-xs font-semibold uppercase tracking-wider text-stone-400"
+                className="px-3 py-3 text-right text-xs font-semibold uppercase tracking-wider text-stone-400"
               >
                 Actions
               </th>

@@ -1,5 +1,5 @@
 import { type SelectHTMLAttributes, useId } from 'react';
-import { INPUT_CLASS } from '../../../components/ui/text-field';
+import { COMPACT_INPUT_CLASS, INPUT_CLASS } from '../../../components/ui/text-field';
 
 export interface SelectFieldProps extends SelectHTMLAttributes<HTMLSelectElement> {
   label: string;
@@ -24,7 +24,7 @@ export function SelectField({ label, options, compact, id, className = '', ...pr
       >
         {label}
       </label>
-      <select id={selectId} className={`${INPUT_CLASS} ${compact ? 'px-2 py-1.5 text-sm' : ''}`} {...props}>
+      <select id={selectId} className={compact ? COMPACT_INPUT_CLASS : INPUT_CLASS} {...props}>
         {options.map((option) => (
           <option key={option.value} value={option.value} className="bg-stone-900">
             {option.label}

@@ -15,7 +15,7 @@ export function SortHeader({ field, label, sortBy, sortOrder, onSort }: SortHead
     <th
       scope="col"
       aria-sort={active ? (sortOrder === 'asc' ? 'ascending' : 'descending') : 'none'}
-      className="px-4 py-3 text-left"
+      className="px-3 py-3 text-left"
     >
       <button
         type="button"

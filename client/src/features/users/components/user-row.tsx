@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { MIN_PASSWORD_LENGTH } from '../../../../../common/constants';
 import type { UpdateUserBody } from '../../../../../common/schemas/admin-users';
 import type { PublicUser } from '../../../../../common/schemas/user';
-import { INPUT_CLASS } from '../../../components/ui/text-field';
+import { COMPACT_INPUT_CLASS } from '../../../components/ui/text-field';
 import { ROLE_OPTIONS, STATUS_OPTIONS, TIER_OPTIONS } from '../user-options';
 import { SelectField } from './select-field';
 
@@ -43,10 +43,10 @@ function Badge({ value }: { value: string }) {
 const ROW =
   'mb-3 block rounded-xl border border-white/10 p-3 md:mb-0 md:table-row md:rounded-none md:border-0 md:border-t md:border-white/5 md:p-0';
 const CELL =
-  'flex items-center justify-between gap-4 py-1.5 before:text-xs before:font-semibold before:uppercase before:tracking-wider before:text-stone-500 before:content-[attr(data-label)] md:table-cell md:px-4 md:py-3 md:align-middle md:before:content-none';
-const EDIT_CELL = 'block py-1.5 md:table-cell md:px-2 md:py-3 md:align-middle md:first:pl-4 md:last:pr-4';
+  'flex items-center justify-between gap-4 py-1.5 before:text-xs before:font-semibold before:uppercase before:tracking-wider before:text-stone-500 before:content-[attr(data-label)] md:table-cell md:px-3 md:py-3 md:align-middle md:before:content-none';
+const EDIT_CELL = 'block py-1.5 md:table-cell md:px-2 md:py-3 md:align-middle md:first:pl-3 md:last:pr-3';
 const ACTIONS_CELL =
-  'flex justify-end gap-1 whitespace-nowrap pt-2 md:table-cell md:px-4 md:py-3 md:text-right md:align-middle';
+  'flex justify-end gap-1 whitespace-nowrap pt-2 md:table-cell md:px-3 md:py-3 md:text-right md:align-middle';
 const CAPTION = 'mb-1 block text-[0.65rem] font-semibold uppercase tracking-wider text-stone-400';
 const ACTION = 'rounded-md px-2.5 py-1.5 text-sm font-medium transition-colors disabled:opacity-50';
 
@@ -108,7 +108,7 @@ export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelet
 
   // Table cells ignore min-width, so the fields inside them carry it.
   const field = (key: 'name' | 'email' | 'password', label: string, type = 'text') => (
-    <label className={`block ${key === 'email' ? 'md:min-w-44' : 'md:min-w-28'}`}>
+    <label className={`block ${key === 'email' ? 'md:min-w-40' : 'md:min-w-24'}`}>
       <span className={CAPTION}>{label}</span>
       <input
         type={type}
@@ -118,7 +118,7 @@ export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelet
         minLength={key === 'password' ? MIN_PASSWORD_LENGTH : undefined}
         placeholder={key === 'password' ? 'Leave blank to keep' : undefined}
         autoComplete={key === 'password' ? 'new-password' : 'off'}
-        className={`${INPUT_CLASS} px-2 py-1.5 text-sm`}
+        className={COMPACT_INPUT_CLASS}
       />
     </label>
   );
@@ -143,7 +143,7 @@ export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelet
       <td className={EDIT_CELL}>
         <SelectField
           compact
-          className="md:min-w-20"
+          className="md:min-w-18"
           label="Role"
           options={ROLE_OPTIONS}
           value={draft.role}
@@ -153,7 +153,7 @@ export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelet
       <td className={EDIT_CELL}>
         <SelectField
           compact
-          className="md:min-w-20"
+          className="md:min-w-18"
           label="Tier"
           options={TIER_OPTIONS}
           value={draft.membershipTier}
@@ -163,7 +163,7 @@ export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelet
       <td className={EDIT_CELL}>
         <SelectField
           compact
-          className="md:min-w-28"
+          className="md:min-w-24"
           label="Status"
           options={STATUS_OPTIONS}
           value={draft.status}
@@ -171,26 +171,29 @@ export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelet
         />
       </td>
       <td className={EDIT_CELL}>{field('password', 'New password', 'password')}</td>
-      <td className={`${EDIT_CELL} whitespace-nowrap pt-3 text-right`}>
-        {/* Keyed apart from Edit, so the buttons swap instead of fading from one style to the other. */}
-        <button
-          key="save"
-          type="button"
-          onClick={save}
-          disabled={busy}
-          className={`${ACTION} bg-accent-400 text-stone-950 hover:bg-accent-300`}
-        >
-          {busy ? 'Saving…' : 'Save'}
-        </button>
-        <button
-          key="cancel"
-          type="button"
-          onClick={onCancel}
-          disabled={busy}
-          className={`${ACTION} ml-1 text-stone-300 hover:bg-white/10`}
-        >
-          Cancel
-        </button>
+      <td className={`${EDIT_CELL} whitespace-nowrap pt-3`}>
+        {/* Stacked in the table, so that editing a row does not make the table wider than a laptop. */}
+        <div className="flex justify-end gap-1 md:flex-col md:items-stretch">
+          {/* Keyed apart from Edit, so the buttons swap instead of fading from one style to the other. */}
+          <button
+            key="save"
+            type="button"
+            onClick={save}
+            disabled={busy}
+            className={`${ACTION} bg-accent-400 text-stone-950 hover:bg-accent-300`}
+          >
+            {busy ? 'Saving…' : 'Save'}
+          </button>
+          <button
+            key="cancel"
+            type="button"
+            onClick={onCancel}
+            disabled={busy}
+            className={`${ACTION} text-stone-300 hover:bg-white/10`}
+          >
+            Cancel
+          </button>
+        </div>
       </td>
     </tr>
   );
