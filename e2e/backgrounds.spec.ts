@@ -1,11 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { deflateSync } from 'node:zlib';
 import { expect, type Page, test } from '@playwright/test';
 import type { Playlist } from '../common/schemas/playlist';
 import type { SliderConfig } from '../common/schemas/slider';
 import { SLIDER_DEFAULTS } from '../common/slider-defaults';
 import { E2E_DATA_DIR } from './support/env';
+import { solidPng } from './support/png';
 import { adminToken, apiAs, openSignedIn } from './support/session';
 
 const run = Date.now().toString(36);
@@ -160,32 +160,3 @@ test('deleting a playlist asks first; playlist and settings mistakes are explain
   );
   await basePath.fill(original);
 });
-
-/** A small solid-colour PNG, written by hand so the test needs no image files in the repository. */
-function solidPng(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3).map((_, i) => [r, g, b][i % 3]!)]);
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  let crc = 0xffffffff;
-  for (const byte of body) {
-    crc ^= byte;
-    for (let k = 0; k < 8; k++) crc = crc & 1 ? 0xedb88320 ^ (crc >>> 1) : crc >>> 1;
-  }
-  const out = Buffer.alloc(body.length + 8);
-  out.writeUInt32BE(data.length, 0);
-  body.copy(out, 4);
-  out.writeUInt32BE((crc ^ 0xffffffff) >>> 0, body.length + 4);
-  return out;
-}
