@@ -15,10 +15,9 @@ import { ensureAdmin } from './features/users/ensure-admin';
 import { UsersRepository } from './features/users/users.repository';
 import { adminUsersRoutes } from './features/users/users.routes';
 import { UsersService } from './features/users/users.service';
-import { registerErrorHandler } from './http/error-handler';
+import { refuseUnknownPaths, registerErrorHandler } from './http/error-handler';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerSpa } from './http/spa';
-import { AppError } from './lib/app-error';
 import { createMailer, type Mailer } from './mail/mailer';
 import type { Store } from './store/store';
 
@@ -86,10 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (admin) => {
       admin.addHook('onRequest', ctx.guards.requireAdmin);
       await admin.register(adminUsersRoutes(new UsersService(users)));
-      // Unknown admin paths also pass the hook first, so they reveal nothing to strangers.
-      admin.all('/*', async (request) => {
-        throw new AppError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`);
-      });
+      refuseUnknownPaths(admin);
     },
     { prefix: '/api/admin' },
   );

@@ -12,6 +12,21 @@ const FASTIFY_STATUS_CODES: Record<number, ErrorCode> = {
   429: 'RATE_LIMITED',
 };
 
+/** The 404 for a path no route answers, worded the same wherever it is given. */
+export function noRouteError(method: string, url: string): AppError {
+  return new AppError('NOT_FOUND', `No route for ${method} ${url.split('?')[0]}`);
+}
+
+/**
+ * Makes every unknown path under a plugin's prefix pass that plugin's hooks first, so that an
+ * admin-only scope answers strangers 401/403 and reveals nothing about which paths exist.
+ */
+export function refuseUnknownPaths(scope: FastifyInstance): void {
+  scope.all('/*', async (request) => {
+    throw noRouteError(request.method, request.url);
+  });
+}
+
 export function errorBody(code: ErrorCode, message: string): ErrorBody {
   return { success: false, code, message, msg: message };
 }

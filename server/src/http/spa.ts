@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { errorBody } from './error-handler';
+import { errorBody, noRouteError } from './error-handler';
 
 /**
  * Serves the built React app. Hashed files under /assets are cached for a year; index.html is
@@ -40,6 +40,7 @@ export async function registerSpa(app: FastifyInstance, distDir: string): Promis
         .type('text/plain')
         .send('The web client is not built yet. Run `npm run build` (npm start does this for you).');
     }
-    return reply.code(404).send(errorBody('NOT_FOUND', `No route for ${request.method} ${pathname}`));
+    const error = noRouteError(request.method, pathname);
+    return reply.code(error.status).send(errorBody(error.code, error.message));
   });
 }

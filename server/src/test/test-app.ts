@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { simpleParser } from 'mailparser';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
@@ -101,8 +101,4 @@ export async function readOutbox(dataDir: string, count = 1, timeoutMs = 5000): 
       throw new Error(`Expected ${count} message(s) in the outbox, found ${files.length}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-}
-
-export function json<T = Record<string, unknown>>(response: LightMyRequestResponse): T {
-  return response.json() as T;
 }

@@ -9,17 +9,10 @@ import { MobileSort } from './components/mobile-sort';
 import { Pagination } from './components/pagination';
 import { SortHeader } from './components/sort-header';
 import { UserRow } from './components/user-row';
+import { SORTABLE_COLUMNS } from './sort-columns';
 import { useDebouncedValue } from './use-debounced-value';
 
 export const DELETE_CONFIRMATION = 'Are you sure you want to delete this user? This action cannot be undone.';
-
-const COLUMNS: Array<{ field: UserSortField; label: string }> = [
-  { field: 'name', label: 'Name' },
-  { field: 'email', label: 'Email' },
-  { field: 'role', label: 'Role' },
-  { field: 'membershipTier', label: 'Tier' },
-  { field: 'status', label: 'Status' },
-];
 
 /** A failure shown above the table: the spec's words first, then the server's reason if any. */
 interface Notice {
@@ -166,7 +159,7 @@ export function UserManagementPanel() {
         <table className="block w-full text-sm md:table md:min-w-[56rem]" aria-busy={list.isFetching}>
           <thead className="hidden bg-white/[0.03] md:table-header-group">
             <tr>
-              {COLUMNS.map((column) => (
+              {SORTABLE_COLUMNS.map((column) => (
                 <SortHeader
                   key={column.field}
                   {...column}

@@ -35,13 +35,13 @@ export async function resolveBasePath(requested: string, mediaRoots: readonly st
   return absolute;
 }
 
-export function isInside(candidate: string, root: string): boolean {
+function isInside(candidate: string, root: string): boolean {
   const relative = path.relative(root, candidate);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
 /** The category a file name belongs to in `folder`, judged by its extension; null when it fits none. */
-export function categoryOf(fileName: string, folder: MediaCategory): MediaCategory | null {
+function categoryOf(fileName: string, folder: MediaCategory): MediaCategory | null {
   const extension = path.extname(fileName).slice(1).toLowerCase();
   return MEDIA_EXTENSIONS[folder].includes(extension) ? folder : null;
 }

@@ -15,7 +15,7 @@ import {
   type UploadResponse,
 } from '../../../../common/schemas/media';
 import type { AppContext } from '../../app-context';
-import { errorBody } from '../../http/error-handler';
+import { errorBody, refuseUnknownPaths } from '../../http/error-handler';
 import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
 import { MediaService } from './media.service';
@@ -104,10 +104,7 @@ export function mediaRoutes(ctx: AppContext) {
       } satisfies UploadResponse;
     });
 
-    // Unknown media paths pass the admin check first, so they reveal nothing to strangers.
-    app.all('/*', async (request) => {
-      throw new AppError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`);
-    });
+    refuseUnknownPaths(app);
 
     app.post('/delete', async (request) => {
       const body = parseInput(mediaDeleteBody, request.body);

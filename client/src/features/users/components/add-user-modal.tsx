@@ -4,10 +4,10 @@ import type { CreateUserBody } from '../../../../../common/schemas/admin-users';
 import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
 import { PasswordField } from '../../../components/ui/password-field';
+import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { useCreateUser } from '../api';
 import { ROLE_OPTIONS, STATUS_OPTIONS, TIER_OPTIONS } from '../user-options';
-import { SelectField } from './select-field';
 
 // SPEC section 5: a new user is a free, active member unless chosen otherwise.
 const EMPTY: CreateUserBody = {

@@ -1,13 +1,11 @@
 import type { SortOrder, UserSortField } from '../../../../../common/schemas/admin-users';
-import { SelectField } from './select-field';
+import { SelectField } from '../../../components/ui/select-field';
+import { SORTABLE_COLUMNS } from '../sort-columns';
 
+// Newest first is the list's default order, so it leads the picker.
 const FIELDS: ReadonlyArray<{ value: UserSortField; label: string }> = [
   { value: 'createdAt', label: 'Date joined' },
-  { value: 'name', label: 'Name' },
-  { value: 'email', label: 'Email' },
-  { value: 'role', label: 'Role' },
-  { value: 'membershipTier', label: 'Tier' },
-  { value: 'status', label: 'Status' },
+  ...SORTABLE_COLUMNS.map(({ field, label }) => ({ value: field, label })),
 ];
 
 export interface MobileSortProps {

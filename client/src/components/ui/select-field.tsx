@@ -1,5 +1,5 @@
 import { type SelectHTMLAttributes, useId } from 'react';
-import { COMPACT_INPUT_CLASS, INPUT_CLASS } from '../../../components/ui/text-field';
+import { COMPACT_INPUT_CLASS, INPUT_CLASS } from './text-field';
 
 export interface SelectFieldProps extends SelectHTMLAttributes<HTMLSelectElement> {
   label: string;
