@@ -121,7 +121,8 @@ test('an unsaved overlay preview stays in the console and is dropped on leaving 
   await expect.poll(() => overlayColour(page)).toMatch(/^rgba\(255, \d+, \d+, 0\.9\)$/);
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/$/);
-  expect(await overlayColour(page)).toBe(savedColour);
+  // The URL changes a moment before React renders the new route, so wait for that render.
+  await expect.poll(() => overlayColour(page)).toBe(savedColour);
 });
 
 test('deleting a playlist asks first; playlist and settings mistakes are explained', async ({ page }) => {
