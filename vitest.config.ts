@@ -1,9 +1,12 @@
 import { defineConfig } from 'vitest/config';
+import { aliases } from './aliases';
 
 export default defineConfig({
+  resolve: { alias: aliases },
   test: {
     projects: [
       {
+        extends: true,
         test: {
           name: 'server',
           environment: 'node',
@@ -14,6 +17,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: 'client',
           environment: 'jsdom',

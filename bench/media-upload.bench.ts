@@ -10,7 +10,7 @@ import { request } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { MAX_UPLOAD_BYTES } from '../common/constants';
+import { MAX_UPLOAD_BYTES } from '@common/constants';
 import { mp4Head, streamingUpload } from '../server/src/features/media/media-test-fixtures';
 import { createTestApp, createUser } from '../server/src/test/test-app';
 

@@ -1,5 +1,5 @@
+import type { AdminStats } from '@common/schemas/admin-users';
 import { expect, type Page, test } from '@playwright/test';
-import type { AdminStats } from '../common/schemas/admin-users';
 import { adminToken, apiAs, openSignedIn } from './support/session';
 
 const run = Date.now().toString(36);

@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Playlist } from '@common/schemas/playlist';
+import type { SliderConfig } from '@common/schemas/slider';
+import { SLIDER_DEFAULTS } from '@common/slider-defaults';
 import { expect, type Page, test } from '@playwright/test';
-import type { Playlist } from '../common/schemas/playlist';
-import type { SliderConfig } from '../common/schemas/slider';
-import { SLIDER_DEFAULTS } from '../common/slider-defaults';
 import { E2E_DATA_DIR } from './support/env';
 import { solidPng } from './support/png';
 import { adminToken, apiAs, openSignedIn } from './support/session';

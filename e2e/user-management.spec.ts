@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import type { PublicUser } from '@common/schemas/user';
 import { expect, type Page, test } from '@playwright/test';
-import type { PublicUser } from '../common/schemas/user';
 import { adminToken, apiAs, openSignedIn } from './support/session';
 
 // Every user this file makes carries the run's tag, so a search for it shows only them.

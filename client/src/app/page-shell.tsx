@@ -1,6 +1,6 @@
+import { BRAND_NAME, COPYRIGHT_YEAR } from '@common/constants';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { BRAND_NAME, COPYRIGHT_YEAR } from '../../../common/constants';
 
 /** The frame of the public pages: brand in the top bar, copyright at the foot. */
 export function PageShell({ children, nav }: { children: ReactNode; nav?: ReactNode }) {

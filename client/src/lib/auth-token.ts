@@ -1,5 +1,5 @@
-import { TOKEN_STORAGE_KEY } from '../../../common/constants';
-import type { Role } from '../../../common/schemas/user';
+import { TOKEN_STORAGE_KEY } from '@common/constants';
+import type { Role } from '@common/schemas/user';
 
 /** The sign-in token lives in localStorage under 'token' (SPEC section 9). */
 export function getToken(): string | null {

@@ -1,5 +1,5 @@
+import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '@common/errors';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '../../../common/errors';
 import { AppError } from '../lib/app-error';
 
 /** Fastify's own client errors (bad JSON, body too large, ...) mapped onto our closed list. */

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode } from '../../../common/errors';
+import { ERROR_STATUS, type ErrorCode } from '@common/errors';
 
 /** The one error type services throw. The HTTP status follows from the code. */
 export class AppError extends Error {

@@ -1,4 +1,4 @@
-import type { AuthResponse, MessageResponse } from '../../../../common/schemas/auth';
+import type { AuthResponse, MessageResponse } from '@common/schemas/auth';
 import { api } from '../../lib/api-client';
 import { readSession, setToken } from '../../lib/auth-token';
 

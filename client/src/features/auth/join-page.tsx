@@ -1,6 +1,6 @@
+import { MIN_PASSWORD_LENGTH } from '@common/constants';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { MIN_PASSWORD_LENGTH } from '../../../../common/constants';
 import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { PasswordField } from '../../components/ui/password-field';

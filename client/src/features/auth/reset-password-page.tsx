@@ -1,6 +1,6 @@
+import { MIN_PASSWORD_LENGTH, RESET_REDIRECT_DELAY_MS } from '@common/constants';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { MIN_PASSWORD_LENGTH, RESET_REDIRECT_DELAY_MS } from '../../../../common/constants';
 import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { PasswordField } from '../../components/ui/password-field';

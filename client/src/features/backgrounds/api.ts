@@ -1,8 +1,8 @@
+import type { MediaFile } from '@common/media';
+import type { LastScanResponse, MediaFilesResponse, ScanResponse } from '@common/schemas/media';
+import type { Playlist, PlaylistItem } from '@common/schemas/playlist';
+import type { SliderConfig } from '@common/schemas/slider';
 import { useQuery } from '@tanstack/react-query';
-import type { MediaFile } from '../../../../common/media';
-import type { LastScanResponse, MediaFilesResponse, ScanResponse } from '../../../../common/schemas/media';
-import type { Playlist, PlaylistItem } from '../../../../common/schemas/playlist';
-import type { SliderConfig } from '../../../../common/schemas/slider';
 import { api } from '../../lib/api-client';
 
 export const backgroundKeys = {

@@ -1,7 +1,7 @@
+import type { Playlist } from '@common/schemas/playlist';
+import type { SliderConfig } from '@common/schemas/slider';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { Playlist } from '../../../../common/schemas/playlist';
-import type { SliderConfig } from '../../../../common/schemas/slider';
 import { previewSlider, reloadSlider } from '../slideshow/slider-events';
 import {
   backgroundKeys,

@@ -1,6 +1,6 @@
+import type { Playlist } from '@common/schemas/playlist';
 import { act, renderHook } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { Playlist } from '../../../../common/schemas/playlist';
 import { itemsOf, usePlaylistEditor } from './use-playlist-editor';
 
 const playlist = (fields: Partial<Playlist>): Playlist => ({

@@ -1,5 +1,5 @@
+import type { Playlist, PlaylistItem } from '@common/schemas/playlist';
 import { useCallback, useState } from 'react';
-import type { Playlist, PlaylistItem } from '../../../../common/schemas/playlist';
 
 /** A playlist's items in play order; old playlists without `items` are read from their type lists. */
 export function itemsOf(playlist: Playlist): PlaylistItem[] {

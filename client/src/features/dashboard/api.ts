@@ -1,6 +1,6 @@
+import type { AdminStats, AdminStatsResponse } from '@common/schemas/admin-users';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { AdminStats, AdminStatsResponse } from '../../../../common/schemas/admin-users';
 import { api } from '../../lib/api-client';
 
 /** The overview polls at this steady pace; it also refreshes on window focus and after user changes. */

@@ -1,4 +1,4 @@
-import type { AdminStats } from '../../../../common/schemas/admin-users';
+import type { AdminStats } from '@common/schemas/admin-users';
 import { STATS_REFRESH_MS, useAdminStats } from './api';
 
 const CARDS: Array<{ key: keyof AdminStats; label: string; accent: string }> = [

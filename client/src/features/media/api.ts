@@ -1,4 +1,4 @@
-import type { MediaCategory, MediaFile } from '../../../../common/media';
+import type { MediaCategory, MediaFile } from '@common/media';
 import type {
   DeleteResponse,
   LastScanResponse,
@@ -6,7 +6,7 @@ import type {
   RejectedFile,
   ScanResponse,
   UploadResponse,
-} from '../../../../common/schemas/media';
+} from '@common/schemas/media';
 import { ApiError, api } from '../../lib/api-client';
 import { clearToken, getToken } from '../../lib/auth-token';
 

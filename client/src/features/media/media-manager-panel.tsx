@@ -1,7 +1,7 @@
+import type { MediaCategory } from '@common/media';
+import type { LastScanResponse } from '@common/schemas/media';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { MediaCategory } from '../../../../common/media';
-import type { LastScanResponse } from '../../../../common/schemas/media';
 import { FormMessage } from '../../components/ui/form-message';
 import { deleteFiles, fetchFiles, fetchLastScan, mediaKeys, scanFiles, uploadFile } from './api';
 import { MediaLibraryCard } from './components/media-library-card';

@@ -1,5 +1,5 @@
+import { MAX_UPLOAD_BYTES } from '@common/constants';
 import { describe, expect, it } from 'vitest';
-import { MAX_UPLOAD_BYTES } from '../../../../common/constants';
 import { acceptFor, checkSelection, formatSize } from './upload-rules';
 import { messageTone } from './use-flash-message';
 

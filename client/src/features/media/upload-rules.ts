@@ -1,5 +1,5 @@
-import { MAX_UPLOAD_BYTES } from '../../../../common/constants';
-import { MEDIA_EXTENSIONS, type MediaCategory } from '../../../../common/media';
+import { MAX_UPLOAD_BYTES } from '@common/constants';
+import { MEDIA_EXTENSIONS, type MediaCategory } from '@common/media';
 
 /** How each media type is named on screen: the tabs and messages. */
 export const CATEGORY_LABELS: Record<MediaCategory, string> = {

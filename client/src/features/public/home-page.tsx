@@ -1,5 +1,5 @@
+import { BRAND_NAME } from '@common/constants';
 import { Link } from 'react-router';
-import { BRAND_NAME } from '../../../../common/constants';
 import { PageShell } from '../../app/page-shell';
 import { readSession } from '../../lib/auth-token';
 

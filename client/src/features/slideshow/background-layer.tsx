@@ -1,6 +1,6 @@
+import { SLIDER_DEFAULTS } from '@common/slider-defaults';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
-import { SLIDER_DEFAULTS } from '../../../../common/slider-defaults';
 import { SLIDER_PREVIEW_EVENT, type SliderPreview } from './slider-events';
 import { SlideshowEngine } from './slideshow-engine';
 import { useSliderData } from './use-slider-data';

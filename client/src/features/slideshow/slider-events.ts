@@ -1,4 +1,4 @@
-import type { SliderPublicConfig } from '../../../../common/schemas/slider';
+import type { SliderPublicConfig } from '@common/schemas/slider';
 
 /**
  * Window events between the Background Manager and the slideshow. Events, not imports, so the

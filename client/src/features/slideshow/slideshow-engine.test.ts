@@ -1,5 +1,5 @@
+import type { Slide } from '@common/schemas/slider';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Slide } from '../../../../common/schemas/slider';
 import { PRELOAD_TIMEOUT_MS, SETTLE_MS, SlideshowEngine } from './slideshow-engine';
 
 const TIMING = { cycleTime: 4000, transitionDuration: 1000 };

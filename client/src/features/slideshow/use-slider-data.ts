@@ -1,5 +1,5 @@
+import type { SliderPublicData } from '@common/schemas/slider';
 import { useEffect, useState } from 'react';
-import type { SliderPublicData } from '../../../../common/schemas/slider';
 import { SLIDER_RELOAD_EVENT } from './slider-events';
 
 /**

@@ -1,4 +1,3 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   CreateUserBody,
   SortOrder,
@@ -6,7 +5,8 @@ import type {
   UserListResponse,
   UserResponse,
   UserSortField,
-} from '../../../../common/schemas/admin-users';
+} from '@common/schemas/admin-users';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 import { getToken } from '../../lib/auth-token';
 import { statsQueryKey } from '../dashboard/api';

@@ -1,4 +1,4 @@
-import type { UserSortField } from '../../../../common/schemas/admin-users';
+import type { UserSortField } from '@common/schemas/admin-users';
 
 /** The table's sortable columns, in order; the phone's sort picker offers the same ones. */
 export const SORTABLE_COLUMNS: ReadonlyArray<{ field: UserSortField; label: string }> = [

@@ -1,6 +1,6 @@
+import { USER_SEARCH_DEBOUNCE_MS } from '@common/constants';
+import type { UpdateUserBody, UserListResponse, UserSortField } from '@common/schemas/admin-users';
 import { useEffect, useState } from 'react';
-import { USER_SEARCH_DEBOUNCE_MS } from '../../../../common/constants';
-import type { UpdateUserBody, UserListResponse, UserSortField } from '../../../../common/schemas/admin-users';
 import { Button } from '../../components/ui/button';
 import { INPUT_CLASS } from '../../components/ui/text-field';
 import { downloadUsersCsv, type UserListParams, useDeleteUser, useUpdateUser, useUserList } from './api';

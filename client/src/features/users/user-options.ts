@@ -1,4 +1,4 @@
-import type { Role, Tier, UserStatus } from '../../../../common/schemas/user';
+import type { Role, Tier, UserStatus } from '@common/schemas/user';
 
 export const ROLE_OPTIONS: ReadonlyArray<{ value: Role; label: string }> = [
   { value: 'user', label: 'User' },

@@ -1,6 +1,6 @@
+import { FORGOT_PASSWORD_MESSAGE } from '@common/schemas/auth';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FORGOT_PASSWORD_MESSAGE } from '../../../../common/schemas/auth';
 import { bearer, createTestApp, createUser, readOutbox, type TestApp } from '../../test/test-app';
 
 let t: TestApp;

@@ -1,4 +1,3 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   FORGOT_PASSWORD_MESSAGE,
   forgotPasswordBody,
@@ -6,7 +5,8 @@ import {
   registerBody,
   resetPasswordBody,
   resetTokenParam,
-} from '../../../../common/schemas/auth';
+} from '@common/schemas/auth';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import { RateLimiter } from '../../lib/rate-limiter';
 import { parseInput } from '../../lib/validate';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { LoginBody, RegisterBody } from '@common/schemas/auth';
 import type { FastifyBaseLogger } from 'fastify';
-import type { LoginBody, RegisterBody } from '../../../../common/schemas/auth';
 import { AppError } from '../../lib/app-error';
 import type { Mailer } from '../../mail/mailer';
 import { DuplicateKeyError } from '../../store/store';

@@ -1,4 +1,4 @@
-import { BRAND_NAME } from '../../../../common/constants';
+import { BRAND_NAME } from '@common/constants';
 import type { Mail } from '../../mail/mailer';
 
 export function resetPasswordMail(to: string, name: string, link: string): Mail {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { TokenPayload } from '@common/schemas/auth';
 import { jwtVerify, SignJWT } from 'jose';
-import type { TokenPayload } from '../../../../common/schemas/auth';
 
 const ALGORITHM = 'HS256';
 export const TOKEN_TTL = '7d';

@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
+import type { MediaCategory } from '@common/media';
 import { fileTypeFromFile } from 'file-type';
-import type { MediaCategory } from '../../../../common/media';
 
 /** Raster formats the image folder holds (SVG is text and checked on its own). */
 const IMAGE_FORMATS = new Set(['jpg', 'png', 'apng', 'gif', 'webp', 'bmp']);

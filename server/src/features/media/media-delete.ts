@@ -1,5 +1,5 @@
 import { unlink } from 'node:fs/promises';
-import type { DeleteResponse } from '../../../../common/schemas/media';
+import type { DeleteResponse } from '@common/schemas/media';
 import { AppError } from '../../lib/app-error';
 import { inspectMediaFile, type MediaPath, parseMediaPath } from './media-library';
 

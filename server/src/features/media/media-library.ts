@@ -1,12 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { lstat, mkdir, readdir, realpath, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  MEDIA_CATEGORIES,
-  MEDIA_EXTENSIONS,
-  type MediaCategory,
-  type MediaFile,
-} from '../../../../common/media';
+import { MEDIA_CATEGORIES, MEDIA_EXTENSIONS, type MediaCategory, type MediaFile } from '@common/media';
 import { AppError } from '../../lib/app-error';
 
 /** The library's default home when no base path has been chosen: `<DATA_DIR>/media`. */

@@ -1,4 +1,4 @@
-import type { LastScan, ScanDiscoveries } from '../../../../common/schemas/media';
+import type { LastScan, ScanDiscoveries } from '@common/schemas/media';
 import { type Collection, DuplicateKeyError, type Store, type StoredDoc } from '../../store/store';
 
 interface ScanDoc extends StoredDoc {

@@ -1,8 +1,8 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
+import type { MediaCategory } from '@common/media';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { MediaCategory } from '../../../../common/media';
 import type { AppContext } from '../../app-context';
 import { errorBody } from '../../http/error-handler';
 import { etagMatches, parseRange } from './http-range';

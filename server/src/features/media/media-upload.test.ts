@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import path from 'node:path';
+import { MAX_UPLOAD_BYTES } from '@common/constants';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_UPLOAD_BYTES } from '../../../../common/constants';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import { type FormFile, fixtures, mp4Head, multipart, streamingUpload } from './media-test-fixtures';
 

@@ -1,8 +1,6 @@
-import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
-import { MAX_UPLOAD_BYTES } from '../../../../common/constants';
-import { ERROR_STATUS, type ErrorCode } from '../../../../common/errors';
-import type { MediaCategory } from '../../../../common/media';
+import { MAX_UPLOAD_BYTES } from '@common/constants';
+import { ERROR_STATUS, type ErrorCode } from '@common/errors';
+import type { MediaCategory } from '@common/media';
 import {
   type DeleteResponse,
   type LastScanResponse,
@@ -13,7 +11,9 @@ import {
   mediaScanBody,
   type ScanResponse,
   type UploadResponse,
-} from '../../../../common/schemas/media';
+} from '@common/schemas/media';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { errorBody, refuseUnknownPaths } from '../../http/error-handler';
 import { AppError } from '../../lib/app-error';

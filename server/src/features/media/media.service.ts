@@ -1,5 +1,5 @@
-import { MEDIA_CATEGORIES, type MediaCategory, type MediaFile } from '../../../../common/media';
-import type { LastScan } from '../../../../common/schemas/media';
+import { MEDIA_CATEGORIES, type MediaCategory, type MediaFile } from '@common/media';
+import type { LastScan } from '@common/schemas/media';
 import type { AppContext } from '../../app-context';
 import { AppError } from '../../lib/app-error';
 import { ensureCategoryFolder, listMedia, removeStaleUploads, resolveBasePath } from './media-library';

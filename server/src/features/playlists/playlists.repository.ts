@@ -1,4 +1,4 @@
-import type { Playlist, PlaylistItem } from '../../../../common/schemas/playlist';
+import type { Playlist, PlaylistItem } from '@common/schemas/playlist';
 import type { Collection, Store, StoredDoc } from '../../store/store';
 
 export interface PlaylistDoc extends StoredDoc {

@@ -1,5 +1,5 @@
+import { createPlaylistBody, playlistIdParam, updatePlaylistBody } from '@common/schemas/playlist';
 import type { FastifyInstance } from 'fastify';
-import { createPlaylistBody, playlistIdParam, updatePlaylistBody } from '../../../../common/schemas/playlist';
 import type { AppContext } from '../../app-context';
 import { parseInput } from '../../lib/validate';
 import { PlaylistsRepository, toPlaylist } from './playlists.repository';

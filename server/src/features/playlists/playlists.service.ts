@@ -1,5 +1,5 @@
-import { mediaUrl } from '../../../../common/media';
-import type { PlaylistItem } from '../../../../common/schemas/playlist';
+import { mediaUrl } from '@common/media';
+import type { PlaylistItem } from '@common/schemas/playlist';
 import { AppError } from '../../lib/app-error';
 import { listMedia } from '../media/media-library';
 import type { SliderConfigRepository } from '../slider/slider-config.repository';

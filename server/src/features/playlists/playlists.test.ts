@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Playlist } from '@common/schemas/playlist';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Playlist } from '../../../../common/schemas/playlist';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
 
 let t: TestApp;

@@ -1,4 +1,4 @@
-import type { Slide } from '../../../../common/schemas/slider';
+import type { Slide } from '@common/schemas/slider';
 
 /**
  * Backgrounds made by the project, drawn as SVG so the repository stays small and they stay

@@ -1,5 +1,5 @@
-import type { SliderConfig } from '../../../../common/schemas/slider';
-import { SLIDER_DEFAULTS } from '../../../../common/slider-defaults';
+import type { SliderConfig } from '@common/schemas/slider';
+import { SLIDER_DEFAULTS } from '@common/slider-defaults';
 import type { Collection, Store, StoredDoc } from '../../store/store';
 import { defaultMediaBasePath } from '../media/media-library';
 

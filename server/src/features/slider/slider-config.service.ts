@@ -1,5 +1,5 @@
+import type { SliderConfig, sliderConfigBody } from '@common/schemas/slider';
 import type { z } from 'zod';
-import type { SliderConfig, sliderConfigBody } from '../../../../common/schemas/slider';
 import { AppError } from '../../lib/app-error';
 import { resolveBasePath } from '../media/media-library';
 import type { PlaylistsRepository } from '../playlists/playlists.repository';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mediaUrl } from '../../../../common/media';
-import type { Slide, SliderPublicData } from '../../../../common/schemas/slider';
+import { mediaUrl } from '@common/media';
+import type { Slide, SliderPublicData } from '@common/schemas/slider';
 import { listMedia } from '../media/media-library';
 import type { PlaylistsRepository } from '../playlists/playlists.repository';
 import { libraryUrls } from '../playlists/playlists.service';

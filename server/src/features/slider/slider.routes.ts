@@ -1,5 +1,5 @@
+import { sliderConfigBody } from '@common/schemas/slider';
 import type { FastifyInstance } from 'fastify';
-import { sliderConfigBody } from '../../../../common/schemas/slider';
 import type { AppContext } from '../../app-context';
 import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';

@@ -1,9 +1,9 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Playlist } from '@common/schemas/playlist';
+import type { SliderConfig, SliderPublicData } from '@common/schemas/slider';
+import { SLIDER_DEFAULTS } from '@common/slider-defaults';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Playlist } from '../../../../common/schemas/playlist';
-import type { SliderConfig, SliderPublicData } from '../../../../common/schemas/slider';
-import { SLIDER_DEFAULTS } from '../../../../common/slider-defaults';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import { DEFAULT_SLIDES } from './default-backgrounds';
 

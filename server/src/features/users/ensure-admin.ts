@@ -1,5 +1,5 @@
+import { emailSchema } from '@common/schemas/user';
 import type { FastifyBaseLogger } from 'fastify';
-import { emailSchema } from '../../../../common/schemas/user';
 import { hashPassword } from '../auth/passwords';
 import type { UsersRepository } from './users.repository';
 

@@ -1,4 +1,4 @@
-import type { PublicUser, Role, Tier, UserStatus } from '../../../../common/schemas/user';
+import type { PublicUser, Role, Tier, UserStatus } from '@common/schemas/user';
 import type {
   Collection,
   DocChanges,

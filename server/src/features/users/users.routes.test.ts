@@ -1,6 +1,6 @@
+import { USERS_PAGE_SIZE } from '@common/schemas/admin-users';
+import type { PublicUser } from '@common/schemas/user';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { USERS_PAGE_SIZE } from '../../../../common/schemas/admin-users';
-import type { PublicUser } from '../../../../common/schemas/user';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import type { UserDoc } from './users.repository';
 

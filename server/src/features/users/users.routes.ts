@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
 import {
   createUserBody,
   updateUserBody,
   userExportQuery,
   userIdParam,
   userListQuery,
-} from '../../../../common/schemas/admin-users';
+} from '@common/schemas/admin-users';
+import type { FastifyInstance } from 'fastify';
 import { parseInput } from '../../lib/validate';
 import type { UsersService } from './users.service';
 import { usersCsv } from './users-csv';

@@ -4,8 +4,8 @@ import {
   type UpdateUserBody,
   USERS_PAGE_SIZE,
   type UserListQuery,
-} from '../../../../common/schemas/admin-users';
-import type { PublicUser } from '../../../../common/schemas/user';
+} from '@common/schemas/admin-users';
+import type { PublicUser } from '@common/schemas/user';
 import { AppError } from '../../lib/app-error';
 import { DuplicateKeyError, type Filter, type SortSpec } from '../../store/store';
 import { hashPassword } from '../auth/passwords';

@@ -1,4 +1,4 @@
-import { BRAND_NAME } from '../../../../../common/constants';
+import { BRAND_NAME } from '@common/constants';
 import { PANELS, type PanelId } from '../panels';
 
 export interface SidebarProps {

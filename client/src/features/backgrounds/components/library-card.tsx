@@ -1,6 +1,6 @@
-import { type MediaFile, mediaUrl } from '../../../../../common/media';
-import type { LastScan } from '../../../../../common/schemas/media';
-import type { PlaylistItem } from '../../../../../common/schemas/playlist';
+import { type MediaFile, mediaUrl } from '@common/media';
+import type { LastScan } from '@common/schemas/media';
+import type { PlaylistItem } from '@common/schemas/playlist';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 

@@ -1,5 +1,5 @@
+import type { PlaylistItem } from '@common/schemas/playlist';
 import { DragDropContext, Draggable, Droppable, type DropResult } from '@hello-pangea/dnd';
-import type { PlaylistItem } from '../../../../../common/schemas/playlist';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 

@@ -1,5 +1,5 @@
+import { type Playlist, playlistItemCount } from '@common/schemas/playlist';
 import { type FormEvent, useState } from 'react';
-import { type Playlist, playlistItemCount } from '../../../../../common/schemas/playlist';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { TextField } from '../../../components/ui/text-field';

@@ -1,6 +1,6 @@
+import type { Playlist } from '@common/schemas/playlist';
+import type { SliderConfig } from '@common/schemas/slider';
 import { type FormEvent, useId } from 'react';
-import type { Playlist } from '../../../../../common/schemas/playlist';
-import type { SliderConfig } from '../../../../../common/schemas/slider';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { INPUT_CLASS, TextField } from '../../../components/ui/text-field';

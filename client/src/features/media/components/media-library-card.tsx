@@ -1,4 +1,4 @@
-import { type MediaCategory, type MediaFile, mediaUrl } from '../../../../../common/media';
+import { type MediaCategory, type MediaFile, mediaUrl } from '@common/media';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { CATEGORY_LABELS, formatSize } from '../upload-rules';

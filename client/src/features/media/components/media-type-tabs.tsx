@@ -1,4 +1,4 @@
-import { MEDIA_CATEGORIES, type MediaCategory } from '../../../../../common/media';
+import { MEDIA_CATEGORIES, type MediaCategory } from '@common/media';
 import { CATEGORY_LABELS } from '../upload-rules';
 
 export interface MediaTypeTabsProps {

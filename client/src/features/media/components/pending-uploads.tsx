@@ -1,4 +1,4 @@
-import type { MediaCategory } from '../../../../../common/media';
+import type { MediaCategory } from '@common/media';
 import { Button } from '../../../components/ui/button';
 import { formatSize } from '../upload-rules';
 

@@ -1,4 +1,4 @@
-import type { LastScan } from '../../../../../common/schemas/media';
+import type { LastScan } from '@common/schemas/media';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 

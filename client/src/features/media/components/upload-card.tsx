@@ -1,5 +1,5 @@
+import type { MediaCategory } from '@common/media';
 import type { ReactNode } from 'react';
-import type { MediaCategory } from '../../../../../common/media';
 import { Card } from '../../../components/ui/card';
 import { CATEGORY_LABELS } from '../upload-rules';
 import { UploadZone } from './upload-zone';

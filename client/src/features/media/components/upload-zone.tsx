@@ -1,5 +1,5 @@
+import { MEDIA_EXTENSIONS, type MediaCategory } from '@common/media';
 import { type DragEvent, useId, useState } from 'react';
-import { MEDIA_EXTENSIONS, type MediaCategory } from '../../../../../common/media';
 import { acceptFor, CATEGORY_LABELS } from '../upload-rules';
 
 export interface UploadZoneProps {

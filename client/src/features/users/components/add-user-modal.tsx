@@ -1,6 +1,6 @@
+import { MIN_PASSWORD_LENGTH } from '@common/constants';
+import type { CreateUserBody } from '@common/schemas/admin-users';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { MIN_PASSWORD_LENGTH } from '../../../../../common/constants';
-import type { CreateUserBody } from '../../../../../common/schemas/admin-users';
 import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
 import { PasswordField } from '../../../components/ui/password-field';

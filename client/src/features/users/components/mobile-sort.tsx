@@ -1,4 +1,4 @@
-import type { SortOrder, UserSortField } from '../../../../../common/schemas/admin-users';
+import type { SortOrder, UserSortField } from '@common/schemas/admin-users';
 import { SelectField } from '../../../components/ui/select-field';
 import { SORTABLE_COLUMNS } from '../sort-columns';
 

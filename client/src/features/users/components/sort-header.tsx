@@ -1,4 +1,4 @@
-import type { SortOrder, UserSortField } from '../../../../../common/schemas/admin-users';
+import type { SortOrder, UserSortField } from '@common/schemas/admin-users';
 
 export interface SortHeaderProps {
   field: UserSortField;

@@ -1,7 +1,7 @@
+import { MIN_PASSWORD_LENGTH } from '@common/constants';
+import type { UpdateUserBody } from '@common/schemas/admin-users';
+import type { PublicUser } from '@common/schemas/user';
 import { useState } from 'react';
-import { MIN_PASSWORD_LENGTH } from '../../../../../common/constants';
-import type { UpdateUserBody } from '../../../../../common/schemas/admin-users';
-import type { PublicUser } from '../../../../../common/schemas/user';
 import { SelectField } from '../../../components/ui/select-field';
 import { COMPACT_INPUT_CLASS } from '../../../components/ui/text-field';
 import { ROLE_OPTIONS, STATUS_OPTIONS, TIER_OPTIONS } from '../user-options';
