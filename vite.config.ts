@@ -1,7 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { aliases } from './aliases';
+import { aliases } from './aliases.ts';
 
 const SERVER = `http://127.0.0.1:${process.env.PORT ?? 5001}`;
 
