@@ -8,6 +8,7 @@ import { loadTokenKey, TokenService } from './features/auth/token-service';
 import { healthRoutes } from './features/health/health.routes';
 import { mediaRoutes } from './features/media/media.routes';
 import { registerMediaServing } from './features/media/media-serve';
+import { nginxRoutes } from './features/nginx/nginx.routes';
 import { playlistRoutes } from './features/playlists/playlists.routes';
 import { sliderRoutes } from './features/slider/slider.routes';
 import { SliderConfigRepository } from './features/slider/slider-config.repository';
@@ -88,6 +89,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       refuseUnknownPaths(admin);
     },
     { prefix: '/api/admin' },
+  );
+  // The web-server panel: admin-only the same way, unknown paths included.
+  await app.register(
+    async (system) => {
+      system.addHook('onRequest', ctx.guards.requireAdmin);
+      await system.register(nginxRoutes(ctx));
+      refuseUnknownPaths(system);
+    },
+    { prefix: '/api/system' },
   );
 
   await app.register(mediaRoutes(ctx), { prefix: '/api/media' });

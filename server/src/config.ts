@@ -1,5 +1,11 @@
 import path from 'node:path';
 import { z } from 'zod';
+import {
+  checkNginxEnv,
+  type NginxSettings,
+  nginxEnvFields,
+  nginxSettings,
+} from './features/nginx/nginx-settings';
 
 /**
  * The only reader of process.env. Parsed once at start-up; a bad value stops the server
@@ -33,6 +39,7 @@ const envSchema = z
     JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     MEDIA_ROOTS: optionalString,
     CLIENT_DIST_DIR: optionalString,
+    ...nginxEnvFields,
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
@@ -42,6 +49,7 @@ const envSchema = z
         message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together',
       });
     }
+    checkNginxEnv(env, ctx);
   });
 
 export interface Config {
@@ -59,6 +67,8 @@ export interface Config {
   mediaRoots: string[];
   /** The built web client (`npm run build` output). */
   clientDistDir: string;
+  /** Which nginx the web-server panel drives (NGINX_* variables). */
+  nginx: NginxSettings;
 }
 
 const DEFAULT_CLIENT_DIST = path.resolve(import.meta.dirname, '../../dist/client');
@@ -91,5 +101,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       .map((root) => root.trim())
       .filter(Boolean)
       .map((root) => path.resolve(root)),
+    nginx: nginxSettings(e, dataDir),
   });
 }

@@ -1,0 +1,149 @@
+import { z } from 'zod';
+
+/** The web-server settings the console edits (SPEC section 3, "Web-server config"). */
+export interface NginxConfig {
+  /** One or more host names, separated by spaces. */
+  serverName: string;
+  port: number;
+  sslPort: number;
+  sslEnabled: boolean;
+  /** Where nginx forwards what it does not serve itself: `http(s)://host[:port][/path]`. */
+  proxyPass: string;
+  /** An absolute folder whose files nginx serves directly (the built web client by default). */
+  staticRoot: string;
+  /** A size with an optional unit, as nginx reads it: `512M`, `100k`, `0` (no limit). */
+  maxBodySize: string;
+  gzipEnabled: boolean;
+  cacheEnabled: boolean;
+}
+
+/** SPEC sections 3 and 9. The proxy target and the static root depend on the app, so the server adds them. */
+export const NGINX_DEFAULTS = {
+  serverName: 'localhost',
+  port: 80,
+  sslPort: 443,
+  sslEnabled: false,
+  maxBodySize: '512M',
+  gzipEnabled: true,
+  cacheEnabled: true,
+} as const satisfies Partial<NginxConfig>;
+
+/** The form's labels, also used to name a refused field in the server's answer. */
+export const NGINX_FIELD_LABELS: Record<keyof NginxConfig, string> = {
+  serverName: 'Server name',
+  port: 'HTTP port',
+  sslPort: 'HTTPS port',
+  sslEnabled: 'SSL enabled',
+  proxyPass: 'Proxy pass',
+  staticRoot: 'Static files root',
+  maxBodySize: 'Max body size',
+  gzipEnabled: 'Gzip compression',
+  cacheEnabled: 'Static cache',
+};
+
+// Every text field is matched against an allow-list of its own, never a deny-list: nothing that
+// could end or add an nginx directive (; { } # $ quotes backslashes CR LF tabs...) can pass.
+const HOST_LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+const HOST_NAME = `${HOST_LABEL}(?:\\.${HOST_LABEL})*`;
+const SERVER_NAME = new RegExp(`^(?:_|(?:\\*\\.)?${HOST_NAME})$`);
+const PROXY_PASS = new RegExp(
+  `^https?://(?:${HOST_NAME}|\\[[0-9A-Fa-f:.]{2,45}\\])(?::(\\d{1,5}))?(?:/[A-Za-z0-9._~/-]*)?$`,
+);
+const BODY_SIZE = /^\d{1,9}[kKmMgG]?$/;
+/** Plain path characters only; a space is allowed because the path is written quoted. */
+const FOLDER = /^\/[A-Za-z0-9._@+,=~ /-]*$/;
+const MAX_SERVER_NAMES = 10;
+
+const spacesTrimmed = (value: string) => value.replace(/^ +| +$/g, '');
+
+function text(label: string, max: number, check: (value: string) => boolean, rule: string) {
+  return z
+    .string({ error: `${label} must be text` })
+    .transform(spacesTrimmed)
+    .refine((value) => value.length > 0, `${label} is required`)
+    .refine((value) => value.length <= max, `${label} is too long`)
+    .refine(check, `${label} ${rule}`);
+}
+
+/** SPEC section 5: ports are parsed as integers; a value that is not a number falls back to the default. */
+function port(label: string, fallback: number) {
+  return z
+    .union([z.number(), z.string()], { error: `${label} must be a number` })
+    .transform((value) => {
+      const parsed = typeof value === 'number' ? Math.trunc(value) : Number.parseInt(value, 10);
+      return Number.isNaN(parsed) ? fallback : parsed;
+    })
+    .refine((value) => value >= 1 && value <= 65535, `${label} must be from 1 to 65535`);
+}
+
+const flag = (label: string) => z.boolean({ error: `${label} must be true or false` });
+
+/** POST /api/system/config and /api/system/nginx/config. Unknown fields are dropped. */
+export const nginxConfigBody = z.object({
+  serverName: text(
+    NGINX_FIELD_LABELS.serverName,
+    255,
+    (value) => {
+      const names = value.split(/ +/);
+      return names.length <= MAX_SERVER_NAMES && names.every((name) => SERVER_NAME.test(name));
+    },
+    'may only hold host names separated by spaces (letters, digits, dots and hyphens; *.example.com and _ are allowed)',
+  ),
+  port: port(NGINX_FIELD_LABELS.port, NGINX_DEFAULTS.port),
+  sslPort: port(NGINX_FIELD_LABELS.sslPort, NGINX_DEFAULTS.sslPort),
+  sslEnabled: flag(NGINX_FIELD_LABELS.sslEnabled),
+  proxyPass: text(
+    NGINX_FIELD_LABELS.proxyPass,
+    300,
+    (value) => {
+      const match = PROXY_PASS.exec(value);
+      return Boolean(match) && (match?.[1] === undefined || Number(match[1]) <= 65535);
+    },
+    'must look like http://host:port or https://host:port/path (letters, digits, dots, hyphens and slashes)',
+  ),
+  staticRoot: text(
+    NGINX_FIELD_LABELS.staticRoot,
+    1024,
+    (value) => FOLDER.test(value) && !/\/\.{1,2}(?:\/|$)|\/\//.test(value),
+    'must be an absolute folder such as /var/www/site (letters, digits, spaces and ._-@+,=~ only)',
+  ).transform((value) => (value.length > 1 ? value.replace(/\/$/, '') : value)),
+  maxBodySize: text(
+    NGINX_FIELD_LABELS.maxBodySize,
+    10,
+    (value) => BODY_SIZE.test(value),
+    'must be a whole number with an optional unit k, m or g, such as 512M',
+  ),
+  gzipEnabled: flag(NGINX_FIELD_LABELS.gzipEnabled),
+  cacheEnabled: flag(NGINX_FIELD_LABELS.cacheEnabled),
+});
+
+export type NginxState = 'running' | 'stopped' | 'error' | 'unknown';
+
+/** GET /api/system/status. `state` and `message` add to the spec's `running` and `stats`. */
+export interface NginxStatusResponse {
+  success: true;
+  running: boolean;
+  state: NginxState;
+  message: string;
+  /** 'managed': the app's own nginx under DATA_DIR/nginx; 'system': the machine's nginx. */
+  mode: 'managed' | 'system';
+  stats: { version: string | null; processes: number };
+}
+
+export interface NginxHistoryEntry {
+  id: string;
+  savedAt: string;
+  /** The e-mail address of the administrator who saved it. */
+  savedBy: string;
+  config: NginxConfig;
+  /** The server-block file exactly as it was written. */
+  rendered: string;
+  /** Set when this version was made by restoring an older one. */
+  restoredFrom?: string;
+}
+
+/** GET /api/system/nginx/history `data`: newest first, and the file nginx reads now. */
+export interface NginxHistory {
+  entries: NginxHistoryEntry[];
+  current: string | null;
+}

@@ -1,0 +1,93 @@
+import { constants } from 'node:fs';
+import { access, chmod, mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../../lib/app-error';
+import { run } from './nginx-binary';
+
+export interface Certificate {
+  cert: string;
+  key: string;
+  /** Made here with openssl for a trial run: browsers warn, and HSTS is never sent with it. */
+  selfSigned: boolean;
+}
+
+const TRIAL_DAYS = '90';
+const TRIAL_MARKER = 'self-signed.txt';
+
+const readable = (file: string) =>
+  access(file, constants.R_OK).then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * The certificate and key for HTTPS: NGINX_SSL_CERT and NGINX_SSL_KEY when set, else cert.pem and
+ * key.pem in `sslDir`. When that folder holds neither, a self-signed pair is made with openssl
+ * so that HTTPS can be tried at once; a pair put there later replaces it.
+ */
+export async function ensureCertificate(
+  own: { cert?: string; key?: string },
+  sslDir: string,
+  serverName: string,
+): Promise<Certificate> {
+  if (own.cert && own.key) {
+    for (const [name, file] of [
+      ['NGINX_SSL_CERT', own.cert],
+      ['NGINX_SSL_KEY', own.key],
+    ] as const) {
+      if (!(await readable(file)))
+        throw new AppError('VALIDATION', `SSL enabled: ${name} (${file}) cannot be read`);
+    }
+    return { cert: own.cert, key: own.key, selfSigned: false };
+  }
+  const cert = path.join(sslDir, 'cert.pem');
+  const key = path.join(sslDir, 'key.pem');
+  const [hasCert, hasKey] = await Promise.all([readable(cert), readable(key)]);
+  if (hasCert && hasKey) return { cert, key, selfSigned: await readable(path.join(sslDir, TRIAL_MARKER)) };
+  if (hasCert !== hasKey) {
+    throw new AppError('VALIDATION', `SSL enabled: put both cert.pem and key.pem in ${sslDir}, or neither`);
+  }
+  await makeSelfSigned(sslDir, cert, key, serverName);
+  return { cert, key, selfSigned: true };
+}
+
+async function makeSelfSigned(sslDir: string, cert: string, key: string, serverName: string): Promise<void> {
+  // The server name passed the form's allow-list; it is also only ever an argument, never shell text.
+  const names = serverName.split(' ').filter((name) => name !== '_' && !name.startsWith('*'));
+  const commonName = names[0] ?? 'localhost';
+  const altNames = [...new Set([...names, 'localhost'])].map((name) => `DNS:${name}`).concat('IP:127.0.0.1');
+  await mkdir(sslDir, { recursive: true, mode: 0o700 });
+  const made = await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    key,
+    '-out',
+    cert,
+    '-days',
+    TRIAL_DAYS,
+    '-subj',
+    `/CN=${commonName}`,
+    '-addext',
+    `subjectAltName=${altNames.join(',')}`,
+  ]);
+  if (!made.ok) {
+    await Promise.all([rm(cert, { force: true }), rm(key, { force: true })]);
+    throw new AppError(
+      'VALIDATION',
+      `SSL enabled: no certificate in ${sslDir} and openssl could not make a trial one (${made.output.split('\n')[0]}). ` +
+        'Put cert.pem and key.pem there, or set NGINX_SSL_CERT and NGINX_SSL_KEY.',
+    );
+  }
+  await chmod(key, 0o600);
+  await writeFile(
+    path.join(sslDir, TRIAL_MARKER),
+    `cert.pem and key.pem here were made by the console for a trial run (self-signed, ${TRIAL_DAYS} days).\n` +
+      'Replace both with your own certificate and key, and delete this file.\n',
+  );
+}

@@ -1,0 +1,138 @@
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { NginxSettings } from './nginx-settings';
+
+/** Where everything of one nginx lives, for the managed instance or the machine's own. */
+export interface NginxLayout {
+  mode: NginxSettings['mode'];
+  /** The managed instance's prefix folder; also where the console keeps its settings and history. */
+  dir: string;
+  /** The main file nginx is started with (`-c`). */
+  mainConf: string;
+  /** The one server-block file the console writes. */
+  siteFile: string;
+  pidFile: string;
+  errorLog: string;
+  /** Default home of the HTTPS certificate and key (cert.pem, key.pem). */
+  sslDir: string;
+  settingsFile: string;
+  historyFile: string;
+}
+
+export function nginxLayout(settings: NginxSettings): NginxLayout {
+  const dir = settings.dir;
+  const common = {
+    dir,
+    sslDir: path.join(dir, 'ssl'),
+    settingsFile: path.join(dir, 'config.json'),
+    historyFile: path.join(dir, 'history.json'),
+  };
+  if (settings.mode === 'system' && settings.mainConf && settings.siteFile) {
+    return {
+      ...common,
+      mode: 'system',
+      mainConf: settings.mainConf,
+      siteFile: settings.siteFile,
+      pidFile: settings.pidFile ?? '/run/nginx.pid',
+      errorLog: settings.errorLog ?? '/var/log/nginx/error.log',
+    };
+  }
+  return {
+    ...common,
+    mode: 'managed',
+    mainConf: path.join(dir, 'conf', 'nginx.conf'),
+    siteFile: path.join(dir, 'conf', 'site.conf'),
+    pidFile: path.join(dir, 'logs', 'nginx.pid'),
+    errorLog: path.join(dir, 'logs', 'error.log'),
+  };
+}
+
+/** The arguments that point nginx at this configuration (`-p` only for the managed instance). */
+export function configArgs(layout: NginxLayout, mainConf = layout.mainConf): string[] {
+  return layout.mode === 'managed' ? ['-p', `${layout.dir}/`, '-c', mainConf] : ['-c', mainConf];
+}
+
+/** Writes a whole file or nothing: a half-written config must never be what nginx reads. */
+export async function writeFileAtomic(file: string, text: string, mode = 0o644): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    await writeFile(temp, text, { mode });
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+const TEMP_PATHS = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'] as const;
+
+/** Common types of a site's static files (nginx's own mime.types lives elsewhere on each system). */
+const MIME_TYPES: Record<string, string> = {
+  'text/html': 'html htm',
+  'text/css': 'css',
+  'text/plain': 'txt',
+  'text/xml': 'xml',
+  'application/javascript': 'js mjs',
+  'application/json': 'json map',
+  'application/manifest+json': 'webmanifest',
+  'application/wasm': 'wasm',
+  'application/pdf': 'pdf',
+  'image/svg+xml': 'svg svgz',
+  'image/png': 'png',
+  'image/jpeg': 'jpg jpeg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/avif': 'avif',
+  'image/x-icon': 'ico',
+  'font/woff': 'woff',
+  'font/woff2': 'woff2',
+  'audio/mpeg': 'mp3',
+  'audio/ogg': 'ogg',
+  'video/mp4': 'mp4 m4v',
+  'video/webm': 'webm',
+};
+
+/**
+ * The managed instance's main file: the product owns it whole and rewrites it on every save.
+ * It runs as whoever runs the app (when that is root, nginx's workers drop to `nobody`).
+ */
+export function renderMainConf(layout: NginxLayout, siteFile: string): string {
+  const at = (...parts: string[]) => quotedPath(path.join(layout.dir, ...parts));
+  const types = Object.entries(MIME_TYPES).map(([type, extensions]) => `        ${type} ${extensions};`);
+  return [
+    "# Managed by the members site: rewritten on every save of the console's Nginx section.",
+    'worker_processes auto;',
+    `pid ${quotedPath(layout.pidFile)};`,
+    // notice level: the reload check reads "start worker process" and [emerg] lines from here.
+    `error_log ${quotedPath(layout.errorLog)} notice;`,
+    '',
+    'events {',
+    '    worker_connections 1024;',
+    '}',
+    '',
+    'http {',
+    '    types {',
+    ...types,
+    '    }',
+    '    default_type application/octet-stream;',
+    `    access_log ${at('logs', 'access.log')};`,
+    ...TEMP_PATHS.map((name) => `    ${name}_temp_path ${at('temp', name)};`),
+    '    sendfile on;',
+    '    tcp_nopush on;',
+    '    keepalive_timeout 65;',
+    '    server_tokens off;',
+    '',
+    `    include ${quotedPath(siteFile)};`,
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** DATA_DIR comes from the environment, yet it is checked like anything else written into nginx. */
+function quotedPath(value: string): string {
+  if (!/^\/[A-Za-z0-9._~@+,=:/ -]*$/.test(value)) {
+    throw new Error(`nginx cannot safely be given the path ${JSON.stringify(value)}: use plain characters`);
+  }
+  return `"${value}"`;
+}

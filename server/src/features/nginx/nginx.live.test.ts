@@ -1,0 +1,328 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { request as httpsRequest } from 'node:https';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import type { NginxHistory } from '@common/schemas/nginx';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app';
+import { loadConfig } from '../../config';
+import { openEmbeddedStore } from '../../store/embedded-store';
+import type { Store } from '../../store/store';
+import { bearer, createUser } from '../../test/test-app';
+import { isNginxAlive, readPid, workerPids } from './nginx-process';
+import {
+  type Fetched,
+  freePort,
+  httpGet,
+  kill,
+  makeStaticRoot,
+  nginxForTests,
+  nginxProcessesUnder,
+  readableTempDir,
+  stopNginx,
+} from './nginx-test-support';
+
+// Everything here runs against the real nginx binary, on free ports of 127.0.0.1.
+const nginxBinary = await nginxForTests();
+
+interface LoggedRequest {
+  url: string;
+  remoteAddress: string;
+}
+
+let dataDir: string;
+let site: Awaited<ReturnType<typeof makeStaticRoot>>;
+let app: FastifyInstance;
+let store: Store;
+let token: string;
+let appPort: number;
+let httpPort: number;
+const logged: LoggedRequest[] = [];
+
+const nginxDir = () => path.join(dataDir, 'nginx');
+const pidFile = () => path.join(nginxDir(), 'logs', 'nginx.pid');
+const siteFile = () => path.join(nginxDir(), 'conf', 'site.conf');
+const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+  app.inject({ method, url, headers: bearer(token), payload });
+const viaNginx = (pathname: string, headers: Record<string, string> = {}) =>
+  httpGet(`http://127.0.0.1:${httpPort}${pathname}`, headers);
+const history = async () => (await call('GET', '/api/system/nginx/history')).json().data as NginxHistory;
+
+function httpsGet(port: number, pathname: string): Promise<Fetched> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      { host: '127.0.0.1', port, path: pathname, rejectUnauthorized: false, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe.skipIf(!nginxBinary)('the web-server panel on a real nginx', () => {
+  beforeAll(async () => {
+    dataDir = await readableTempDir('nginx-live-');
+    site = await makeStaticRoot();
+    appPort = await freePort();
+    httpPort = await freePort();
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      PORT: String(appPort),
+      CLIENT_DIST_DIR: site.root,
+      NGINX_LISTEN_ADDRESS: '127.0.0.1',
+      PATH: process.env.PATH ?? '',
+    });
+    store = await openEmbeddedStore(dataDir);
+    // The app's own request log says which client address it saw (Fastify logs request.ip).
+    const stream = {
+      write(line: string) {
+        const entry = JSON.parse(line) as { req?: LoggedRequest };
+        if (entry.req) logged.push(entry.req);
+      },
+    };
+    app = await buildApp({ config, store, logger: { level: 'info', stream } });
+    await app.listen({ port: appPort, host: '127.0.0.1' });
+    token = (await createUser({ app, store, dataDir, close: async () => {} }, { role: 'admin' })).token;
+  });
+
+  afterAll(async () => {
+    const left = await stopNginx(pidFile());
+    const strays = await nginxProcessesUnder(nginxDir());
+    await app?.close();
+    await store?.close();
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(site.root, { recursive: true, force: true });
+    expect(left).toEqual([]);
+    expect(strays).toEqual([]);
+  });
+
+  it('saves while stopped, then Restart starts nginx and status counts master and workers', async () => {
+    const defaults = (await call('GET', '/api/system/config')).json().data;
+    expect(defaults.proxyPass).toBe(`http://127.0.0.1:${appPort}`);
+
+    const saved = await call('POST', '/api/system/nginx/config', {
+      ...defaults,
+      port: httpPort,
+      staticRoot: site.root,
+    });
+    expect(saved.json()).toMatchObject({ success: true, message: 'Nginx configuration saved successfully!' });
+    expect((await call('GET', '/api/system/status')).json()).toMatchObject({
+      running: false,
+      state: 'stopped',
+    });
+
+    const restarted = await call('POST', '/api/system/restart');
+    expect(restarted.json()).toEqual({
+      success: true,
+      action: 'started',
+      message: 'Nginx restarted successfully!',
+    });
+    const status = (await call('GET', '/api/system/status')).json();
+    const master = await readPid(pidFile());
+    expect(status).toMatchObject({ success: true, running: true, state: 'running' });
+    expect(status.stats.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(status.stats.processes).toBe(1 + (await workerPids(master!)).length);
+    expect(status.stats.processes).toBeGreaterThanOrEqual(2);
+  });
+
+  it('proxies a page and an API call to the app, passing the client address on', async () => {
+    const page = await viaNginx('/');
+    expect(page.status).toBe(200);
+    expect(page.body.toString()).toContain('<title>Members</title>');
+    // The page came from the app, not straight from the folder: it carries the app's security headers.
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+
+    const api = await viaNginx('/api/slider/public', { 'x-forwarded-for': '203.0.113.7' });
+    expect(api.status).toBe(200);
+    expect(JSON.parse(api.body.toString()).success).toBe(true);
+    const seen = logged.filter((entry) => entry.url === '/api/slider/public').at(-1);
+    expect(seen?.remoteAddress).toBe('203.0.113.7');
+  });
+
+  it('serves the static root itself: gzip on the JS bundle, long-lived cache on hashed assets', async () => {
+    const before = logged.length;
+    const bundle = await viaNginx(site.bundle, { 'accept-encoding': 'gzip' });
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers['content-encoding']).toBe('gzip');
+    expect(bundle.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(bundle.headers['content-type']).toBe('application/javascript');
+    expect(logged.slice(before).some((entry) => entry.url === site.bundle)).toBe(false);
+
+    const hidden = await viaNginx('/.env');
+    expect(hidden.status).toBe(403);
+
+    const saved = await call('POST', '/api/system/config', { gzipEnabled: false, cacheEnabled: false });
+    expect(saved.statusCode).toBe(200);
+    const plain = await viaNginx(site.bundle, { 'accept-encoding': 'gzip' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['cache-control']).toBe('no-cache');
+    expect(
+      (await call('POST', '/api/system/config', { gzipEnabled: true, cacheEnabled: true })).statusCode,
+    ).toBe(200);
+  });
+
+  it('refuses a config nginx -t rejects, with nginx’s error; the old file stays and the site answers', async () => {
+    const sslDir = path.join(nginxDir(), 'ssl');
+    await import('node:fs/promises').then((fs) => fs.mkdir(sslDir, { recursive: true }));
+    await writeFile(path.join(sslDir, 'cert.pem'), 'this is not a certificate\n');
+    await writeFile(path.join(sslDir, 'key.pem'), 'nor is this a key\n');
+    const live = await readFile(siteFile(), 'utf8');
+    const versions = (await history()).entries.length;
+
+    const refused = await call('POST', '/api/system/config', { sslEnabled: true, sslPort: await freePort() });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().success).toBe(false);
+    expect(refused.json().error).toMatch(
+      /nginx rejected the configuration: nginx: \[emerg\] cannot load certificate/,
+    );
+    expect(await readFile(siteFile(), 'utf8')).toBe(live);
+    expect((await history()).entries).toHaveLength(versions);
+    expect((await call('GET', '/api/system/config')).json().data.sslEnabled).toBe(false);
+    expect((await viaNginx('/api/health')).status).toBe(200);
+    await rm(sslDir, { recursive: true });
+  });
+
+  it('restores the old file when the running nginx cannot take the new one (a port in use)', async () => {
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const busy = (squatter.address() as { port: number }).port;
+    const live = await readFile(siteFile(), 'utf8');
+    try {
+      const refused = await call('POST', '/api/system/config', { port: busy });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error).toContain(
+        `bind() to 127.0.0.1:${busy} failed (98: Address already in use)`,
+      );
+    } finally {
+      squatter.close();
+    }
+    expect(await readFile(siteFile(), 'utf8')).toBe(live);
+    expect((await call('GET', '/api/system/config')).json().data.port).toBe(httpPort);
+    expect((await viaNginx('/api/health')).status).toBe(200);
+    expect((await call('GET', '/api/system/status')).json().state).toBe('running');
+  });
+
+  it('with SSL on, HTTPS answers on a trial certificate and HTTP redirects to it', async () => {
+    const sslPort = await freePort();
+    const saved = await call('POST', '/api/system/config', { sslEnabled: true, sslPort });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().warning).toContain('self-signed');
+
+    const secure = await httpsGet(sslPort, '/api/health');
+    expect(secure.status).toBe(200);
+    expect(JSON.parse(secure.body.toString()).status).toBe('ok');
+    expect(secure.headers['strict-transport-security']).toBeUndefined();
+    const redirect = await viaNginx('/api/health?x=1');
+    expect(redirect.status).toBe(301);
+    expect(redirect.headers.location).toBe(`https://127.0.0.1:${sslPort}/api/health?x=1`);
+
+    expect((await call('POST', '/api/system/config', { sslEnabled: false })).statusCode).toBe(200);
+    expect((await viaNginx('/api/health')).status).toBe(200);
+  });
+
+  it('Restart reloads a running nginx gracefully: same master, new workers, a download in flight completes', async () => {
+    const master = await readPid(pidFile());
+    const workersBefore = await workerPids(master!);
+    const download = new Promise<number>((resolve, reject) => {
+      import('node:http').then(({ get }) =>
+        get(`http://127.0.0.1:${httpPort}${site.bigFile}`, { agent: false }, (res) => {
+          let bytes = 0;
+          res.once('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+            res.pause();
+            // Reload while the old worker still owes most of the file.
+            call('POST', '/api/system/restart')
+              .then((restart) => {
+                expect(restart.json().action).toBe('reloaded');
+                res.on('data', (more: Buffer) => {
+                  bytes += more.length;
+                });
+                res.resume();
+              })
+              .catch(reject);
+          });
+          res.on('end', () => resolve(bytes));
+          res.on('error', reject);
+        }).on('error', reject),
+      );
+    });
+    expect(await download).toBe(site.bigSize);
+    expect(await readPid(pidFile())).toBe(master);
+    const workersAfter = await workerPids(master!);
+    expect(workersAfter.some((pid) => !workersBefore.includes(pid))).toBe(true);
+  });
+
+  it('lists saved versions with who saved them, and restores one through the same tested path', async () => {
+    const { entries, current } = await history();
+    expect(entries.length).toBeGreaterThanOrEqual(5);
+    expect(entries[0]!.rendered).toBe(current);
+    expect(entries[0]!.savedBy).toMatch(/@example\.com$/);
+    const withSsl = entries.find((entry) => entry.config.sslEnabled);
+    expect(withSsl).toBeDefined();
+
+    const first = entries.at(-1)!;
+    const restored = await call('POST', `/api/system/nginx/history/${first.id}/restore`);
+    expect(restored.json()).toMatchObject({
+      success: true,
+      message: 'Nginx configuration saved successfully!',
+    });
+    const after = await history();
+    expect(after.entries[0]).toMatchObject({ restoredFrom: first.id, config: first.config });
+    expect(after.current).toBe(first.rendered);
+    expect((await viaNginx('/api/health')).status).toBe(200);
+    expect((await call('POST', '/api/system/nginx/history/0123456789ab/restore')).statusCode).toBe(404);
+  });
+
+  it('status says Stopped after a stop, Error for a broken file or a crash, and Restart starts it again', async () => {
+    expect(await stopNginx(pidFile())).toEqual([]);
+    expect((await call('GET', '/api/system/status')).json()).toMatchObject({
+      running: false,
+      state: 'stopped',
+    });
+
+    const live = await readFile(siteFile(), 'utf8');
+    await writeFile(siteFile(), `${live}\nnot_a_directive on;\n`);
+    const broken = (await call('GET', '/api/system/status')).json();
+    expect(broken.state).toBe('error');
+    expect(broken.message).toMatch(/\[emerg\] unknown directive "not_a_directive"/);
+    const refused = await call('POST', '/api/system/restart');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toMatch(/unknown directive "not_a_directive"/);
+    await writeFile(siteFile(), live);
+
+    expect((await call('POST', '/api/system/restart')).json().action).toBe('started');
+    const master = (await readPid(pidFile()))!;
+    // The master first: killed after a worker, it would start a new one in between.
+    const workers = await workerPids(master);
+    for (const pid of [master, ...workers]) kill(pid, 'SIGKILL');
+    for (const pid of [master, ...workers]) {
+      for (let i = 0; i < 100 && (await isNginxAlive(pid)); i += 1)
+        await new Promise((r) => setTimeout(r, 20));
+    }
+    const crashed = (await call('GET', '/api/system/status')).json();
+    expect(crashed).toMatchObject({ running: false, state: 'error' });
+    expect(crashed.message).toContain(`process ${master}`);
+
+    const again = (await call('POST', '/api/system/restart')).json();
+    expect(again, JSON.stringify(again)).toMatchObject({ action: 'started' });
+    expect((await call('GET', '/api/system/status')).json().state).toBe('running');
+  });
+
+  it.skipIf(process.getuid?.() === 0)(
+    'explains that a port below 1024 needs the right to bind it',
+    async () => {
+      expect(await stopNginx(pidFile())).toEqual([]);
+      expect((await call('POST', '/api/system/config', { port: 81 })).statusCode).toBe(200);
+      const refused = await call('POST', '/api/system/restart');
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error).toContain('Ports below 1024 need the right to bind them');
+    },
+  );
+});

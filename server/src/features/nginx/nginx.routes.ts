@@ -1,0 +1,64 @@
+import type { NginxConfig, NginxHistory } from '@common/schemas/nginx';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../app-context';
+import { errorBody } from '../../http/error-handler';
+import { AppError } from '../../lib/app-error';
+import { NginxFieldError, NginxService, type SaveResult } from './nginx.service';
+
+export const SAVED_MESSAGE = 'Nginx configuration saved successfully!';
+export const RESTARTED_MESSAGE = 'Nginx restarted successfully!';
+
+const savedBy = (request: FastifyRequest) => request.user?.email ?? 'unknown';
+
+const saved = (result: SaveResult) => ({
+  success: true as const,
+  message: SAVED_MESSAGE,
+  data: result.config satisfies NginxConfig,
+  ...(result.warning ? { warning: result.warning } : {}),
+});
+
+/**
+ * /api/system: the web-server panel (SPEC section 7, "Web server and application server").
+ * Registered inside the admin-only scope in app.ts.
+ */
+export function nginxRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    const nginx = new NginxService(ctx.config);
+
+    // The panel reads `error` on a failed save or restart (SPEC); a refused field is also named.
+    app.setErrorHandler((error, _request, reply) => {
+      if (!(error instanceof AppError)) throw error;
+      if (error.status >= 500) ctx.log.error({ err: error }, error.message);
+      return reply.code(error.status).send({
+        ...errorBody(error.code, error.message),
+        error: error.message,
+        ...(error instanceof NginxFieldError ? { field: error.field } : {}),
+      });
+    });
+
+    app.get('/config', async () => ({ success: true, data: await nginx.config() }));
+    app.get('/status', () => nginx.status());
+
+    // The sources disagree on which path the save uses, so both do the same.
+    const save = async (request: FastifyRequest) => saved(await nginx.save(request.body, savedBy(request)));
+    app.post('/config', save);
+    app.post('/nginx/config', save);
+
+    app.post('/restart', async () => ({
+      success: true,
+      action: await nginx.restart(),
+      message: RESTARTED_MESSAGE,
+    }));
+
+    app.get('/nginx/history', async () => ({
+      success: true,
+      data: (await nginx.history()) satisfies NginxHistory,
+    }));
+    app.post('/nginx/history/:id/restore', async (request) => {
+      const { id } = request.params as { id: string };
+      if (!/^[0-9a-f]{12}$/.test(id))
+        throw new AppError('NOT_FOUND', 'That saved version is no longer in the history.');
+      return saved(await nginx.restore(id, savedBy(request)));
+    });
+  };
+}

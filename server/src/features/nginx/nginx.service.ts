@@ -1,0 +1,224 @@
+import {
+  NGINX_DEFAULTS,
+  NGINX_FIELD_LABELS,
+  type NginxConfig,
+  type NginxHistory,
+  type NginxStatusResponse,
+  nginxConfigBody,
+} from '@common/schemas/nginx';
+import type { Config } from '../../config';
+import { AppError } from '../../lib/app-error';
+import { NginxBinary } from './nginx-binary';
+import { ensureCertificate } from './nginx-certificate';
+import { nginxErrorLine } from './nginx-errors';
+import { NginxFiles } from './nginx-files';
+import { configArgs, type NginxLayout, nginxLayout } from './nginx-layout';
+import { isNginxAlive, readPid, workerPids } from './nginx-process';
+import { reloadAndConfirm } from './nginx-reload';
+import { checkStaticRoot } from './nginx-static-root';
+import { NginxStore } from './nginx-store';
+import { renderSite } from './nginx-template';
+
+/** A refused field: the answer names it, and nothing has been written. */
+export class NginxFieldError extends AppError {
+  constructor(
+    readonly field: keyof NginxConfig,
+    message: string,
+  ) {
+    super('VALIDATION', message);
+  }
+}
+
+export interface SaveResult {
+  config: NginxConfig;
+  /** Said beside the success message, e.g. that HTTPS runs on a trial certificate. */
+  warning?: string;
+}
+
+type AppSettings = Pick<Config, 'port' | 'host' | 'dataDir' | 'clientDistDir' | 'nginx'>;
+
+/**
+ * The web-server panel's logic: settings in, one rendered server-block file out, tested by nginx
+ * before it goes live and rolled back when nginx will not take it. One change at a time.
+ */
+export class NginxService {
+  private readonly layout: NginxLayout;
+  private readonly nginx: NginxBinary;
+  private readonly files: NginxFiles;
+  private readonly store: NginxStore;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly app: AppSettings) {
+    this.layout = nginxLayout(app.nginx);
+    this.nginx = new NginxBinary(app.nginx);
+    this.files = new NginxFiles(this.layout, this.nginx);
+    this.store = new NginxStore(this.layout.settingsFile, this.layout.historyFile);
+  }
+
+  /** SPEC defaults, with the proxy target following this app's own port. */
+  defaults(): NginxConfig {
+    const loopback = ['0.0.0.0', '::', ''].includes(this.app.host) ? '127.0.0.1' : this.app.host;
+    const host = loopback.includes(':') ? `[${loopback}]` : loopback;
+    return {
+      ...NGINX_DEFAULTS,
+      proxyPass: `http://${host}:${this.app.port}`,
+      staticRoot: this.app.clientDistDir,
+    };
+  }
+
+  async config(): Promise<NginxConfig> {
+    return { ...this.defaults(), ...(await this.store.savedConfig()) };
+  }
+
+  async status(): Promise<NginxStatusResponse> {
+    const mode = this.layout.mode;
+    const located = await this.nginx.locate();
+    if ('missing' in located) {
+      return this.statusOf('unknown', located.missing, null, 0);
+    }
+    const version = await this.nginx.version(located.path);
+    const pid = await readPid(this.layout.pidFile);
+    if (pid && (await isNginxAlive(pid))) {
+      const processes = 1 + (await workerPids(pid)).length;
+      const where =
+        mode === 'managed' ? `the app's own instance in ${this.layout.dir}` : this.layout.mainConf;
+      return this.statusOf('running', `nginx is running (${where}).`, version, processes);
+    }
+    if (pid) {
+      return this.statusOf(
+        'error',
+        `nginx is not running, yet its pid file still names process ${pid}: it stopped without cleaning up. ` +
+          `See ${this.layout.errorLog}. Restart starts it again.`,
+        version,
+        0,
+      );
+    }
+    if (!(await this.files.siteExists())) {
+      return this.statusOf(
+        'stopped',
+        'nginx is not running. Restart starts it with this configuration.',
+        version,
+        0,
+      );
+    }
+    const test = await this.nginx.test(located.path, configArgs(this.layout));
+    if (!test.ok) return this.statusOf('error', nginxErrorLine(test.output), version, 0);
+    return this.statusOf('stopped', 'nginx is not running. Restart starts it.', version, 0);
+  }
+
+  private statusOf(
+    state: NginxStatusResponse['state'],
+    message: string,
+    version: string | null,
+    processes: number,
+  ): NginxStatusResponse {
+    return {
+      success: true,
+      running: state === 'running',
+      state,
+      message,
+      mode: this.layout.mode,
+      stats: { version, processes },
+    };
+  }
+
+  /** Both save calls and a restore from history come through here. */
+  async save(body: unknown, savedBy: string, restoredFrom?: string): Promise<SaveResult> {
+    const config = await this.parse(body);
+    const binary = await this.binary();
+    const certificate = config.sslEnabled
+      ? await ensureCertificate(
+          { cert: this.app.nginx.sslCert, key: this.app.nginx.sslKey },
+          this.layout.sslDir,
+          config.serverName,
+        )
+      : undefined;
+    const rendered = renderSite({
+      config,
+      listenAddress: this.app.nginx.listenAddress,
+      ssl: certificate && { ...certificate, hsts: !certificate.selfSigned },
+    });
+    return this.exclusive(async () => {
+      await this.files.apply(binary, rendered, (master) => this.reload(binary, master));
+      await this.store.record({ config, rendered, savedBy, ...(restoredFrom ? { restoredFrom } : {}) });
+      return {
+        config,
+        warning: certificate?.selfSigned
+          ? `HTTPS uses a self-signed certificate made for a trial run (browsers will warn). ` +
+            `Put your own cert.pem and key.pem in ${this.layout.sslDir}.`
+          : undefined,
+      };
+    });
+  }
+
+  /** Graceful reload when nginx runs (open connections finish), a start when it does not. */
+  async restart(): Promise<'reloaded' | 'started'> {
+    const binary = await this.binary();
+    return this.exclusive(async () => {
+      const pid = await readPid(this.layout.pidFile);
+      if (pid && (await isNginxAlive(pid))) {
+        await this.reload(binary, pid);
+        return 'reloaded';
+      }
+      if (!(await this.files.siteExists())) {
+        const config = await this.parse({});
+        await this.files.apply(binary, renderSite({ config, listenAddress: this.app.nginx.listenAddress }));
+      }
+      await this.files.start(binary);
+      return 'started';
+    });
+  }
+
+  async history(): Promise<NginxHistory> {
+    return { entries: await this.store.history(), current: await this.files.liveSite() };
+  }
+
+  async restore(id: string, savedBy: string): Promise<SaveResult> {
+    const entry = (await this.store.history()).find((candidate) => candidate.id === id);
+    if (!entry) throw new AppError('NOT_FOUND', 'That saved version is no longer in the history.');
+    return this.save(entry.config, savedBy, entry.id);
+  }
+
+  private async reload(binary: string, master: number): Promise<void> {
+    const outcome = await reloadAndConfirm(
+      this.nginx,
+      binary,
+      configArgs(this.layout),
+      master,
+      this.layout.errorLog,
+    );
+    if (!outcome.ok) throw new AppError('CONFLICT', `nginx could not reload: ${outcome.error}`);
+  }
+
+  private async binary(): Promise<string> {
+    const located = await this.nginx.locate();
+    if ('missing' in located) throw new AppError('UNAVAILABLE', located.missing);
+    return located.path;
+  }
+
+  /** Fields left out keep their current value; every field is then checked against its allow-list. */
+  private async parse(body: unknown): Promise<NginxConfig> {
+    const current = await this.config();
+    const merged = body && typeof body === 'object' && !Array.isArray(body) ? { ...current, ...body } : body;
+    const result = nginxConfigBody.safeParse(merged);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      const field = (issue?.path[0] ?? 'serverName') as keyof NginxConfig;
+      throw new NginxFieldError(field, issue?.message ?? `${NGINX_FIELD_LABELS[field]} is not valid`);
+    }
+    const config = result.data;
+    const rootProblem = await checkStaticRoot(config.staticRoot, this.app.dataDir);
+    if (rootProblem)
+      throw new NginxFieldError('staticRoot', `${NGINX_FIELD_LABELS.staticRoot} ${rootProblem}`);
+    if (config.sslEnabled && config.sslPort === config.port) {
+      throw new NginxFieldError('sslPort', 'HTTPS port must differ from the HTTP port');
+    }
+    return config;
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+}
