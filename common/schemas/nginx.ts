@@ -65,15 +65,20 @@ function text(label: string, max: number, check: (value: string) => boolean, rul
     .refine(check, `${label} ${rule}`);
 }
 
-/** SPEC section 5: ports are parsed as integers; a value that is not a number falls back to the default. */
+/**
+ * SPEC section 5: ports are parsed as integers, and text that is not a number falls back to the
+ * default. Punctuation or control characters are refused outright rather than quietly dropped.
+ */
 function port(label: string, fallback: number) {
+  const range = `${label} must be a whole number from 1 to 65535`;
   return z
     .union([z.number(), z.string()], { error: `${label} must be a number` })
+    .refine((value) => typeof value === 'number' || /^[A-Za-z0-9 ]*$/.test(value), range)
     .transform((value) => {
-      const parsed = typeof value === 'number' ? Math.trunc(value) : Number.parseInt(value, 10);
+      const parsed = typeof value === 'number' ? value : Number.parseInt(value, 10);
       return Number.isNaN(parsed) ? fallback : parsed;
     })
-    .refine((value) => value >= 1 && value <= 65535, `${label} must be from 1 to 65535`);
+    .refine((value) => Number.isInteger(value) && value >= 1 && value <= 65535, range);
 }
 
 const flag = (label: string) => z.boolean({ error: `${label} must be true or false` });

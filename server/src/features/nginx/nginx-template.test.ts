@@ -1,0 +1,121 @@
+import { NGINX_DEFAULTS, type NginxConfig, nginxConfigBody } from '@common/schemas/nginx';
+import { describe, expect, it } from 'vitest';
+import { explain, nginxErrorLine } from './nginx-errors';
+import { renderSite, splitProxyPass } from './nginx-template';
+
+const config: NginxConfig = {
+  ...NGINX_DEFAULTS,
+  proxyPass: 'http://127.0.0.1:5001',
+  staticRoot: '/srv/members site/dist/client',
+};
+
+describe('renderSite', () => {
+  it('proxies with the client address, protocol, host and websocket upgrade headers', () => {
+    const text = renderSite({ config });
+    expect(text).toContain('server 127.0.0.1:5001;');
+    expect(text).toContain('listen 80;');
+    expect(text).toContain('server_name localhost;');
+    expect(text).toContain('proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;');
+    expect(text).toContain('proxy_set_header X-Forwarded-Proto $scheme;');
+    expect(text).toContain('proxy_set_header Host $host;');
+    expect(text).toContain('proxy_set_header Upgrade $http_upgrade;');
+    expect(text).toContain('client_max_body_size 512M;');
+    expect(text).toContain('root "/srv/members site/dist/client";');
+    expect(text).toContain('gzip on;');
+    expect(text).toContain('add_header Cache-Control "public, max-age=31536000, immutable" always;');
+    expect(text).not.toContain('ssl_certificate');
+  });
+
+  it('turns gzip and caching off, and listens on one address when told', () => {
+    const text = renderSite({
+      config: { ...config, gzipEnabled: false, cacheEnabled: false },
+      listenAddress: '127.0.0.1',
+    });
+    expect(text).toContain('gzip off;');
+    expect(text).not.toContain('immutable');
+    expect(text).toContain('listen 127.0.0.1:80;');
+  });
+
+  it('with SSL: HTTPS with the certificate, HTTP redirecting, HSTS only for a certificate of one’s own', () => {
+    const ssl = { cert: '/etc/ssl/site.pem', key: '/etc/ssl/site.key', hsts: true };
+    const text = renderSite({ config: { ...config, sslEnabled: true, sslPort: 8443, port: 8080 }, ssl });
+    expect(text).toContain('listen 8443 ssl http2;');
+    expect(text).toContain('ssl_certificate "/etc/ssl/site.pem";');
+    expect(text).toContain('listen 8080;');
+    expect(text).toContain('return 301 https://$host:8443$request_uri;');
+    expect(text).toContain('Strict-Transport-Security');
+    const trial = renderSite({ config: { ...config, sslEnabled: true }, ssl: { ...ssl, hsts: false } });
+    expect(trial).toContain('return 301 https://$host$request_uri;');
+    expect(trial).not.toContain('Strict-Transport-Security');
+  });
+
+  it('reads the upstream and an optional path from the proxy address', () => {
+    expect(splitProxyPass('https://app.internal/base/')).toEqual({
+      scheme: 'https',
+      address: 'app.internal:443',
+      path: '/base',
+    });
+    expect(splitProxyPass('http://[::1]:5001')).toEqual({ scheme: 'http', address: '[::1]:5001', path: '' });
+    const text = renderSite({ config: { ...config, proxyPass: 'https://app.internal:8443/base' } });
+    expect(text).toContain('rewrite ^(.*)$ /base$1 break;');
+    expect(text).toContain('proxy_pass https://members_site_app;');
+    expect(text).toContain('proxy_ssl_server_name on;');
+  });
+
+  it('refuses an unsafe value even when it did not come through the form', () => {
+    for (const unsafe of [
+      { serverName: 'a.com; include /etc/passwd' },
+      { staticRoot: '/srv/x";\ninclude /etc/passwd;#' },
+      { maxBodySize: '1M;' },
+      { proxyPass: 'http://a:1/$request_uri' },
+    ]) {
+      expect(() => renderSite({ config: { ...config, ...unsafe } }), JSON.stringify(unsafe)).toThrow();
+    }
+  });
+});
+
+describe('the form allow-lists', () => {
+  const valid = { ...config, sslEnabled: false };
+  it('accept what real sites use', () => {
+    for (const change of [
+      { serverName: 'example.com www.example.com' },
+      { serverName: '*.example.com' },
+      { serverName: '_' },
+      { proxyPass: 'http://[::1]:5001' },
+      { proxyPass: 'https://app.internal/base/path' },
+      { maxBodySize: '0' },
+      { maxBodySize: '100k' },
+      { staticRoot: '/' },
+    ]) {
+      expect(nginxConfigBody.safeParse({ ...valid, ...change }).success, JSON.stringify(change)).toBe(true);
+    }
+  });
+});
+
+describe('ports (SPEC section 5)', () => {
+  it('are parsed as integers; text that is not a number falls back to 80 and 443', () => {
+    const parse = (port: unknown, sslPort: unknown) => nginxConfigBody.parse({ ...config, port, sslPort });
+    expect(parse('eighty', 'x')).toMatchObject({ port: 80, sslPort: 443 });
+    expect(parse('', '')).toMatchObject({ port: 80, sslPort: 443 });
+    expect(parse('8080', 8443)).toMatchObject({ port: 8080, sslPort: 8443 });
+  });
+});
+
+describe('nginx error lines', () => {
+  it('picks nginx’s own error from its output or log, and explains a refused low port', () => {
+    expect(
+      nginxErrorLine(
+        'nginx: [emerg] unknown directive "x" in /a/site.conf:3\nnginx: configuration file /a/nginx.conf test failed',
+      ),
+    ).toBe('nginx: [emerg] unknown directive "x" in /a/site.conf:3');
+    expect(nginxErrorLine('2026/11/22 21:47:43 [emerg] 6474#6474: still could not bind()')).toBe(
+      'nginx: [emerg] still could not bind()',
+    );
+    expect(explain('nginx: [emerg] bind() to 0.0.0.0:80 failed (13: Permission denied)')).toContain(
+      'Ports below 1024 need the right to bind them',
+    );
+    expect(explain('nginx: [emerg] bind() to 0.0.0.0:8080 failed (13: Permission denied)')).not.toContain(
+      'below 1024',
+    );
+  });
+});
