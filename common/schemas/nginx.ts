@@ -1,3 +1,4 @@
+import { NGINX_DEFAULTS, NGINX_FIELD_LABELS } from '@common/nginx-defaults';
 import { z } from 'zod';
 
 /** The web-server settings the console edits (SPEC section 3, "Web-server config"). */
@@ -16,30 +17,6 @@ export interface NginxConfig {
   gzipEnabled: boolean;
   cacheEnabled: boolean;
 }
-
-/** SPEC sections 3 and 9. The proxy target and the static root depend on the app, so the server adds them. */
-export const NGINX_DEFAULTS = {
-  serverName: 'localhost',
-  port: 80,
-  sslPort: 443,
-  sslEnabled: false,
-  maxBodySize: '512M',
-  gzipEnabled: true,
-  cacheEnabled: true,
-} as const satisfies Partial<NginxConfig>;
-
-/** The form's labels, also used to name a refused field in the server's answer. */
-export const NGINX_FIELD_LABELS: Record<keyof NginxConfig, string> = {
-  serverName: 'Server name',
-  port: 'HTTP port',
-  sslPort: 'HTTPS port',
-  sslEnabled: 'SSL enabled',
-  proxyPass: 'Proxy pass',
-  staticRoot: 'Static files root',
-  maxBodySize: 'Max body size',
-  gzipEnabled: 'Gzip compression',
-  cacheEnabled: 'Static cache',
-};
 
 // Every text field is matched against an allow-list of its own, never a deny-list: nothing that
 // could end or add an nginx directive (; { } # $ quotes backslashes CR LF tabs...) can pass.
@@ -61,8 +38,7 @@ function text(label: string, max: number, check: (value: string) => boolean, rul
     .string({ error: `${label} must be text` })
     .transform(spacesTrimmed)
     .refine((value) => value.length > 0, `${label} is required`)
-    .refine((value) => value.length <= max, `${label} is too long`)
-    .refine(check, `${label} ${rule}`);
+    .refine((value) => value.length <= max && check(value), `${label} ${rule}`);
 }
 
 /**

@@ -50,6 +50,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: 'warn',
       MONGODB_URI: '',
+      // The Nginx spec starts the managed nginx: on loopback only, never on the machine's interfaces.
+      NGINX_LISTEN_ADDRESS: '127.0.0.1',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -54,7 +54,13 @@ export const PANELS: PanelDefinition[] = [
     ),
   },
   { id: 'mongodb', label: 'MongoDB', group: 'System Settings', icon: '⛁' },
-  { id: 'nginx', label: 'Nginx', group: 'System Settings', icon: '⇄' },
+  {
+    id: 'nginx',
+    label: 'Nginx',
+    group: 'System Settings',
+    icon: '⇄',
+    component: lazy(() => import('../nginx/nginx-panel').then((m) => ({ default: m.NginxPanel }))),
+  },
   { id: 'nodejs', label: 'Node.js', group: 'System Settings', icon: '⬢' },
 ];
 

@@ -1,4 +1,5 @@
-import { NGINX_DEFAULTS, type NginxConfig, nginxConfigBody } from '@common/schemas/nginx';
+import { NGINX_DEFAULTS } from '@common/nginx-defaults';
+import { type NginxConfig, nginxConfigBody } from '@common/schemas/nginx';
 import { describe, expect, it } from 'vitest';
 import { explain, nginxErrorLine } from './nginx-errors';
 import { renderSite, splitProxyPass } from './nginx-template';

@@ -1,6 +1,5 @@
+import { NGINX_DEFAULTS, NGINX_FIELD_LABELS } from '@common/nginx-defaults';
 import {
-  NGINX_DEFAULTS,
-  NGINX_FIELD_LABELS,
   type NginxConfig,
   type NginxHistory,
   type NginxStatusResponse,

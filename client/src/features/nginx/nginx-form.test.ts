@@ -1,0 +1,49 @@
+import { NGINX_DEFAULTS } from '@common/nginx-defaults';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../lib/api-client';
+import { outcomeOf, RESTART_TEXTS, SAVE_TEXTS, toConfig, toForm } from './nginx-form';
+
+const config = { ...NGINX_DEFAULTS, proxyPass: 'http://127.0.0.1:5001', staticRoot: '/srv/site' };
+
+describe('the web-server form', () => {
+  it('parses ports as integers, falling back to 80 and 443', () => {
+    expect(toConfig({ ...toForm(config), port: '8080', sslPort: '8443' })).toMatchObject({
+      port: 8080,
+      sslPort: 8443,
+    });
+    expect(toConfig({ ...toForm(config), port: 'abc', sslPort: '' })).toMatchObject({
+      port: 80,
+      sslPort: 443,
+    });
+  });
+
+  it('words every outcome as the spec does', () => {
+    expect(outcomeOf(SAVE_TEXTS, { answer: { success: true } }).text).toBe(
+      'Nginx configuration saved successfully!',
+    );
+    expect(outcomeOf(SAVE_TEXTS, { answer: { success: false } }).text).toBe('Failed to save: Unknown error');
+    expect(outcomeOf(SAVE_TEXTS, { answer: { success: false, error: 'nope' } }).text).toBe(
+      'Failed to save: nope',
+    );
+    expect(outcomeOf(SAVE_TEXTS, { failure: new TypeError('Failed to fetch') }).text).toBe(
+      'Failed to save Nginx configuration: Failed to fetch',
+    );
+    expect(outcomeOf(RESTART_TEXTS, { answer: { success: true } }).text).toBe(
+      'Nginx restarted successfully!',
+    );
+    expect(outcomeOf(RESTART_TEXTS, { failure: new ApiError('nginx is not installed', 503) }).text).toBe(
+      'Failed to restart: nginx is not installed',
+    );
+    expect(outcomeOf(RESTART_TEXTS, { failure: new ApiError('HTTP 502', 502, undefined, false) }).text).toBe(
+      'Failed to restart Nginx: HTTP 502',
+    );
+  });
+
+  it('finds the field a refusal names, to mark it', () => {
+    const refusal = new ApiError('Max body size must be a whole number with an optional unit k, m or g', 400);
+    expect(outcomeOf(SAVE_TEXTS, { failure: refusal }).field).toBe('maxBodySize');
+    expect(
+      outcomeOf(SAVE_TEXTS, { failure: new ApiError('nginx rejected the configuration', 400) }).field,
+    ).toBeUndefined();
+  });
+});

@@ -1,0 +1,137 @@
+import type { NginxConfig, NginxHistoryEntry } from '@common/schemas/nginx';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { FormMessage } from '../../components/ui/form-message';
+import {
+  type NginxAnswer,
+  nginxKeys,
+  restartNginx,
+  restoreNginxVersion,
+  saveNginxConfig,
+  useNginxConfig,
+  useNginxHistory,
+  useNginxStatus,
+} from './api';
+import { ConfigForm } from './components/config-form';
+import { HistoryCard } from './components/history-card';
+import { StatusCard } from './components/status-card';
+import {
+  type ActionTexts,
+  type NginxForm,
+  type Outcome,
+  outcomeOf,
+  RESTART_TEXTS,
+  SAVE_TEXTS,
+  toConfig,
+  toForm,
+} from './nginx-form';
+
+type Busy = 'save' | 'restart' | 'restore' | null;
+
+/** The web-server console panel (SPEC sections 2, 4 and 8). */
+export function NginxPanel() {
+  const queryClient = useQueryClient();
+  const configQuery = useNginxConfig();
+  const statusQuery = useNginxStatus();
+  const historyQuery = useNginxHistory();
+  const [form, setForm] = useState<NginxForm | null>(null);
+  const [busy, setBusy] = useState<Busy>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [invalid, setInvalid] = useState<keyof NginxConfig | null>(null);
+
+  // The form follows the saved configuration: on load, and when it reloads after a save or restart.
+  useEffect(() => {
+    if (configQuery.data) setForm(toForm(configQuery.data));
+  }, [configQuery.data]);
+
+  async function act(kind: Exclude<Busy, null>, texts: ActionTexts, call: () => Promise<NginxAnswer>) {
+    setBusy(kind);
+    setOutcome(null);
+    let result: Outcome;
+    try {
+      result = outcomeOf(texts, { answer: await call() });
+    } catch (failure) {
+      result = outcomeOf(texts, { failure });
+    }
+    setOutcome(result);
+    setInvalid(result.field ?? null);
+    if (result.ok) await queryClient.invalidateQueries({ queryKey: nginxKeys.config });
+    // Status and history change with a save or restart, and may have changed even when it failed.
+    void queryClient.invalidateQueries({ queryKey: nginxKeys.status });
+    void queryClient.invalidateQueries({ queryKey: nginxKeys.history });
+    setBusy(null);
+  }
+
+  const save = () => form && act('save', SAVE_TEXTS, () => saveNginxConfig(toConfig(form)));
+
+  function restart() {
+    const confirmed = window.confirm(
+      'Restart Nginx? A running nginx reloads its configuration gracefully; a stopped one is started. ' +
+        'Service may be briefly interrupted.',
+    );
+    if (confirmed) void act('restart', RESTART_TEXTS, restartNginx);
+  }
+
+  function restore(entry: NginxHistoryEntry) {
+    const confirmed = window.confirm(
+      `Restore the version saved on ${new Date(entry.savedAt).toLocaleString()} by ${entry.savedBy}? ` +
+        'It is tested by nginx before it goes live.',
+    );
+    if (confirmed) void act('restore', SAVE_TEXTS, () => restoreNginxVersion(entry.id));
+  }
+
+  const statusFailure = statusQuery.isError
+    ? `Could not check: ${(statusQuery.error as Error).message}`
+    : null;
+
+  return (
+    <section className="space-y-6">
+      <header>
+        <h1 className="text-2xl font-semibold text-white">Nginx</h1>
+        <p className="mt-1 text-stone-400">
+          The web server in front of the site: its status, settings and history.
+        </p>
+      </header>
+
+      <StatusCard
+        status={statusQuery.data}
+        checking={statusQuery.isFetching}
+        failure={statusFailure}
+        onRefresh={() => void statusQuery.refetch()}
+      />
+
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        {configQuery.isError ? (
+          <FormMessage tone="error">Failed to load configuration</FormMessage>
+        ) : form ? (
+          <ConfigForm
+            form={form}
+            busy={busy}
+            invalid={invalid}
+            onChange={(change) => {
+              setForm((current) => (current ? { ...current, ...change } : current));
+              if (invalid && invalid in change) setInvalid(null);
+            }}
+            onSave={() => void save()}
+            onRestart={restart}
+          >
+            {outcome && <FormMessage tone={outcome.ok ? 'success' : 'error'}>{outcome.text}</FormMessage>}
+            {outcome?.warning && (
+              <p className="rounded-lg border border-amber-400/30 bg-amber-400/10 px-3.5 py-2.5 text-sm text-amber-100">
+                {outcome.warning}
+              </p>
+            )}
+          </ConfigForm>
+        ) : (
+          <p className="text-stone-400">Loading configuration…</p>
+        )}
+        <HistoryCard
+          history={historyQuery.data}
+          loadFailed={historyQuery.isError}
+          busy={busy !== null}
+          onRestore={restore}
+        />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,129 @@
+import path from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import {
+  freePort,
+  httpGet,
+  nginxForTests,
+  nginxProcessesUnder,
+  stopNginx,
+} from '../server/src/features/nginx/nginx-test-support';
+import { E2E_DATA_DIR } from './support/env';
+import { adminToken, apiAs, openSignedIn } from './support/session';
+
+// The e2e server manages its own nginx under its DATA_DIR; this spec gives it a free port.
+const nginxDir = path.join(E2E_DATA_DIR, 'nginx');
+let port: number;
+
+test.beforeAll(async () => {
+  test.skip(!(await nginxForTests()), 'nginx is not installed');
+  // A retry starts from a stopped nginx too.
+  await stopNginx(path.join(nginxDir, 'logs', 'nginx.pid'));
+  port = await freePort();
+  await apiAs(await adminToken(), 'POST', '/api/system/config', { port, sslEnabled: false });
+});
+
+test.afterAll(async () => {
+  expect(await stopNginx(path.join(nginxDir, 'logs', 'nginx.pid'))).toEqual([]);
+  expect(await nginxProcessesUnder(nginxDir)).toEqual([]);
+});
+
+async function openNginx(page: Page) {
+  await openSignedIn(page, await adminToken(), '/admin/dashboard');
+  await page
+    .getByRole('navigation', { name: 'Console sections' })
+    .getByRole('button', { name: 'Nginx' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Nginx', exact: true })).toBeVisible();
+}
+
+const state = (page: Page) => page.getByTestId('nginx-state');
+
+test('an administrator changes the max body size, saves, and restarts nginx after confirming', async ({
+  page,
+}) => {
+  await openNginx(page);
+  await expect(state(page)).toHaveText('Stopped');
+  await expect(page.getByLabel('HTTP port')).toHaveValue(String(port));
+
+  // The HTTPS port is only asked for with SSL on.
+  await expect(page.getByLabel('HTTPS port')).toHaveCount(0);
+  await page.getByLabel('SSL enabled').check();
+  await expect(page.getByLabel('HTTPS port')).toHaveValue('443');
+  await page.getByLabel('SSL enabled').uncheck();
+  await expect(page.getByLabel('HTTPS port')).toHaveCount(0);
+
+  // Held back for a moment so that the busy label can be seen.
+  await page.route('**/api/system/nginx/config', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await route.continue();
+  });
+  await page.getByLabel('Max body size').fill('256M');
+  await page.getByRole('button', { name: 'Save Configuration' }).click();
+  await expect(page.getByRole('button', { name: 'Saving...' })).toBeDisabled();
+  await expect(page.getByRole('status').filter({ hasText: 'Nginx configuration' })).toHaveText(
+    'Nginx configuration saved successfully!',
+  );
+  await expect(page.getByRole('list', { name: 'Saved versions' }).getByText('Live')).toBeVisible();
+
+  await page.reload();
+  await page
+    .getByRole('navigation', { name: 'Console sections' })
+    .getByRole('button', { name: 'Nginx' })
+    .click();
+  await expect(page.getByLabel('Max body size')).toHaveValue('256M');
+
+  // Dismissed: nothing happens.
+  page.once('dialog', (dialog) => dialog.dismiss());
+  await page.getByRole('button', { name: 'Restart Nginx' }).click();
+  await expect(page.getByRole('button', { name: 'Restart Nginx' })).toBeEnabled();
+  await expect(state(page)).toHaveText('Stopped');
+
+  let question = '';
+  page.once('dialog', (dialog) => {
+    question = dialog.message();
+    void dialog.accept();
+  });
+  await page.getByRole('button', { name: 'Restart Nginx' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'restarted' })).toHaveText(
+    'Nginx restarted successfully!',
+  );
+  expect(question).toContain('Restart Nginx?');
+  await expect(state(page)).toHaveText('Running');
+  await expect(page.getByText(/^nginx 1\.\d+\.\d+$/)).toBeVisible();
+
+  // nginx now serves the site: the page through it, the hashed bundle straight from the static root.
+  const home = await httpGet(`http://127.0.0.1:${port}/`);
+  expect(home.status).toBe(200);
+  const bundle = /src="(\/assets\/[^"]+\.js)"/.exec(home.body.toString())?.[1];
+  expect(bundle).toBeDefined();
+  const asset = await httpGet(`http://127.0.0.1:${port}${bundle}`, { 'accept-encoding': 'gzip' });
+  expect(asset.headers['content-encoding']).toBe('gzip');
+  expect(asset.headers['cache-control']).toContain('immutable');
+
+  // A running nginx is reloaded, not restarted.
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: 'Restart Nginx' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'restarted' })).toHaveText(
+    'Nginx restarted successfully!',
+  );
+  await expect(state(page)).toHaveText('Running');
+});
+
+test('a refused value is named and marked, and nothing changes', async ({ page }) => {
+  await openNginx(page);
+  const before = await apiAs<{ data: { maxBodySize: string } }>(
+    await adminToken(),
+    'GET',
+    '/api/system/config',
+  );
+  await page.getByLabel('Max body size').fill('1G; include /etc/passwd');
+  await page.getByRole('button', { name: 'Save Configuration' }).click();
+  await expect(page.getByRole('alert')).toHaveText(/^Failed to save: Max body size must be a whole number/);
+  await expect(page.getByLabel('Max body size')).toHaveAttribute('aria-invalid', 'true');
+  const after = await apiAs<{ data: { maxBodySize: string } }>(
+    await adminToken(),
+    'GET',
+    '/api/system/config',
+  );
+  expect(after.data.maxBodySize).toBe(before.data.maxBodySize);
+});
