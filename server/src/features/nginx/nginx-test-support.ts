@@ -58,7 +58,7 @@ export async function makeStaticRoot(): Promise<{
     path.join(root, bundle),
     `export const app = ${JSON.stringify('x'.repeat(20_000))};\n`.repeat(5),
   );
-  const bigSize = 16 * 1024 * 1024;
+  const bigSize = 32 * 1024 * 1024;
   await writeFile(path.join(root, 'big.bin'), Buffer.alloc(bigSize, 7));
   return { root, bundle, bigFile: '/big.bin', bigSize };
 }

@@ -1,4 +1,5 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { get } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -170,7 +171,7 @@ describe.skipIf(!nginxBinary)('the web-server panel on a real nginx', () => {
 
   it('refuses a config nginx -t rejects, with nginx’s error; the old file stays and the site answers', async () => {
     const sslDir = path.join(nginxDir(), 'ssl');
-    await import('node:fs/promises').then((fs) => fs.mkdir(sslDir, { recursive: true }));
+    await mkdir(sslDir, { recursive: true });
     await writeFile(path.join(sslDir, 'cert.pem'), 'this is not a certificate\n');
     await writeFile(path.join(sslDir, 'key.pem'), 'nor is this a key\n');
     const live = await readFile(siteFile(), 'utf8');
@@ -230,30 +231,31 @@ describe.skipIf(!nginxBinary)('the web-server panel on a real nginx', () => {
   it('Restart reloads a running nginx gracefully: same master, new workers, a download in flight completes', async () => {
     const master = await readPid(pidFile());
     const workersBefore = await workerPids(master!);
+    let oldWorkerServing = false;
     const download = new Promise<number>((resolve, reject) => {
-      import('node:http').then(({ get }) =>
-        get(`http://127.0.0.1:${httpPort}${site.bigFile}`, { agent: false }, (res) => {
-          let bytes = 0;
-          res.once('data', (chunk: Buffer) => {
-            bytes += chunk.length;
-            res.pause();
-            // Reload while the old worker still owes most of the file.
-            call('POST', '/api/system/restart')
-              .then((restart) => {
-                expect(restart.json().action).toBe('reloaded');
-                res.on('data', (more: Buffer) => {
-                  bytes += more.length;
-                });
-                res.resume();
-              })
-              .catch(reject);
-          });
-          res.on('end', () => resolve(bytes));
-          res.on('error', reject);
-        }).on('error', reject),
-      );
+      get(`http://127.0.0.1:${httpPort}${site.bigFile}`, { agent: false }, (res) => {
+        let bytes = 0;
+        res.once('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          res.pause();
+          // Reload while the old worker still owes most of the file.
+          call('POST', '/api/system/restart')
+            .then(async (restart) => {
+              expect(restart.json().action).toBe('reloaded');
+              for (const pid of workersBefore) if (await isNginxAlive(pid)) oldWorkerServing = true;
+              res.on('data', (more: Buffer) => {
+                bytes += more.length;
+              });
+              res.resume();
+            })
+            .catch(reject);
+        });
+        res.on('end', () => resolve(bytes));
+        res.on('error', reject);
+      }).on('error', reject);
     });
     expect(await download).toBe(site.bigSize);
+    expect(oldWorkerServing).toBe(true);
     expect(await readPid(pidFile())).toBe(master);
     const workersAfter = await workerPids(master!);
     expect(workersAfter.some((pid) => !workersBefore.includes(pid))).toBe(true);

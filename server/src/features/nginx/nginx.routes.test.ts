@@ -136,6 +136,9 @@ describe('the /api/system calls', () => {
         }
       }
     }
+    const notAnObject = await call('POST', '/api/system/config', ['serverName'] as unknown as object);
+    expect(notAnObject.statusCode).toBe(400);
+    expect(notAnObject.json().field).toBeUndefined();
     expect(await nginxFiles()).toEqual({});
   });
 

@@ -122,22 +122,23 @@ export class NginxService {
   }
 
   /** Both save calls and a restore from history come through here. */
-  async save(body: unknown, savedBy: string, restoredFrom?: string): Promise<SaveResult> {
-    const config = await this.parse(body);
-    const binary = await this.binary();
-    const certificate = config.sslEnabled
-      ? await ensureCertificate(
-          { cert: this.app.nginx.sslCert, key: this.app.nginx.sslKey },
-          this.layout.sslDir,
-          config.serverName,
-        )
-      : undefined;
-    const rendered = renderSite({
-      config,
-      listenAddress: this.app.nginx.listenAddress,
-      ssl: certificate && { ...certificate, hsts: !certificate.selfSigned },
-    });
+  save(body: unknown, savedBy: string, restoredFrom?: string): Promise<SaveResult> {
+    // Inside the queue from the start: fields left out are filled from the config as saved last.
     return this.exclusive(async () => {
+      const config = await this.parse(body);
+      const binary = await this.binary();
+      const certificate = config.sslEnabled
+        ? await ensureCertificate(
+            { cert: this.app.nginx.sslCert, key: this.app.nginx.sslKey },
+            this.layout.sslDir,
+            config.serverName,
+          )
+        : undefined;
+      const rendered = renderSite({
+        config,
+        listenAddress: this.app.nginx.listenAddress,
+        ssl: certificate && { ...certificate, hsts: !certificate.selfSigned },
+      });
       await this.files.apply(binary, rendered, (master) => this.reload(binary, master));
       await this.store.record({ config, rendered, savedBy, ...(restoredFrom ? { restoredFrom } : {}) });
       return {
@@ -202,8 +203,9 @@ export class NginxService {
     const result = nginxConfigBody.safeParse(merged);
     if (!result.success) {
       const issue = result.error.issues[0];
-      const field = (issue?.path[0] ?? 'serverName') as keyof NginxConfig;
-      throw new NginxFieldError(field, issue?.message ?? `${NGINX_FIELD_LABELS[field]} is not valid`);
+      const field = issue?.path[0] as keyof NginxConfig | undefined;
+      if (!issue || !field) throw new AppError('VALIDATION', 'Send the web-server settings as a JSON object');
+      throw new NginxFieldError(field, issue.message || `${NGINX_FIELD_LABELS[field]} is not valid`);
     }
     const config = result.data;
     const rootProblem = await checkStaticRoot(config.staticRoot, this.app.dataDir);
