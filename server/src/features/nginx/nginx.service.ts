@@ -9,12 +9,12 @@ import type { Config } from '../../config';
 import { AppError } from '../../lib/app-error';
 import { NginxBinary } from './nginx-binary';
 import { ensureCertificate } from './nginx-certificate';
-import { nginxErrorLine } from './nginx-errors';
 import { NginxFiles } from './nginx-files';
 import { configArgs, type NginxLayout, nginxLayout } from './nginx-layout';
-import { isNginxAlive, readPid, workerPids } from './nginx-process';
+import { isNginxAlive, readPid } from './nginx-process';
 import { reloadAndConfirm } from './nginx-reload';
 import { checkStaticRoot } from './nginx-static-root';
+import { readStatus } from './nginx-status';
 import { NginxStore } from './nginx-store';
 import { renderSite } from './nginx-template';
 
@@ -69,56 +69,8 @@ export class NginxService {
     return { ...this.defaults(), ...(await this.store.savedConfig()) };
   }
 
-  async status(): Promise<NginxStatusResponse> {
-    const mode = this.layout.mode;
-    const located = await this.nginx.locate();
-    if ('missing' in located) {
-      return this.statusOf('unknown', located.missing, null, 0);
-    }
-    const version = await this.nginx.version(located.path);
-    const pid = await readPid(this.layout.pidFile);
-    if (pid && (await isNginxAlive(pid))) {
-      const processes = 1 + (await workerPids(pid)).length;
-      const where =
-        mode === 'managed' ? `the app's own instance in ${this.layout.dir}` : this.layout.mainConf;
-      return this.statusOf('running', `nginx is running (${where}).`, version, processes);
-    }
-    if (pid) {
-      return this.statusOf(
-        'error',
-        `nginx is not running, yet its pid file still names process ${pid}: it stopped without cleaning up. ` +
-          `See ${this.layout.errorLog}. Restart starts it again.`,
-        version,
-        0,
-      );
-    }
-    if (!(await this.files.siteExists())) {
-      return this.statusOf(
-        'stopped',
-        'nginx is not running. Restart starts it with this configuration.',
-        version,
-        0,
-      );
-    }
-    const test = await this.nginx.test(located.path, configArgs(this.layout));
-    if (!test.ok) return this.statusOf('error', nginxErrorLine(test.output), version, 0);
-    return this.statusOf('stopped', 'nginx is not running. Restart starts it.', version, 0);
-  }
-
-  private statusOf(
-    state: NginxStatusResponse['state'],
-    message: string,
-    version: string | null,
-    processes: number,
-  ): NginxStatusResponse {
-    return {
-      success: true,
-      running: state === 'running',
-      state,
-      message,
-      mode: this.layout.mode,
-      stats: { version, processes },
-    };
+  status(): Promise<NginxStatusResponse> {
+    return readStatus(this.layout, this.nginx);
   }
 
   /** Both save calls and a restore from history come through here. */
