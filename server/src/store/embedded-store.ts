@@ -1,6 +1,7 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import Datastore from '@seald-io/nedb';
+import { describeCollection, type EmbeddedCollectionStats, embeddedInspector } from './embedded-inspector';
 import { compileFilter, compileSort, filterKey, firstInOrder, nedbModel } from './embedded-query';
 import { Snapshot } from './embedded-snapshot';
 import { newId } from './new-id';
@@ -16,6 +17,7 @@ import {
   type StoredDoc,
   splitChanges,
 } from './store';
+import { WriteGate } from './write-gate';
 
 /**
  * The default store: one append-only file per collection under `<dataDir>/db`, loaded into
@@ -26,17 +28,31 @@ export async function openEmbeddedStore(dataDir: string): Promise<Store> {
   const dir = path.join(dataDir, 'db');
   await mkdir(dir, { recursive: true });
   const collections = new Map<string, EmbeddedCollection<StoredDoc>>();
+  const gate = new WriteGate();
+  const open = (name: string) => {
+    let collection = collections.get(name);
+    if (!collection) {
+      collection = new EmbeddedCollection(path.join(dir, `${name}.db`), gate);
+      collections.set(name, collection);
+    }
+    return collection;
+  };
+  // One file per collection; nedb's `name.db~` files are its half-written compactions.
+  const collectionNames = async () => {
+    const files = (await readdir(dir))
+      .filter((file) => file.endsWith('.db'))
+      .map((file) => file.slice(0, -3));
+    return [...new Set([...files, ...collections.keys()])].sort();
+  };
 
   return {
     kind: 'embedded',
     collection<T extends StoredDoc>(name: string): Collection<T> {
-      let collection = collections.get(name);
-      if (!collection) {
-        collection = new EmbeddedCollection(path.join(dir, `${name}.db`));
-        collections.set(name, collection);
-      }
-      return collection as unknown as Collection<T>;
+      return open(name) as unknown as Collection<T>;
     },
+    collectionNames,
+    inspector: embeddedInspector(dir, open, collectionNames),
+    pauseWrites: (reason) => gate.pause(reason),
     async close() {
       // Loading compacts each file; nothing is buffered, so there is nothing to flush.
       await Promise.all([...collections.values()].map((c) => c.ready));
@@ -59,8 +75,14 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
   private snapshot: Snapshot<T> | null = null;
   /** Match lists by filter key, valid until the next write. */
   private readonly matches = new Map<string, number[]>();
+  /** Bumped by every write: the console's description of the collection is kept until it changes. */
+  private revision = 0;
+  private described: { revision: number; stats: EmbeddedCollectionStats } | null = null;
 
-  constructor(filename: string) {
+  constructor(
+    filename: string,
+    private readonly gate: WriteGate,
+  ) {
     this.db = new Datastore<T>({ filename, timestampData: false });
     this.ready = this.db.loadDatabaseAsync();
   }
@@ -154,6 +176,16 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
     await this.db.ensureIndexAsync({ fieldName: index.field, unique: index.unique ?? false });
   }
 
+  /** Count, bytes of the stored JSON and nedb's indexes, for the console (embedded-inspector.ts). */
+  async describe(): Promise<EmbeddedCollectionStats> {
+    await this.ready;
+    if (this.described?.revision !== this.revision) {
+      const { indexes } = this.db as unknown as { indexes: Parameters<typeof describeCollection>[1] };
+      this.described = { revision: this.revision, stats: describeCollection(this.current().docs, indexes) };
+    }
+    return this.described.stats;
+  }
+
   private current(): Snapshot<T> {
     this.snapshot ??= new Snapshot(this.db.getAllData() as T[]);
     return this.snapshot;
@@ -181,23 +213,28 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
   /** Runs a write; any change (or a failure that may have left memory unsure) ends cached answers. */
   private async write<R>(run: () => Promise<R>): Promise<R> {
     this.matches.clear();
+    this.revision += 1;
     try {
-      return await translate(run);
+      return await this.gate.run(() => translate(run));
     } catch (error) {
       // A refused duplicate changes nothing; anything else may have, so rebuild from nedb later.
       if (!(error instanceof DuplicateKeyError)) this.snapshot = null;
       throw error;
     } finally {
       this.matches.clear();
+      // Again once done: a description made while the write was under way is already stale.
+      this.revision += 1;
     }
   }
 
   /** Puts the stored version of a written document into the snapshot (a copy, as callers get theirs). */
   private remember(doc: T): void {
+    this.revision += 1;
     this.snapshot?.put(nedbModel.deepCopy(doc));
   }
 
   private forget(id: string): void {
+    this.revision += 1;
     this.snapshot?.remove(id);
   }
 }
