@@ -6,7 +6,8 @@ export const MOVES_COLLECTION = 'store_moves';
 const BATCH = 1000;
 
 export interface MoveDoc extends StoredDoc {
-  state: 'copying' | 'complete';
+  /** 'abandoned': copied, but the site did not switch to it and went on changing without it. */
+  state: 'copying' | 'complete' | 'abandoned';
   from: string;
   counts: Record<string, number>;
   finishedAt?: Date;
@@ -19,6 +20,8 @@ export interface CopyProgress {
 }
 
 export interface CopyResult {
+  /** The move record in the target. */
+  moveId: string;
   /** Documents copied per collection (the move record itself not counted). */
   counts: Record<string, number>;
   documents: number;
@@ -38,7 +41,7 @@ export async function contentsOf(
     if (count > 0) counts[name] = count;
   }
   const unfinished = counts[MOVES_COLLECTION]
-    ? (await store.collection<MoveDoc>(MOVES_COLLECTION).count({ state: 'copying' })) > 0
+    ? (await store.collection<MoveDoc>(MOVES_COLLECTION).count({ state: { $ne: 'complete' } })) > 0
     : false;
   return { counts, unfinished };
 }
@@ -113,5 +116,10 @@ export async function copyStore(
   }
   await moves.updateById(move._id, { state: 'complete', counts, finishedAt: new Date() });
   const documents = Object.values(counts).reduce((sum, n) => sum + n, 0);
-  return { counts, documents, milliseconds: performance.now() - started };
+  return { moveId: move._id, counts, documents, milliseconds: performance.now() - started };
+}
+
+/** Marks a finished copy as one the site did not switch to, so that nobody takes it for current data. */
+export async function abandonCopy(target: Store, moveId: string): Promise<void> {
+  await target.collection<MoveDoc>(MOVES_COLLECTION).updateById(moveId, { state: 'abandoned' });
 }
