@@ -100,7 +100,8 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
     await this.ready;
     const now = new Date();
     const full = docs.map((doc) => ({
-      _id: newId(),
+      // A copy brings its own ids: drawing random bytes for each one only to drop them is waste.
+      _id: doc._id ?? newId(),
       createdAt: now,
       updatedAt: now,
       ...doc,

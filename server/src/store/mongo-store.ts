@@ -62,7 +62,7 @@ class MongoCollection<T extends StoredDoc> implements Collection<T> {
   async insertMany(docs: Array<NewDoc<T> & Partial<StoredDoc>>): Promise<number> {
     if (docs.length === 0) return 0;
     const now = new Date();
-    const full = docs.map((doc) => ({ _id: newId(), createdAt: now, updatedAt: now, ...doc }));
+    const full = docs.map((doc) => ({ _id: doc._id ?? newId(), createdAt: now, updatedAt: now, ...doc }));
     const result = await this.write(() => this.c.insertMany(full, { ordered: true }));
     return result.insertedCount;
   }

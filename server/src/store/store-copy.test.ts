@@ -34,7 +34,7 @@ async function seedSource(store: Store) {
   const updatedAt = new Date('2024-05-06T07:08:09.012Z');
   const password = await hashPassword('old-password-1');
   await users.insertMany(
-    Array.from({ length: 2500 }, (_, i) => ({
+    Array.from({ length: 6000 }, (_, i) => ({
       name: `Person ${i}`,
       email: `person${i}@example.com`,
       password,
@@ -76,10 +76,10 @@ function describeCopy(label: string, openTarget: () => Promise<Store>) {
         onProgress: (p) => progress.push(`${p.collection} ${p.copied}/${p.total}`),
       });
 
-      expect(result.counts).toEqual({ media_scans: 1, playlists: 1, settings: 1, users: 2500 });
-      expect(result.documents).toBe(2503);
-      expect(progress).toContain('users 1000/2500');
-      expect(progress.at(-1)).toBe('users 2500/2500');
+      expect(result.counts).toEqual({ media_scans: 1, playlists: 1, settings: 1, users: 6000 });
+      expect(result.documents).toBe(6003);
+      expect(progress).toContain('users 5000/6000');
+      expect(progress.at(-1)).toBe('users 6000/6000');
       for (const name of ['users', 'settings', 'playlists', 'media_scans']) {
         expect(await everything(target, name), name).toEqual(await everything(source, name));
       }

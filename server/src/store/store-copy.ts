@@ -3,7 +3,7 @@ import type { Filter, Store, StoredDoc } from './store';
 
 /** A record of each move, written into the target first and marked complete only after the counts matched. */
 export const MOVES_COLLECTION = 'store_moves';
-const BATCH = 1000;
+const BATCH = 5000;
 
 export interface MoveDoc extends StoredDoc {
   /** 'abandoned': copied, but the site did not switch to it and went on changing without it. */
@@ -88,14 +88,20 @@ export async function copyStore(
     let copied = 0;
     let last: string | null = null;
     // Pages by _id, so each page is one indexed range read on MongoDB, however far the copy is.
+    // The embedded store holds every document in memory anyway: one sorted read is far cheaper
+    // there than a scan of the whole collection for each page's range.
+    const readSize = source.kind === 'embedded' ? undefined : BATCH;
     for (;;) {
       const filter: Filter = last === null ? {} : { _id: { $gt: last } };
-      const page = await from.find(filter, { sort: { _id: 1 }, limit: BATCH });
-      if (page.length === 0) break;
-      await to.insertMany(page);
-      copied += page.length;
-      last = page[page.length - 1]!._id;
-      options.onProgress?.({ collection: name, copied, total });
+      const read = await from.find(filter, { sort: { _id: 1 }, limit: readSize });
+      for (let at = 0; at < read.length; at += BATCH) {
+        const page = read.slice(at, at + BATCH);
+        await to.insertMany(page);
+        copied += page.length;
+        options.onProgress?.({ collection: name, copied, total });
+      }
+      if (read.length === 0 || readSize === undefined) break;
+      last = read[read.length - 1]!._id;
     }
     counts[name] = copied;
   }
