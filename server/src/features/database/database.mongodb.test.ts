@@ -57,18 +57,25 @@ if (!uri) {
       expect(status).toMatchObject({ connected: true, stats: { store: 'mongodb', database } });
       expect(status.stats.version).toMatch(/^\d+\.\d+/);
 
-      const names = (await get('/api/admin/mongodb/databases')).databases.map((d: { name: string }) => d.name);
+      const names = (await get('/api/admin/mongodb/databases')).databases.map(
+        (d: { name: string }) => d.name,
+      );
       expect(names).toContain(database);
-      expect((await get(`/api/admin/mongodb/database/${database}/stats`)).stats.objects).toBeGreaterThanOrEqual(2);
+      expect(
+        (await get(`/api/admin/mongodb/database/${database}/stats`)).stats.objects,
+      ).toBeGreaterThanOrEqual(2);
 
       const details = (await get(`/api/admin/mongodb/database/${database}/details`)).database;
       const users = details.collections.find((c: { name: string }) => c.name === 'users');
       expect(users.count).toBe(2);
       expect(users.indexes).toEqual(
-        expect.arrayContaining([expect.objectContaining({ name: 'email_1', keys: { email: 1 }, unique: true })]),
+        expect.arrayContaining([
+          expect.objectContaining({ name: 'email_1', keys: { email: 1 }, unique: true }),
+        ]),
       );
 
-      const page = (await get(`/api/admin/mongodb/database/${database}/collection/users?limit=20`)).collection;
+      const page = (await get(`/api/admin/mongodb/database/${database}/collection/users?limit=20`))
+        .collection;
       expect(page.pagination).toMatchObject({ total: 2, shown: 2 });
       for (const doc of page.documents) expect(doc.password).toBe(REDACTED);
     });
@@ -87,7 +94,11 @@ if (!uri) {
           password: decodeURIComponent(url.password),
         },
       });
-      expect(answer.json()).toMatchObject({ success: true, connected: true, stats: { collections: expect.any(Number) } });
+      expect(answer.json()).toMatchObject({
+        success: true,
+        connected: true,
+        stats: { collections: expect.any(Number) },
+      });
     });
   });
 }
