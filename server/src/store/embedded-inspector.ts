@@ -24,25 +24,41 @@ export interface EmbeddedCollectionStats {
 }
 
 /** nedb's index objects, keyed by field name ('_id' always among them). */
-type NedbIndexes = Record<string, { fieldName: string; unique: boolean; sparse: boolean }>;
+export type NedbIndexes = Record<string, { fieldName: string; unique: boolean; sparse: boolean }>;
 
-export function describeCollection(
-  docs: readonly StoredDoc[],
-  indexes: NedbIndexes,
-): EmbeddedCollectionStats {
-  let dataSize = 0;
-  for (const doc of docs) dataSize += storedJsonSize(doc);
-  return {
-    count: docs.length,
-    dataSize,
-    // Named as MongoDB names them, so the explorer reads the same on both stores.
-    indexes: Object.values(indexes).map((index) => ({
-      name: index.fieldName === '_id' ? '_id_' : `${index.fieldName.replaceAll(',', '_1_')}_1`,
-      keys: Object.fromEntries(index.fieldName.split(',').map((field) => [field, 1])),
-      unique: index.unique,
-      sparse: index.sparse,
-    })),
-  };
+/** nedb's indexes, named as MongoDB names them, so the explorer reads the same on both stores. */
+export function describeIndexes(indexes: NedbIndexes): IndexInfo[] {
+  return Object.values(indexes).map((index) => ({
+    name: index.fieldName === '_id' ? '_id_' : `${index.fieldName.replaceAll(',', '_1_')}_1`,
+    keys: Object.fromEntries(index.fieldName.split(',').map((field) => [field, 1])),
+    unique: index.unique,
+    sparse: index.sparse,
+  }));
+}
+
+/**
+ * The stored size of each document of a collection and their total, measured once (~0.1 s for
+ * 100,000 users) and then kept up to date write by write, so that the explorer's figures stay
+ * exact without measuring everything again after each change.
+ */
+export class StoredSizes {
+  private readonly byId = new Map<string, number>();
+  total = 0;
+
+  constructor(docs: readonly StoredDoc[]) {
+    for (const doc of docs) this.put(doc);
+  }
+
+  put(doc: StoredDoc): void {
+    const size = storedJsonSize(doc);
+    this.total += size - (this.byId.get(doc._id) ?? 0);
+    this.byId.set(doc._id, size);
+  }
+
+  remove(id: string): void {
+    this.total -= this.byId.get(id) ?? 0;
+    this.byId.delete(id);
+  }
 }
 
 interface Describable {

@@ -1,7 +1,13 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import Datastore from '@seald-io/nedb';
-import { describeCollection, type EmbeddedCollectionStats, embeddedInspector } from './embedded-inspector';
+import {
+  describeIndexes,
+  type EmbeddedCollectionStats,
+  embeddedInspector,
+  type NedbIndexes,
+  StoredSizes,
+} from './embedded-inspector';
 import { compileFilter, compileSort, filterKey, firstInOrder, nedbModel } from './embedded-query';
 import { Snapshot } from './embedded-snapshot';
 import { newId } from './new-id';
@@ -75,9 +81,8 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
   private snapshot: Snapshot<T> | null = null;
   /** Match lists by filter key, valid until the next write. */
   private readonly matches = new Map<string, number[]>();
-  /** Bumped by every write: the console's description of the collection is kept until it changes. */
-  private revision = 0;
-  private described: { revision: number; stats: EmbeddedCollectionStats } | null = null;
+  /** Each document's stored size, made when the console first asks and kept in step with the snapshot. */
+  private sizes: StoredSizes | null = null;
 
   constructor(
     filename: string,
@@ -180,11 +185,10 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
   /** Count, bytes of the stored JSON and nedb's indexes, for the console (embedded-inspector.ts). */
   async describe(): Promise<EmbeddedCollectionStats> {
     await this.ready;
-    if (this.described?.revision !== this.revision) {
-      const { indexes } = this.db as unknown as { indexes: Parameters<typeof describeCollection>[1] };
-      this.described = { revision: this.revision, stats: describeCollection(this.current().docs, indexes) };
-    }
-    return this.described.stats;
+    const { docs } = this.current();
+    this.sizes ??= new StoredSizes(docs);
+    const { indexes } = this.db as unknown as { indexes: NedbIndexes };
+    return { count: docs.length, dataSize: this.sizes.total, indexes: describeIndexes(indexes) };
   }
 
   private current(): Snapshot<T> {
@@ -214,29 +218,29 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
   /** Runs a write; any change (or a failure that may have left memory unsure) ends cached answers. */
   private async write<R>(run: () => Promise<R>): Promise<R> {
     this.matches.clear();
-    this.revision += 1;
     try {
       return await this.gate.run(() => translate(run));
     } catch (error) {
       // A refused duplicate changes nothing; anything else may have, so rebuild from nedb later.
-      if (!(error instanceof DuplicateKeyError)) this.snapshot = null;
+      if (!(error instanceof DuplicateKeyError)) {
+        this.snapshot = null;
+        this.sizes = null;
+      }
       throw error;
     } finally {
       this.matches.clear();
-      // Again once done: a description made while the write was under way is already stale.
-      this.revision += 1;
     }
   }
 
   /** Puts the stored version of a written document into the snapshot (a copy, as callers get theirs). */
   private remember(doc: T): void {
-    this.revision += 1;
     this.snapshot?.put(nedbModel.deepCopy(doc));
+    this.sizes?.put(doc);
   }
 
   private forget(id: string): void {
-    this.revision += 1;
     this.snapshot?.remove(id);
+    this.sizes?.remove(id);
   }
 }
 

@@ -27,11 +27,18 @@ export function Component() {
           >
             ← Back to dashboard
           </Link>
-          <div className="min-w-0 flex-1">
+          <div className="order-last w-full min-w-0 sm:order-none sm:w-auto sm:flex-1">
             <p className="text-xs uppercase tracking-wider text-stone-400">Database explorer</p>
-            <h1 className="truncate text-2xl font-semibold text-white sm:text-3xl">{dbName}</h1>
+            <h1 className="text-2xl font-semibold text-white [overflow-wrap:anywhere] sm:text-3xl">
+              {dbName}
+            </h1>
           </div>
-          <Button variant="secondary" onClick={() => void details.refetch()} disabled={details.isFetching}>
+          <Button
+            variant="secondary"
+            className="ml-auto sm:ml-0"
+            onClick={() => void details.refetch()}
+            disabled={details.isFetching}
+          >
             {details.isFetching ? 'Refreshing...' : 'Refresh'}
           </Button>
         </header>

@@ -23,10 +23,10 @@ export function StatusLine({ status, failed, onRefresh, refreshing }: StatusLine
     : [];
   return (
     <div
-      className="flex flex-wrap items-start justify-between gap-3 rounded-2xl border border-white/10 bg-stone-950/60 p-4 shadow-xl shadow-black/30 backdrop-blur-xl sm:p-5"
+      className="flex flex-col items-start gap-3 rounded-2xl border border-white/10 bg-stone-950/60 p-4 shadow-xl shadow-black/30 backdrop-blur-xl sm:flex-row sm:justify-between sm:p-5"
       data-testid="database-status"
     >
-      <div className="min-w-0 flex-1">
+      <div className="w-full min-w-0 flex-1">
         <p className="flex items-center gap-2 font-medium text-white" aria-live="polite">
           <span
             aria-hidden="true"
@@ -34,16 +34,16 @@ export function StatusLine({ status, failed, onRefresh, refreshing }: StatusLine
               status === undefined && !failed ? 'bg-stone-500' : connected ? 'bg-emerald-400' : 'bg-red-500'
             }`}
           />
-          <span className="break-all">
+          <span className="break-words [overflow-wrap:anywhere]">
             {failed ? 'Status unavailable' : status ? status.message : 'Checking status…'}
           </span>
         </p>
         {details.length > 0 && (
-          <dl className="mt-2 grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:flex sm:flex-wrap">
+          <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:flex sm:flex-wrap">
             {details.map(([label, value]) => (
               <div key={label} className="flex min-w-0 gap-1.5">
                 <dt className="text-stone-400">{label}:</dt>
-                <dd className="truncate text-stone-200">{value}</dd>
+                <dd className="min-w-0 text-stone-200 [overflow-wrap:anywhere]">{value}</dd>
               </div>
             ))}
           </dl>
@@ -53,7 +53,7 @@ export function StatusLine({ status, failed, onRefresh, refreshing }: StatusLine
         type="button"
         onClick={onRefresh}
         disabled={refreshing}
-        className="rounded-lg border border-white/15 px-3 py-1.5 text-sm text-stone-200 hover:bg-white/10 disabled:opacity-50"
+        className="shrink-0 rounded-lg border border-white/15 px-3 py-1.5 text-sm text-stone-200 hover:bg-white/10 disabled:opacity-50"
       >
         {refreshing ? 'Checking…' : 'Refresh status'}
       </button>
