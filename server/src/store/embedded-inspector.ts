@@ -63,7 +63,7 @@ export class StoredSizes {
 
 interface Describable {
   describe(): Promise<EmbeddedCollectionStats>;
-  find(filter: object, options: { limit: number }): Promise<StoredDoc[]>;
+  first(limit: number): Promise<StoredDoc[]>;
 }
 
 /** The embedded store described in MongoDB's terms: one database, its collection files, their indexes. */
@@ -127,7 +127,7 @@ export function embeddedInspector(
     async documents(database, collection, limit) {
       if (!known(database) || !(await collectionNames()).includes(collection)) return null;
       const opened = open(collection);
-      const [{ count }, documents] = await Promise.all([opened.describe(), opened.find({}, { limit })]);
+      const [{ count }, documents] = await Promise.all([opened.describe(), opened.first(limit)]);
       return { total: count, documents: documents as unknown as Array<Record<string, unknown>> };
     },
   };

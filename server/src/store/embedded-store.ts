@@ -191,6 +191,14 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
     return { count: docs.length, dataSize: this.sizes.total, indexes: describeIndexes(indexes) };
   }
 
+  /** The first `limit` documents in the store's own order, for the explorer: the rest is never visited. */
+  async first(limit: number): Promise<T[]> {
+    await this.ready;
+    return this.current()
+      .docs.slice(0, limit)
+      .map((doc) => nedbModel.deepCopy(doc));
+  }
+
   private current(): Snapshot<T> {
     this.snapshot ??= new Snapshot(this.db.getAllData() as T[]);
     return this.snapshot;
