@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { BSON, type Document } from 'mongodb';
 import { listenWire, type WireAnswer, type WireCommand } from './mongo-wire';
 
@@ -6,8 +7,11 @@ import { listenWire, type WireAnswer, type WireCommand } from './mongo-wire';
  * runs its real code paths against it. No MongoDB server can be installed on the project's
  * machines. It keeps databases in memory and answers the commands the product sends with the
  * reply shapes MongoDB documents for them (hello, buildInfo, serverStatus, listDatabases, dbStats,
- * listCollections, $collStats, listIndexes, find, count, createIndexes, insert); anything else
- * gets MongoDB's "no such command" error. Every command received is recorded for assertions.
+ * listCollections, $collStats, listIndexes, find, count, countDocuments' aggregate, createIndexes,
+ * insert, findAndModify, delete); anything else gets MongoDB's "no such command" error. Filters,
+ * sorts and updates follow nedb's implementation of MongoDB's query language: close enough to
+ * exercise the driver and the adapter, but it is no proof of MongoDB's own semantics (unique
+ * indexes, for one, are not enforced). Every command received is recorded for assertions.
  */
 export interface StandInIndex {
   name: string;
@@ -44,6 +48,13 @@ export interface MongoStandIn {
 }
 
 const HANDSHAKES = new Set(['hello', 'ismaster', 'isMaster', 'endSessions']);
+
+interface NedbModel {
+  match(doc: unknown, query: unknown): boolean;
+  modify<T>(doc: T, update: unknown): T;
+  compareThings(a: unknown, b: unknown): number;
+}
+const model = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as NedbModel;
 const ID_INDEX: StandInIndex = { name: '_id_', key: { _id: 1 } };
 
 export async function startMongoStandIn(options: StandInOptions = {}): Promise<MongoStandIn> {
@@ -154,6 +165,8 @@ export async function startMongoStandIn(options: StandInOptions = {}): Promise<M
       case 'aggregate': {
         const coll = collection(String(document.aggregate));
         const stage = (document.pipeline as Document[])[0] ?? {};
+        if (stage.$match)
+          return countDocuments(ns(String(document.aggregate)), coll?.docs ?? [], document.pipeline);
         if (!stage.$collStats) return noSuchCommand(`aggregate ${Object.keys(stage)[0]}`);
         const docs = coll?.docs ?? [];
         const size = sizeOf(docs);
@@ -174,9 +187,33 @@ export async function startMongoStandIn(options: StandInOptions = {}): Promise<M
         ]);
       }
       case 'find': {
-        const docs = collection(String(document.find))?.docs ?? [];
+        const docs = matching(collection(String(document.find))?.docs ?? [], document.filter);
+        if (document.sort) docs.sort(ordering(document.sort));
+        const skip = Number(document.skip ?? 0);
         const limit = Number(document.limit ?? 0) || docs.length;
-        return cursor(ns(String(document.find)), docs.slice(0, limit));
+        return cursor(ns(String(document.find)), docs.slice(skip, skip + limit));
+      }
+      case 'findAndModify': {
+        const coll = collection(String(document.findAndModify));
+        const found = matching(coll?.docs ?? [], document.query)[0];
+        if (!coll || !found) return { value: null, lastErrorObject: { n: 0, updatedExisting: false }, ok: 1 };
+        const updated = model.modify(found, document.update);
+        coll.docs[coll.docs.indexOf(found)] = updated;
+        return {
+          value: document.new ? updated : found,
+          lastErrorObject: { n: 1, updatedExisting: true },
+          ok: 1,
+        };
+      }
+      case 'delete': {
+        const coll = collection(String(document.delete));
+        let n = 0;
+        for (const { q, limit } of document.deletes as Array<{ q: Document; limit: number }>) {
+          const doomed = matching(coll?.docs ?? [], q).slice(0, limit === 1 ? 1 : undefined);
+          if (coll) coll.docs = coll.docs.filter((doc) => !doomed.includes(doc));
+          n += doomed.length;
+        }
+        return { n, ok: 1 };
       }
       case 'count':
         return { n: collection(String(document.count))?.docs.length ?? 0, ok: 1 };
@@ -208,6 +245,29 @@ export async function startMongoStandIn(options: StandInOptions = {}): Promise<M
     data,
     close: wire.close,
   };
+}
+
+const matching = (docs: Document[], filter: Document | undefined) =>
+  docs.filter((doc) => model.match(doc, filter ?? {}));
+
+function ordering(sort: Record<string, number>) {
+  return (a: Document, b: Document) => {
+    for (const [field, direction] of Object.entries(sort)) {
+      const order = model.compareThings(a[field], b[field]);
+      if (order !== 0) return order * direction;
+    }
+    return 0;
+  };
+}
+
+/** The pipeline the driver's countDocuments sends: $match, then $skip and $limit, then $group. */
+function countDocuments(ns: string, docs: Document[], pipeline: Document[]): Document {
+  let found = matching(docs, pipeline[0]!.$match);
+  for (const stage of pipeline.slice(1)) {
+    if (stage.$skip) found = found.slice(stage.$skip);
+    if (stage.$limit) found = found.slice(0, stage.$limit);
+  }
+  return cursor(ns, found.length ? [{ _id: 1, n: found.length }] : []);
 }
 
 function cursor(ns: string, firstBatch: Document[]): Document {
