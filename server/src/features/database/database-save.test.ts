@@ -207,5 +207,27 @@ describe('Save Configuration', () => {
       },
     });
     expect(uris.at(-1)).toContain('site:p%40ss%2Fword@');
+    // Pointed at another server, the saved password is not handed to whatever answers there.
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/mongodb/test',
+      headers: bearer(admin.token),
+      payload: {
+        host: 'elsewhere.example.com',
+        port: 27018,
+        database: 'members',
+        authEnabled: true,
+        username: 'site',
+      },
+    });
+    expect(uris.at(-1)).toBe(
+      'mongodb://site:@elsewhere.example.com:27018/members?maxPoolSize=10&authSource=admin',
+    );
+  });
+
+  it('takes one save at a time', async () => {
+    const { t, admin } = await setUp();
+    const [first, second] = await Promise.all([save(t, admin.token), save(t, admin.token)]);
+    expect([first.statusCode, second.statusCode].sort()).toEqual([200, 409]);
   });
 });

@@ -32,12 +32,23 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
 export function createDatabaseService(deps: DatabaseServiceDeps) {
   const { store } = deps;
   const inspector = store.inspector;
+  /** Set once writes stop for a move; the status says so until the restart. */
   let moving: string | null = null;
+  let saving = false;
 
-  /** The form's values, with the saved password when the form left it empty (it is never sent out). */
+  /**
+   * The form's values. An empty password means the saved one (it is never sent out), but only
+   * for the same user on the same server: pointed elsewhere, it would hand the saved password to
+   * whatever answers there.
+   */
   async function settingsFrom(body: DatabaseConfigBody): Promise<MongoSettings> {
-    const saved = await readStoreSettings(deps.dataDir);
-    const password = body.password || (body.authEnabled ? saved.mongodb.password : '');
+    const { mongodb: saved } = await readStoreSettings(deps.dataDir);
+    const sameLogin =
+      body.authEnabled &&
+      body.host === saved.host &&
+      body.port === saved.port &&
+      body.username === saved.username;
+    const password = body.password || (sameLogin ? saved.password : '');
     return { ...body, password, username: body.authEnabled ? body.username : '' };
   }
 
@@ -163,15 +174,16 @@ export function createDatabaseService(deps: DatabaseServiceDeps) {
           'MONGODB_URI is set in the environment, so it decides the database. Change or remove it there instead.',
         );
       }
-      if (moving) throw new AppError('CONFLICT', moving);
-      const settings = await settingsFrom(body);
+      if (moving || saving) throw new AppError('CONFLICT', moving ?? 'Another save is under way.');
+      saving = true;
       try {
-        await deps.targets.test(mongoUri(settings), settings.database);
-      } catch (error) {
-        throw new AppError('VALIDATION', `Connection failed: ${reasonOf(error)}`);
-      }
-      moving = 'Moving to the new database: the server restarts on it in a moment.';
-      try {
+        const settings = await settingsFrom(body);
+        try {
+          await deps.targets.test(mongoUri(settings), settings.database);
+        } catch (error) {
+          throw new AppError('VALIDATION', `Connection failed: ${reasonOf(error)}`);
+        }
+        moving = 'Moving to the new database: the server restarts on it in a moment.';
         const result = await moveTo(deps, settings, admin);
         // After the answer has gone out; the restart waits for requests under way to finish.
         setTimeout(deps.requestRestart, 100);
@@ -184,6 +196,8 @@ export function createDatabaseService(deps: DatabaseServiceDeps) {
       } catch (error) {
         moving = null;
         throw error;
+      } finally {
+        saving = false;
       }
     },
   };
