@@ -217,7 +217,9 @@ describe('database panel API on the embedded store', () => {
     const port = await closedPort();
     const answer = await post('/api/admin/mongodb/config', { host: '127.0.0.1', port, database: 'members' });
     expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toMatchObject({ success: false, code: 'VALIDATION' });
     expect(answer.json().message).toMatch(/^Connection failed: .*ECONNREFUSED/);
+    expect(answer.json().error).toBe(answer.json().message);
     expect((await get('/api/admin/mongodb/config')).json().config.port).toBe(27017);
     const added = await post('/api/admin/users', {
       name: 'After',

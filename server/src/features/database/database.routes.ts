@@ -1,5 +1,7 @@
 import { databaseConfigBody, explorerLimitQuery } from '@common/schemas/database';
 import type { FastifyInstance } from 'fastify';
+import { errorBody } from '../../http/error-handler';
+import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
 import type { DatabaseService } from './database.service';
 
@@ -16,9 +18,18 @@ export function databaseRoutes(database: DatabaseService) {
   return async (app: FastifyInstance) => {
     app.get('/config', () => database.getConfig());
 
-    app.post('/config', async (request) =>
-      database.saveConfig(parseInput(databaseConfigBody, request.body), request.user!),
-    );
+    app.post('/config', async (request, reply) => {
+      try {
+        return await database.saveConfig(parseInput(databaseConfigBody, request.body), request.user!);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        if (error.status >= 500) request.log.error({ err: error }, error.message);
+        // SPEC section 7 reads `error` from this call's answer; the usual fields stay beside it.
+        return reply
+          .code(error.status)
+          .send({ ...errorBody(error.code, error.message), error: error.message });
+      }
+    });
 
     app.get('/status', async () => ({ success: true, ...(await database.status()) }));
 
