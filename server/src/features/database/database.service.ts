@@ -73,38 +73,21 @@ export function createDatabaseService(deps: DatabaseServiceDeps) {
       const environmentOverride = Boolean(deps.environmentUri);
       try {
         const info = await inspector.server();
-        const where =
-          info.kind === 'embedded'
-            ? `Embedded store at ${info.location}`
-            : `MongoDB ${info.version} at ${info.location}`;
+        const where = info.kind === 'embedded' ? 'Embedded store' : `MongoDB ${info.version}`;
+        const { kind, uptimeSeconds, ...rest } = info;
         return {
           connected: true,
-          message: moving ?? `Connected: ${where}${environmentOverride ? ' (set by MONGODB_URI)' : ''}`,
-          stats: {
-            store: info.kind,
-            database: info.database,
-            host: info.host,
-            port: info.port,
-            version: info.version,
-            uptime: info.uptimeSeconds,
-            location: info.location,
-            environmentOverride,
-          },
+          message:
+            moving ??
+            `Connected: ${where} at ${info.location}${environmentOverride ? ' (set by MONGODB_URI)' : ''}`,
+          stats: { ...rest, store: kind, uptime: uptimeSeconds, environmentOverride },
         };
       } catch (error) {
+        const unknown = { database: '', host: '', port: null, version: '', uptime: null, location: '' };
         return {
           connected: false,
           message: `Connection failed: ${reasonOf(error)}`,
-          stats: {
-            store: store.kind,
-            database: '',
-            host: '',
-            port: null,
-            version: '',
-            uptime: null,
-            location: '',
-            environmentOverride,
-          },
+          stats: { ...unknown, store: store.kind, environmentOverride },
         };
       }
     },

@@ -3,10 +3,9 @@ import { type FormEvent, useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { PasswordField } from '../../../components/ui/password-field';
-import { INPUT_CLASS, TextField } from '../../../components/ui/text-field';
+import { TextField } from '../../../components/ui/text-field';
 import type { DatabaseForm } from '../api';
-
-const NEW_DATABASE = '\u0000new';
+import { DatabaseField } from './database-field';
 
 export interface ConnectionSettingsProps {
   form: DatabaseForm;
@@ -26,8 +25,6 @@ export function ConnectionSettings(props: ConnectionSettingsProps) {
   const { form, onChange, databases, passwordSet, locked, busy } = props;
   const ids = useId();
   const [open, setOpen] = useState(false);
-  const [typing, setTyping] = useState(false);
-  const names = [...new Set([...databases, form.database].filter(Boolean))].sort();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     props.onSave();
@@ -75,58 +72,11 @@ export function ConnectionSettings(props: ConnectionSettingsProps) {
           value={form.port}
           onChange={(e) => onChange({ port: e.target.value })}
         />
-        <div>
-          <label htmlFor={`${ids}-database`} className="mb-1.5 block text-sm font-medium text-stone-300">
-            Database
-          </label>
-          {typing ? (
-            <input
-              id={`${ids}-database`}
-              className={INPUT_CLASS}
-              required
-              autoComplete="off"
-              spellCheck={false}
-              pattern="[A-Za-z0-9_\-]{1,63}"
-              placeholder="new database name"
-              value={form.database}
-              onChange={(e) => onChange({ database: e.target.value })}
-            />
-          ) : (
-            <select
-              id={`${ids}-database`}
-              className={INPUT_CLASS}
-              value={form.database}
-              onChange={(e) => {
-                if (e.target.value === NEW_DATABASE) {
-                  setTyping(true);
-                  onChange({ database: '' });
-                } else onChange({ database: e.target.value });
-              }}
-            >
-              {names.map((name) => (
-                <option key={name} value={name} className="bg-stone-900">
-                  {name}
-                </option>
-              ))}
-              <option value={NEW_DATABASE} className="bg-stone-900">
-                Another database…
-              </option>
-            </select>
-          )}
-          <p className="mt-1 text-xs text-stone-400">
-            {typing ? (
-              <button
-                type="button"
-                className="text-accent-300 hover:underline"
-                onClick={() => setTyping(false)}
-              >
-                Choose from the list
-              </button>
-            ) : (
-              'MongoDB creates a new database when the site is copied into it.'
-            )}
-          </p>
-        </div>
+        <DatabaseField
+          value={form.database}
+          databases={databases}
+          onChange={(database) => onChange({ database })}
+        />
         <TextField
           label="Connection Pool Size"
           type="number"
