@@ -5,6 +5,9 @@ import { createGuards } from './features/auth/auth.guard';
 import { type AuthLimits, authRoutes } from './features/auth/auth.routes';
 import { createAuthService } from './features/auth/auth.service';
 import { loadTokenKey, TokenService } from './features/auth/token-service';
+import { databaseRoutes } from './features/database/database.routes';
+import { createDatabaseService } from './features/database/database.service';
+import { mongoTargets, type TargetConnector } from './features/database/mongo-target';
 import { healthRoutes } from './features/health/health.routes';
 import { mediaRoutes } from './features/media/media.routes';
 import { registerMediaServing } from './features/media/media-serve';
@@ -33,6 +36,8 @@ export interface AppDeps {
   authLimits?: AuthLimits;
   /** Ends this process so that its supervisor starts a fresh one (the console's restart). */
   requestRestart?: () => void;
+  /** Where the database panel connects to other MongoDB servers; tests give a stand-in. */
+  databaseTargets?: TargetConnector;
 }
 
 /** Builds the whole application around a store. The one place where the parts are wired. */
@@ -86,6 +91,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (admin) => {
       admin.addHook('onRequest', ctx.guards.requireAdmin);
       await admin.register(adminUsersRoutes(new UsersService(users)));
+      await admin.register(
+        databaseRoutes(
+          createDatabaseService({
+            store,
+            dataDir: config.dataDir,
+            environmentUri: config.mongodbUri,
+            targets: deps.databaseTargets ?? mongoTargets,
+            requestRestart: () => ctx.requestRestart(),
+            log: app.log,
+          }),
+        ),
+        { prefix: '/mongodb' },
+      );
       refuseUnknownPaths(admin);
     },
     { prefix: '/api/admin' },

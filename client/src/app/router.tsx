@@ -36,7 +36,7 @@ export const router = createBrowserRouter([
               { path: '/admin/dashboard', lazy: () => import('../features/admin/admin-console-route') },
               {
                 path: '/admin/database/:dbName',
-                lazy: () => import('../features/admin/database-explorer-route'),
+                lazy: () => import('../features/database/database-explorer-route'),
               },
             ],
           },

@@ -1,6 +1,13 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import Datastore from '@seald-io/nedb';
+import {
+  describeIndexes,
+  type EmbeddedCollectionStats,
+  embeddedInspector,
+  type NedbIndexes,
+  StoredSizes,
+} from './embedded-inspector';
 import { compileFilter, compileSort, filterKey, firstInOrder, nedbModel } from './embedded-query';
 import { Snapshot } from './embedded-snapshot';
 import { newId } from './new-id';
@@ -16,6 +23,7 @@ import {
   type StoredDoc,
   splitChanges,
 } from './store';
+import { WriteGate } from './write-gate';
 
 /**
  * The default store: one append-only file per collection under `<dataDir>/db`, loaded into
@@ -26,17 +34,31 @@ export async function openEmbeddedStore(dataDir: string): Promise<Store> {
   const dir = path.join(dataDir, 'db');
   await mkdir(dir, { recursive: true });
   const collections = new Map<string, EmbeddedCollection<StoredDoc>>();
+  const gate = new WriteGate();
+  const open = (name: string) => {
+    let collection = collections.get(name);
+    if (!collection) {
+      collection = new EmbeddedCollection(path.join(dir, `${name}.db`), gate);
+      collections.set(name, collection);
+    }
+    return collection;
+  };
+  // One file per collection; nedb's `name.db~` files are its half-written compactions.
+  const collectionNames = async () => {
+    const files = (await readdir(dir))
+      .filter((file) => file.endsWith('.db'))
+      .map((file) => file.slice(0, -3));
+    return [...new Set([...files, ...collections.keys()])].sort();
+  };
 
   return {
     kind: 'embedded',
     collection<T extends StoredDoc>(name: string): Collection<T> {
-      let collection = collections.get(name);
-      if (!collection) {
-        collection = new EmbeddedCollection(path.join(dir, `${name}.db`));
-        collections.set(name, collection);
-      }
-      return collection as unknown as Collection<T>;
+      return open(name) as unknown as Collection<T>;
     },
+    collectionNames,
+    inspector: embeddedInspector(dir, open, collectionNames),
+    pauseWrites: (reason) => gate.pause(reason),
     async close() {
       // Loading compacts each file; nothing is buffered, so there is nothing to flush.
       await Promise.all([...collections.values()].map((c) => c.ready));
@@ -59,8 +81,13 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
   private snapshot: Snapshot<T> | null = null;
   /** Match lists by filter key, valid until the next write. */
   private readonly matches = new Map<string, number[]>();
+  /** Each document's stored size, made when the console first asks and kept in step with the snapshot. */
+  private sizes: StoredSizes | null = null;
 
-  constructor(filename: string) {
+  constructor(
+    filename: string,
+    private readonly gate: WriteGate,
+  ) {
     this.db = new Datastore<T>({ filename, timestampData: false });
     this.ready = this.db.loadDatabaseAsync();
   }
@@ -78,7 +105,8 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
     await this.ready;
     const now = new Date();
     const full = docs.map((doc) => ({
-      _id: newId(),
+      // A copy brings its own ids: drawing random bytes for each one only to drop them is waste.
+      _id: doc._id ?? newId(),
       createdAt: now,
       updatedAt: now,
       ...doc,
@@ -154,6 +182,23 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
     await this.db.ensureIndexAsync({ fieldName: index.field, unique: index.unique ?? false });
   }
 
+  /** Count, bytes of the stored JSON and nedb's indexes, for the console (embedded-inspector.ts). */
+  async describe(): Promise<EmbeddedCollectionStats> {
+    await this.ready;
+    const { docs } = this.current();
+    this.sizes ??= new StoredSizes(docs);
+    const { indexes } = this.db as unknown as { indexes: NedbIndexes };
+    return { count: docs.length, dataSize: this.sizes.total, indexes: describeIndexes(indexes) };
+  }
+
+  /** The first `limit` documents in the store's own order, for the explorer: the rest is never visited. */
+  async first(limit: number): Promise<T[]> {
+    await this.ready;
+    return this.current()
+      .docs.slice(0, limit)
+      .map((doc) => nedbModel.deepCopy(doc));
+  }
+
   private current(): Snapshot<T> {
     this.snapshot ??= new Snapshot(this.db.getAllData() as T[]);
     return this.snapshot;
@@ -182,10 +227,13 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
   private async write<R>(run: () => Promise<R>): Promise<R> {
     this.matches.clear();
     try {
-      return await translate(run);
+      return await this.gate.run(() => translate(run));
     } catch (error) {
       // A refused duplicate changes nothing; anything else may have, so rebuild from nedb later.
-      if (!(error instanceof DuplicateKeyError)) this.snapshot = null;
+      if (!(error instanceof DuplicateKeyError)) {
+        this.snapshot = null;
+        this.sizes = null;
+      }
       throw error;
     } finally {
       this.matches.clear();
@@ -195,10 +243,12 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
   /** Puts the stored version of a written document into the snapshot (a copy, as callers get theirs). */
   private remember(doc: T): void {
     this.snapshot?.put(nedbModel.deepCopy(doc));
+    this.sizes?.put(doc);
   }
 
   private forget(id: string): void {
     this.snapshot?.remove(id);
+    this.sizes?.remove(id);
   }
 }
 

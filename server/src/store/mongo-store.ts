@@ -1,4 +1,5 @@
 import { type Db, type Document, MongoClient, MongoServerError } from 'mongodb';
+import { mongoInspector } from './mongo-inspector';
 import { newId } from './new-id';
 import {
   type Collection,
@@ -12,25 +13,41 @@ import {
   type StoredDoc,
   splitChanges,
 } from './store';
+import { WriteGate } from './write-gate';
 
 /** MongoDB through the official driver. The database is the one named in the URI. */
 export async function openMongoStore(uri: string): Promise<Store> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000 });
   await client.connect();
   const db = client.db();
+  const gate = new WriteGate();
+  const inspector = mongoInspector(uri);
   return {
     kind: 'mongodb',
     collection<T extends StoredDoc>(name: string): Collection<T> {
-      return new MongoCollection<T>(db, name);
+      return new MongoCollection<T>(db, name, gate);
     },
-    close: () => client.close(),
+    async collectionNames() {
+      const list = await db.listCollections({ type: 'collection' }, { nameOnly: true }).toArray();
+      return list.map((c) => c.name).sort();
+    },
+    inspector,
+    pauseWrites: (reason) => gate.pause(reason),
+    async close() {
+      await inspector.close();
+      await client.close();
+    },
   };
 }
 
 class MongoCollection<T extends StoredDoc> implements Collection<T> {
   private readonly c;
 
-  constructor(db: Db, name: string) {
+  constructor(
+    db: Db,
+    name: string,
+    private readonly gate: WriteGate,
+  ) {
     // Ids are strings made by newId(), so the driver's ObjectId typing does not apply here.
     this.c = db.collection<Document & { _id: string }>(name);
   }
@@ -38,15 +55,15 @@ class MongoCollection<T extends StoredDoc> implements Collection<T> {
   async insertOne(doc: NewDoc<T>): Promise<T> {
     const now = new Date();
     const full = { ...doc, _id: newId(), createdAt: now, updatedAt: now };
-    await translate(() => this.c.insertOne(full));
+    await this.write(() => this.c.insertOne(full));
     return full as unknown as T;
   }
 
   async insertMany(docs: Array<NewDoc<T> & Partial<StoredDoc>>): Promise<number> {
     if (docs.length === 0) return 0;
     const now = new Date();
-    const full = docs.map((doc) => ({ _id: newId(), createdAt: now, updatedAt: now, ...doc }));
-    const result = await translate(() => this.c.insertMany(full, { ordered: true }));
+    const full = docs.map((doc) => ({ _id: doc._id ?? newId(), createdAt: now, updatedAt: now, ...doc }));
+    const result = await this.write(() => this.c.insertMany(full, { ordered: true }));
     return result.insertedCount;
   }
 
@@ -78,18 +95,22 @@ class MongoCollection<T extends StoredDoc> implements Collection<T> {
     const { set, unset } = splitChanges(changes as Record<string, unknown>);
     const update: Document = { $set: { ...set, updatedAt: new Date() } };
     if (Object.keys(unset).length) update.$unset = unset;
-    const result = await translate(() =>
+    const result = await this.write(() =>
       this.c.findOneAndUpdate(filter, update, { returnDocument: 'after' }),
     );
     return (result as T | null) ?? null;
   }
 
   async deleteById(id: string): Promise<boolean> {
-    return (await this.c.deleteOne({ _id: id })).deletedCount === 1;
+    return (await this.write(() => this.c.deleteOne({ _id: id }))).deletedCount === 1;
   }
 
   async ensureIndex(index: IndexSpec): Promise<void> {
     await this.c.createIndex({ [index.field]: 1 }, { unique: index.unique ?? false });
+  }
+
+  private write<R>(run: () => Promise<R>): Promise<R> {
+    return this.gate.run(() => translate(run));
   }
 }
 

@@ -1,9 +1,51 @@
 import type { Config } from '../config';
+import { markInUse } from './embedded-in-use';
 import { openEmbeddedStore } from './embedded-store';
 import { openMongoStore } from './mongo-store';
 import type { Store } from './store';
+import { readStoreSettings, redactUri, savedMongoUri, storeSettingsPath } from './store-settings';
 
-/** Chooses the adapter once, at start: MongoDB when a URI is configured, else the embedded store. */
-export function openStore(config: Pick<Config, 'mongodbUri' | 'dataDir'>): Promise<Store> {
-  return config.mongodbUri ? openMongoStore(config.mongodbUri) : openEmbeddedStore(config.dataDir);
+export type StoreChoice =
+  | { kind: 'embedded' }
+  | { kind: 'mongodb'; uri: string; source: 'environment' | 'saved settings' };
+
+/**
+ * Which store a server start opens: MONGODB_URI when set (it always wins), else MongoDB when
+ * the saved settings were switched on by a successful Save or `npm run db:copy`, else the
+ * embedded store under DATA_DIR.
+ */
+export async function chooseStore(config: Pick<Config, 'mongodbUri' | 'dataDir'>): Promise<StoreChoice> {
+  if (config.mongodbUri) return { kind: 'mongodb', uri: config.mongodbUri, source: 'environment' };
+  const saved = await readStoreSettings(config.dataDir);
+  if (saved.use === 'mongodb')
+    return { kind: 'mongodb', uri: savedMongoUri(saved), source: 'saved settings' };
+  return { kind: 'embedded' };
+}
+
+/** Opens the chosen store once, at start. */
+export async function openStore(config: Pick<Config, 'mongodbUri' | 'dataDir'>): Promise<Store> {
+  const choice = await chooseStore(config);
+  if (choice.kind === 'embedded') {
+    const store = await openEmbeddedStore(config.dataDir);
+    const release = await markInUse(config.dataDir);
+    return {
+      ...store,
+      async close() {
+        await store.close();
+        await release();
+      },
+    };
+  }
+  try {
+    return await openMongoStore(choice.uri);
+  } catch (error) {
+    // Never fall back to the embedded store here: writes would go to data the site moved away from.
+    const where =
+      choice.source === 'environment'
+        ? 'MONGODB_URI'
+        : `the saved settings (${storeSettingsPath(config.dataDir)}; set "use" to "embedded" there to go back)`;
+    throw new Error(
+      `Could not open MongoDB at ${redactUri(choice.uri)}, chosen by ${where}: ${(error as Error).message}`,
+    );
+  }
 }

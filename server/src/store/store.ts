@@ -6,6 +6,8 @@
  * equality, $ne, $in, $lt/$lte/$gt/$gte, $or, $exists and $regex given as a RegExp.
  */
 
+import type { StoreInspector } from './store-inspector';
+
 export interface StoredDoc {
   _id: string;
   createdAt: Date;
@@ -49,6 +51,15 @@ export interface Collection<T extends StoredDoc> {
 export interface Store {
   readonly kind: 'embedded' | 'mongodb';
   collection<T extends StoredDoc>(name: string): Collection<T>;
+  /** Every collection of the store's own database, including ones this process has not opened. */
+  collectionNames(): Promise<string[]>;
+  /** Read-only self-description for the console (see store-inspector.ts). */
+  readonly inspector: StoreInspector;
+  /**
+   * Refuses writes from now on (503 with `reason`) and resolves once writes under way are done;
+   * used while the data is copied to another store. The resolved function lets writes in again.
+   */
+  pauseWrites(reason: string): Promise<() => void>;
   close(): Promise<void>;
 }
 

@@ -7,6 +7,7 @@ import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import type { AuthLimits } from '../features/auth/auth.routes';
 import { hashPassword } from '../features/auth/passwords';
+import type { TargetConnector } from '../features/database/mongo-target';
 import type { UserDoc } from '../features/users/users.repository';
 import { openEmbeddedStore } from '../store/embedded-store';
 import type { Store } from '../store/store';
@@ -21,12 +22,12 @@ export interface TestApp {
 /** The real app on a fresh embedded store in its own temporary DATA_DIR. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { authLimits?: AuthLimits } = {},
+  options: { authLimits?: AuthLimits; databaseTargets?: TargetConnector; requestRestart?: () => void } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'members-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
   const store = await openEmbeddedStore(dataDir);
-  const app = await buildApp({ config, store, authLimits: options.authLimits });
+  const app = await buildApp({ config, store, ...options });
   await app.ready();
   return {
     app,

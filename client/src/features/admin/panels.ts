@@ -53,7 +53,13 @@ export const PANELS: PanelDefinition[] = [
       import('../media/media-manager-panel').then((m) => ({ default: m.MediaManagerPanel })),
     ),
   },
-  { id: 'mongodb', label: 'MongoDB', group: 'System Settings', icon: '⛁' },
+  {
+    id: 'mongodb',
+    label: 'MongoDB',
+    group: 'System Settings',
+    icon: '⛁',
+    component: lazy(() => import('../database/database-panel').then((m) => ({ default: m.DatabasePanel }))),
+  },
   {
     id: 'nginx',
     label: 'Nginx',

@@ -1,0 +1,188 @@
+import { DATABASE_DEFAULTS } from '@common/schemas/database';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import {
+  type DatabaseForm,
+  databaseKeys,
+  fetchConfig,
+  fetchStatus,
+  saveDatabaseConfig,
+  testConnection,
+  useDatabases,
+} from './api';
+import { ConnectionSettings } from './components/connection-settings';
+import { DatabaseStatsCard } from './components/database-stats-card';
+import { NoticeToast } from './components/notice-toast';
+import { StatusLine } from './components/status-line';
+import { useDatabaseNotice } from './use-database-notice';
+
+/** SPEC section 9: the status is reloaded this long after a save. */
+const STATUS_RELOAD_MS = 1000;
+/** After a save the server restarts on the new store; its status is asked for until it answers. */
+const RESTART_WAIT_MS = 60_000;
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+const EMPTY_FORM: DatabaseForm = {
+  ...DATABASE_DEFAULTS,
+  port: String(DATABASE_DEFAULTS.port),
+  poolSize: String(DATABASE_DEFAULTS.poolSize),
+  password: '',
+};
+
+/** The console's MongoDB section (SPEC "Database panel"): status, connection settings, statistics. */
+export function DatabasePanel() {
+  const queryClient = useQueryClient();
+  const { notice, success, error } = useDatabaseNotice();
+  const config = useQuery({ queryKey: databaseKeys.config, queryFn: fetchConfig, retry: false });
+  const status = useQuery({ queryKey: databaseKeys.status, queryFn: fetchStatus, retry: false });
+  const databases = useDatabases();
+  const [form, setForm] = useState<DatabaseForm | null>(null);
+  const [tested, setTested] = useState<string[]>([]);
+  const [busy, setBusy] = useState<null | 'test' | 'save'>(null);
+  const [restarting, setRestarting] = useState(false);
+  const timers = useRef<Array<ReturnType<typeof setTimeout>>>([]);
+  useEffect(() => () => timers.current.forEach(clearTimeout), []);
+
+  // The form starts from the saved settings once; later reloads must not wipe what is being typed.
+  useEffect(() => {
+    if (!config.data) return;
+    const { passwordSet: _, ...saved } = config.data.config;
+    setForm(
+      (current) =>
+        current ?? { ...saved, port: String(saved.port), poolSize: String(saved.poolSize), password: '' },
+    );
+  }, [config.data]);
+  useEffect(() => {
+    if (config.isError) error('Failed to load config', messageOf(config.error));
+  }, [config.isError, config.error, error]);
+  useEffect(() => {
+    if (status.isError && !restarting) error('Failed to check status', messageOf(status.error));
+  }, [status.isError, status.error, restarting, error]);
+
+  const later = (run: () => void, ms: number) => timers.current.push(setTimeout(run, ms));
+
+  /** Asks until the restarted server answers, then shows its status and its databases. */
+  function followRestart(until: number) {
+    fetchStatus()
+      .then((answer) => {
+        if (!answer.stats.location || /restarts on it/.test(answer.message)) throw new Error('not yet');
+        setRestarting(false);
+        queryClient.setQueryData(databaseKeys.status, answer);
+        void queryClient.invalidateQueries({ queryKey: ['database'] });
+      })
+      .catch((failure) => {
+        if (Date.now() < until) later(() => followRestart(until), STATUS_RELOAD_MS);
+        else {
+          setRestarting(false);
+          error('Failed to check status', messageOf(failure));
+        }
+      });
+  }
+
+  async function test() {
+    if (!form) return;
+    setBusy('test');
+    try {
+      const answer = await testConnection(form);
+      if (answer.success && answer.connected) {
+        const { collections = 0, documents = 0 } = answer.stats ?? {};
+        success(`Connection successful! Found ${collections} collections and ${documents} documents.`);
+        setTested(answer.databases ?? []);
+      } else error(answer.message || 'Connection failed');
+    } catch (failure) {
+      error(`Connection test failed: ${messageOf(failure)}`);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function save() {
+    if (!form) return;
+    const sure = window.confirm(
+      `Save Configuration switches the site to ${form.database} on ${form.host}:${form.port}. ` +
+        'If that database has no users, everything is copied into it first. The server then restarts on it. Continue?',
+    );
+    if (!sure) return;
+    setBusy('save');
+    try {
+      const answer = await saveDatabaseConfig(form);
+      const copied = answer.copied ? Object.values(answer.copied).reduce((sum, n) => sum + n, 0) : null;
+      success(
+        'MongoDB configuration saved successfully!',
+        `${copied === null ? 'The database already held this site’s data.' : `Copied ${copied} documents.`}${
+          answer.restarting ? ' The server is restarting on it.' : ''
+        }`,
+      );
+      setForm((current) => current && { ...current, password: '' });
+      if (answer.restarting) setRestarting(true);
+      later(() => {
+        if (answer.restarting) followRestart(Date.now() + RESTART_WAIT_MS);
+        else void status.refetch();
+      }, STATUS_RELOAD_MS);
+    } catch (failure) {
+      error('Failed to save configuration', messageOf(failure));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const locked = config.data?.environmentOverride === true;
+  const names = databases.data?.map((d) => d.name) ?? [];
+
+  return (
+    <section className="space-y-6">
+      <header>
+        <h1 className="text-2xl font-semibold text-white">MongoDB</h1>
+        <p className="mt-1 text-stone-400">
+          Where the site keeps its data, and moving it to a MongoDB server.
+        </p>
+      </header>
+
+      <StatusLine
+        status={restarting ? undefined : status.data}
+        failed={status.isError && !restarting}
+        refreshing={status.isFetching || restarting}
+        onRefresh={() => void status.refetch()}
+      />
+      {restarting && (
+        <p className="text-sm text-accent-300" aria-live="polite">
+          Restarting on the new database…
+        </p>
+      )}
+      {locked && (
+        <p className="rounded-lg border border-accent-400/30 bg-accent-400/10 px-4 py-3 text-sm text-accent-300">
+          MONGODB_URI is set in the server’s environment. It decides the database the site uses; the settings
+          below can test other servers but cannot switch to them.
+        </p>
+      )}
+
+      <ConnectionSettings
+        form={form ?? EMPTY_FORM}
+        onChange={(change) => setForm((current) => ({ ...(current ?? EMPTY_FORM), ...change }))}
+        databases={[...names, ...tested]}
+        passwordSet={config.data?.config.passwordSet ?? false}
+        locked={locked}
+        busy={busy}
+        onTest={test}
+        onSave={save}
+      />
+
+      <div>
+        <h2 className="text-lg font-semibold text-white">Statistics</h2>
+        {databases.isError ? (
+          <p className="mt-3 text-sm text-red-300">
+            Could not list the databases: {messageOf(databases.error)}
+          </p>
+        ) : (
+          <ul className="mt-3 grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+            {names.map((name) => (
+              <DatabaseStatsCard key={name} name={name} />
+            ))}
+          </ul>
+        )}
+      </div>
+      <NoticeToast notice={notice} />
+    </section>
+  );
+}

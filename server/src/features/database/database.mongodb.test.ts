@@ -1,0 +1,104 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app';
+import { loadConfig } from '../../config';
+import { openMongoStore } from '../../store/mongo-store';
+import { bearer, createUser, type TestApp } from '../../test/test-app';
+import { REDACTED } from './redact';
+
+/**
+ * The database panel's smoke test on a real MongoDB server. No MongoDB can be installed on the
+ * project's machines, so it runs wherever MONGODB_URI is set, in a fresh database on that server:
+ * MONGODB_URI=mongodb://127.0.0.1:27017/anything npx vitest run server/src/features/database
+ */
+const uri = process.env.MONGODB_URI;
+
+if (!uri) {
+  describe('database panel on a real MongoDB', () => {
+    it.skip('runs only when MONGODB_URI is set', () => {});
+  });
+} else {
+  describe('database panel on a real MongoDB', () => {
+    const database = `panel_smoke_${Date.now()}`;
+    const url = new URL(uri);
+    url.pathname = `/${database}`;
+    let t: TestApp;
+    let token: string;
+
+    beforeAll(async () => {
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'panel-mongo-'));
+      const store = await openMongoStore(url.toString());
+      const app = await buildApp({ config: loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), store });
+      t = {
+        app,
+        store,
+        dataDir,
+        async close() {
+          await app.close();
+          await store.close();
+          await rm(dataDir, { recursive: true, force: true });
+        },
+      };
+      token = (await createUser(t, { role: 'admin' })).token;
+      await createUser(t);
+    });
+    afterAll(() => t?.close());
+
+    const get = async (route: string) => {
+      const answer = await t.app.inject({ method: 'GET', url: route, headers: bearer(token) });
+      expect(answer.statusCode, `${route}: ${answer.body}`).toBe(200);
+      return answer.json();
+    };
+
+    it('describes the live MongoDB: status, databases, stats, details and redacted documents', async () => {
+      const status = await get('/api/admin/mongodb/status');
+      expect(status).toMatchObject({ connected: true, stats: { store: 'mongodb', database } });
+      expect(status.stats.version).toMatch(/^\d+\.\d+/);
+
+      const names = (await get('/api/admin/mongodb/databases')).databases.map(
+        (d: { name: string }) => d.name,
+      );
+      expect(names).toContain(database);
+      expect(
+        (await get(`/api/admin/mongodb/database/${database}/stats`)).stats.objects,
+      ).toBeGreaterThanOrEqual(2);
+
+      const details = (await get(`/api/admin/mongodb/database/${database}/details`)).database;
+      const users = details.collections.find((c: { name: string }) => c.name === 'users');
+      expect(users.count).toBe(2);
+      expect(users.indexes).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ name: 'email_1', keys: { email: 1 }, unique: true }),
+        ]),
+      );
+
+      const page = (await get(`/api/admin/mongodb/database/${database}/collection/users?limit=20`))
+        .collection;
+      expect(page.pagination).toMatchObject({ total: 2, shown: 2 });
+      for (const doc of page.documents) expect(doc.password).toBe(REDACTED);
+    });
+
+    it('tests a connection to the same server', async () => {
+      const answer = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/mongodb/test',
+        headers: bearer(token),
+        payload: {
+          host: url.hostname,
+          port: Number(url.port || 27017),
+          database,
+          authEnabled: Boolean(url.username),
+          username: decodeURIComponent(url.username),
+          password: decodeURIComponent(url.password),
+        },
+      });
+      expect(answer.json()).toMatchObject({
+        success: true,
+        connected: true,
+        stats: { collections: expect.any(Number) },
+      });
+    });
+  });
+}

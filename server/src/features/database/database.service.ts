@@ -1,0 +1,189 @@
+import type {
+  CollectionResult,
+  ConnectionTestResponse,
+  DatabaseConfigBody,
+  DatabaseConfigResponse,
+  DatabaseDetail,
+  DatabaseStats,
+  DatabaseStatus,
+} from '@common/schemas/database';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError } from '../../lib/app-error';
+import type { Store } from '../../store/store';
+import { type MongoSettings, mongoUri, readStoreSettings } from '../../store/store-settings';
+import type { UserDoc } from '../users/users.repository';
+import { moveTo } from './database-move';
+import type { TargetConnector } from './mongo-target';
+import { redactDocument } from './redact';
+
+export interface DatabaseServiceDeps {
+  store: Store;
+  dataDir: string;
+  /** MONGODB_URI from the environment, which decides the store whatever is saved. */
+  environmentUri?: string;
+  targets: TargetConnector;
+  requestRestart: () => void;
+  log: FastifyBaseLogger;
+}
+
+const notFound = (what: string) => new AppError('NOT_FOUND', what);
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function createDatabaseService(deps: DatabaseServiceDeps) {
+  const { store } = deps;
+  const inspector = store.inspector;
+  /** Set once writes stop for a move; the status says so until the restart. */
+  let moving: string | null = null;
+  let saving = false;
+
+  /**
+   * The form's values. An empty password means the saved one (it is never sent out), but only
+   * for the same user on the same server: pointed elsewhere, it would hand the saved password to
+   * whatever answers there.
+   */
+  async function settingsFrom(body: DatabaseConfigBody): Promise<MongoSettings> {
+    const { mongodb: saved } = await readStoreSettings(deps.dataDir);
+    const sameLogin =
+      body.authEnabled &&
+      body.host === saved.host &&
+      body.port === saved.port &&
+      body.username === saved.username;
+    const password = body.password || (sameLogin ? saved.password : '');
+    return { ...body, password, username: body.authEnabled ? body.username : '' };
+  }
+
+  async function databaseOrThrow(name: string): Promise<void> {
+    if (!(await inspector.databaseNames()).includes(name))
+      throw notFound(`Database "${name}" was not found.`);
+  }
+
+  return {
+    async getConfig(): Promise<DatabaseConfigResponse> {
+      const { mongodb } = await readStoreSettings(deps.dataDir);
+      const { password, ...visible } = mongodb;
+      return {
+        success: true,
+        config: { ...visible, passwordSet: password.length > 0 },
+        store: store.kind,
+        environmentOverride: Boolean(deps.environmentUri),
+      };
+    },
+
+    async status(): Promise<DatabaseStatus> {
+      const environmentOverride = Boolean(deps.environmentUri);
+      try {
+        const info = await inspector.server();
+        const where = info.kind === 'embedded' ? 'Embedded store' : `MongoDB ${info.version}`;
+        const { kind, uptimeSeconds, ...rest } = info;
+        return {
+          connected: true,
+          message:
+            moving ??
+            `Connected: ${where} at ${info.location}${environmentOverride ? ' (set by MONGODB_URI)' : ''}`,
+          stats: { ...rest, store: kind, uptime: uptimeSeconds, environmentOverride },
+        };
+      } catch (error) {
+        const unknown = { database: '', host: '', port: null, version: '', uptime: null, location: '' };
+        return {
+          connected: false,
+          message: `Connection failed: ${reasonOf(error)}`,
+          stats: { ...unknown, store: store.kind, environmentOverride },
+        };
+      }
+    },
+
+    async databases(): Promise<Array<{ name: string }>> {
+      return (await inspector.databaseNames()).map((name) => ({ name }));
+    },
+
+    async databaseStats(name: string): Promise<DatabaseStats> {
+      const stats = await inspector.databaseStats(name);
+      if (!stats) throw notFound(`Database "${name}" was not found.`);
+      return stats;
+    },
+
+    async details(name: string): Promise<DatabaseDetail> {
+      const collections = await inspector.collections(name);
+      if (!collections) throw notFound(`Database "${name}" was not found.`);
+      const objects = collections.reduce((sum, c) => sum + c.count, 0);
+      const dataSize = collections.reduce((sum, c) => sum + c.size, 0);
+      return {
+        name,
+        stats: {
+          collections: collections.length,
+          objects,
+          dataSize,
+          storageSize: collections.reduce((sum, c) => sum + c.storageSize, 0),
+          indexes: collections.reduce((sum, c) => sum + c.indexes.length, 0),
+          avgObjSize: objects ? Math.round(dataSize / objects) : 0,
+        },
+        collections,
+      };
+    },
+
+    async collection(database: string, name: string, limit: number): Promise<CollectionResult> {
+      await databaseOrThrow(database);
+      const page = await inspector.documents(database, name, limit);
+      if (!page) throw notFound(`Collection "${name}" was not found in database "${database}".`);
+      return {
+        name,
+        documents: page.documents.map(redactDocument),
+        pagination: { total: page.total, limit, shown: page.documents.length },
+      };
+    },
+
+    /** Connects with the form's values; saves nothing. */
+    async testConnection(body: DatabaseConfigBody): Promise<ConnectionTestResponse> {
+      const settings = await settingsFrom(body);
+      try {
+        const found = await deps.targets.test(mongoUri(settings), settings.database);
+        return {
+          success: true,
+          connected: true,
+          message: `Connection successful! Found ${found.collections} collections and ${found.documents} documents.`,
+          stats: { collections: found.collections, documents: found.documents },
+          databases: found.databases,
+        };
+      } catch (error) {
+        return { success: false, connected: false, message: `Connection test failed: ${reasonOf(error)}` };
+      }
+    },
+
+    /** Connects, copies this site into the target when it has no users, and restarts on it. */
+    async saveConfig(body: DatabaseConfigBody, admin: UserDoc) {
+      if (deps.environmentUri) {
+        throw new AppError(
+          'CONFLICT',
+          'MONGODB_URI is set in the environment, so it decides the database. Change or remove it there instead.',
+        );
+      }
+      if (moving || saving) throw new AppError('CONFLICT', moving ?? 'Another save is under way.');
+      saving = true;
+      try {
+        const settings = await settingsFrom(body);
+        try {
+          await deps.targets.test(mongoUri(settings), settings.database);
+        } catch (error) {
+          throw new AppError('VALIDATION', `Connection failed: ${reasonOf(error)}`);
+        }
+        moving = 'Moving to the new database: the server restarts on it in a moment.';
+        const result = await moveTo(deps, settings, admin);
+        // After the answer has gone out; the restart waits for requests under way to finish.
+        setTimeout(deps.requestRestart, 100);
+        return {
+          success: true as const,
+          message: 'MongoDB configuration saved successfully!',
+          ...result,
+          restarting: true,
+        };
+      } catch (error) {
+        moving = null;
+        throw error;
+      } finally {
+        saving = false;
+      }
+    },
+  };
+}
+
+export type DatabaseService = ReturnType<typeof createDatabaseService>;
