@@ -89,10 +89,14 @@ async function main(): Promise<void> {
   await app.ready();
   const pool = new ConnectionPool(app.server);
   link.onConnection((socket) => pool.accept(socket));
+  let handingOver = false;
   link.onHandOver(() => {
     if (stopping) return;
     stopping = true;
+    handingOver = true;
     app.log.info('Restarting: handing connections over to the next server process');
+    const slow = setInterval(() => app.log.warn({ waiting: pool.describe() }, 'Still handing over'), 5000);
+    slow.unref();
     void pool
       .handOver(
         (socket) => link.handBack(socket),
@@ -107,7 +111,11 @@ async function main(): Promise<void> {
       .then(() => link.handBacksSent())
       .finally(() => process.exit(0));
   });
-  const stop = (reason: string) => void shutdown(reason, 0, () => pool.close());
+  const stop = (reason: string) => {
+    // Asked to stop while handing over: the rest of the hand-over happens at once.
+    if (handingOver) pool.closeNow();
+    else void shutdown(reason, 0, () => pool.close());
+  };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   // The supervisor is gone (killed): nobody can pass connections any more, so stop too.

@@ -99,6 +99,12 @@ export class ConnectionPool {
     if (!(await until(() => this.sockets.size === 0, timeoutMs, this.wake))) this.destroyAll();
   }
 
+  /** Ends every connection now (a stop asked for during a hand-over): waits in progress end too. */
+  closeNow(): void {
+    this.destroyAll();
+    this.notify();
+  }
+
   private track(request: IncomingMessage, response: ServerResponse): void {
     const socket = request.socket;
     const tracked = this.sockets.get(socket);
@@ -132,7 +138,13 @@ export class ConnectionPool {
     this.notify();
   }
 
+  /**
+   * True when no byte of a next request has been read: either nothing was ever read (a
+   * connection opened ahead of use, as browsers do), or Node's own list of connections says no
+   * request is half-read (it counts a never-used connection as busy, for its headers timeout).
+   */
   private isIdle(socket: Socket): boolean {
+    if (socket.bytesRead === 0) return true;
     const key = Object.getOwnPropertySymbols(this.server).find(
       (symbol) => symbol.description === 'http.server.connections',
     );
@@ -141,6 +153,16 @@ export class ConnectionPool {
       : undefined;
     // Without Node's list, a connection with no request running is taken as idle.
     return list ? list.idle().some((parser) => parser.socket === socket) : true;
+  }
+
+  /** For the log when a hand-over takes long: what each remaining connection is waiting for. */
+  describe(): Array<{ remotePort?: number; running: number; idle: boolean; destroyed: boolean }> {
+    return [...this.sockets].map(([socket, tracked]) => ({
+      remotePort: socket.remotePort,
+      running: tracked.responses.size,
+      idle: this.isIdle(socket),
+      destroyed: socket.destroyed,
+    }));
   }
 
   private destroyAll(): void {

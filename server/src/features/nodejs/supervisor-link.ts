@@ -144,8 +144,12 @@ export class SupervisorLink {
    * Resolves once every handed-back connection has left this process. Until then nothing may
    * close them (as closing the HTTP server or exiting would).
    */
-  handBacksSent(): Promise<void> {
+  handBacksSent(timeoutMs = 5000): Promise<void> {
     if (this.handBacksInFlight === 0) return Promise.resolve();
-    return new Promise((resolve) => this.handBacksDone.push(resolve));
+    return new Promise((resolve) => {
+      // A channel that broke meanwhile never answers: do not wait for it forever.
+      setTimeout(resolve, timeoutMs).unref();
+      this.handBacksDone.push(resolve);
+    });
   }
 }
