@@ -202,3 +202,6 @@ export interface AppServerRestartResponse {
   port: number;
   previousPort: number;
 }
+
+/** What the console may send: numbers may also come as digits. */
+export type AppServerConfigInput = z.input<typeof appServerConfigBody>;

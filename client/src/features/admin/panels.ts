@@ -55,7 +55,13 @@ export const PANELS: PanelDefinition[] = [
   },
   { id: 'mongodb', label: 'MongoDB', group: 'System Settings', icon: '⛁' },
   { id: 'nginx', label: 'Nginx', group: 'System Settings', icon: '⇄' },
-  { id: 'nodejs', label: 'Node.js', group: 'System Settings', icon: '⬢' },
+  {
+    id: 'nodejs',
+    label: 'Node.js',
+    group: 'System Settings',
+    icon: '⬢',
+    component: lazy(() => import('../nodejs/nodejs-panel').then((m) => ({ default: m.NodejsPanel }))),
+  },
 ];
 
 export const DEFAULT_PANEL: PanelId = 'dashboard';
