@@ -27,8 +27,9 @@ let supervisor: ChildProcess | undefined;
 let dataDir = '';
 let output = '';
 afterAll(async () => {
-  if (supervisor && supervisor.exitCode === null) {
-    supervisor.kill('SIGKILL');
+  // After a failure: the supervisor and its server processes share a process group of their own.
+  if (supervisor?.pid && supervisor.exitCode === null) {
+    process.kill(-supervisor.pid, 'SIGKILL');
     await exited(supervisor);
   }
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -142,7 +143,12 @@ describe('restart through the supervisor', () => {
       MONGODB_URI: '',
     };
     delete env.PORT;
-    supervisor = spawn(process.execPath, ['scripts/supervisor.mjs'], { cwd: ROOT, env, stdio: 'pipe' });
+    supervisor = spawn(process.execPath, ['scripts/supervisor.mjs'], {
+      cwd: ROOT,
+      env,
+      stdio: 'pipe',
+      detached: true,
+    });
     supervisor.stdout?.on('data', (chunk) => (output += chunk));
     supervisor.stderr?.on('data', (chunk) => (output += chunk));
 

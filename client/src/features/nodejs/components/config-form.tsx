@@ -206,11 +206,16 @@ export function ConfigForm({ config, draft, busy, message, onChange, onSave, onR
         </div>
         <div className="flex flex-col gap-3 md:col-span-2 sm:flex-row sm:items-center sm:justify-between">
           <div className="min-h-6 flex-1">{message}</div>
-          <div className="flex flex-wrap gap-3 sm:justify-end">
-            <Button variant="secondary" onClick={onRestart} disabled={busy !== null}>
+          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            <Button
+              variant="secondary"
+              onClick={onRestart}
+              disabled={busy !== null}
+              className="w-full sm:w-auto"
+            >
               {busy === 'restart' ? 'Restarting...' : 'Restart Server'}
             </Button>
-            <Button type="submit" disabled={busy !== null}>
+            <Button type="submit" disabled={busy !== null} className="w-full sm:w-auto">
               {busy === 'save' ? 'Saving...' : 'Save Configuration'}
             </Button>
           </div>
