@@ -188,6 +188,19 @@ describe('restart through the supervisor', () => {
       person.email,
     ]);
 
+    // A port someone else holds: the restart is refused with the reason, and nothing changes.
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const taken = (squatter.address() as { port: number }).port;
+    expect((await api(base, token, 'POST', '/api/admin/nodejs/config', { port: taken })).status).toBe(200);
+    const refused = await api(base, token, 'POST', '/api/admin/nodejs/restart');
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { message: string }).message).toBe(
+      `Cannot listen on 127.0.0.1:${taken} (EADDRINUSE).`,
+    );
+    await new Promise((resolve) => squatter.close(resolve));
+    expect((await api(base, token, 'GET', '/api/admin/nodejs/status')).status).toBe(200);
+
     // A new port and a new session secret: served on the new port, everyone signs in again.
     const saved = await api(base, token, 'POST', '/api/admin/nodejs/config', {
       port: second,
