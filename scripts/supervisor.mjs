@@ -21,6 +21,8 @@ import { fileURLToPath } from 'node:url';
 const RESTART_EXIT_CODE = 75;
 const CONFIG_EXIT_CODE = 78;
 const MAX_WAITING_CONNECTIONS = 10_000;
+/** A new server process that has not said where it listens by then is taken as stuck. */
+const HELLO_TIMEOUT_MS = 60_000;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const log = (message) => console.log(`[supervisor] ${message}`);
 const warn = (message) => console.error(`[supervisor] ${message}`);
@@ -43,8 +45,16 @@ export function supervise({ entry = 'server/src/main.ts', cwd = root } = {}) {
       cwd,
       stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     });
+    child.helloTimer = setTimeout(() => {
+      warn(`server process ${child.pid} did not start within ${HELLO_TIMEOUT_MS / 1000} s; stopping it.`);
+      child.fatal = 'The new server process did not start in time.';
+      child.kill('SIGKILL');
+    }, HELLO_TIMEOUT_MS);
     child.on('message', (message, handle) => onMessage(child, message, handle));
-    child.on('exit', (code, signal) => onExit(child, code, signal));
+    child.on('exit', (code, signal) => {
+      clearTimeout(child.helloTimer);
+      onExit(child, code, signal);
+    });
     child.on('error', (error) => warn(`server process error: ${error.message}`));
     return child;
   }
@@ -98,6 +108,7 @@ export function supervise({ entry = 'server/src/main.ts', cwd = root } = {}) {
   }
 
   async function onHello(child, { host, port }) {
+    clearTimeout(child.helloTimer);
     try {
       child.address = await listen(host, port);
     } catch (error) {
@@ -135,6 +146,7 @@ export function supervise({ entry = 'server/src/main.ts', cwd = root } = {}) {
     if (child !== next) return;
     active = child;
     next = null;
+    restart = null;
     log(
       `serving on http://${child.address.key.replace(/:(\d+)$/, '')}:${child.address.port} (pid ${child.pid})`,
     );

@@ -84,7 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerErrorHandler(app);
   await registerSecurityHeaders(app);
-  await registerCors(app, live);
+  registerCors(app, live);
   registerBodyLimit(app, live);
   registerApiRateLimit(app, { live, tokens, users });
 

@@ -23,14 +23,16 @@ function tooLarge(reply: FastifyReply): AppError {
  * (200MB, in the media feature), so they are not counted here.
  */
 export function registerBodyLimit(app: FastifyInstance, live: LiveSettings): void {
-  app.addHook('preParsing', async (request, reply, payload) => {
-    const type = request.headers['content-type'] ?? '';
-    if (/^multipart\//i.test(type)) return payload;
-    const limit = live.current.maxRequestBytes;
+  app.addHook('preParsing', (request, reply, payload, done) => {
     const declared = request.headers['content-length'];
+    // Most requests have no body at all: they pass without further work.
+    if (declared === undefined && request.headers['transfer-encoding'] === undefined)
+      return done(null, payload);
+    if (/^multipart\//i.test(request.headers['content-type'] ?? '')) return done(null, payload);
+    const limit = live.current.maxRequestBytes;
     if (declared !== undefined) {
-      if (Number(declared) > limit) throw tooLarge(reply);
-      return payload;
+      if (Number(declared) > limit) return done(tooLarge(reply));
+      return done(null, payload);
     }
     let received = 0;
     const counted = new Transform({
@@ -41,6 +43,6 @@ export function registerBodyLimit(app: FastifyInstance, live: LiveSettings): voi
       },
     });
     payload.on('error', (error) => counted.destroy(error));
-    return payload.pipe(counted);
+    done(null, payload.pipe(counted));
   });
 }
