@@ -183,13 +183,11 @@ export function ConfigForm({ config, draft, busy, message, onChange, onSave, onR
           autoComplete="new-password"
           value={draft.sessionSecret}
           disabled={Boolean(fixed.sessionSecret)}
-          placeholder={
-            config.sessionSecretSet ? 'Set (leave blank to keep it)' : 'Not set (a generated one is used)'
-          }
+          placeholder="Blank keeps the current one"
           onChange={(e) => onChange({ sessionSecret: e.target.value })}
           hint={hint(
             'sessionSecret',
-            'Signs sign-in tokens. A new one (32+ characters) takes effect on restart and signs everyone out, you too.',
+            `${config.sessionSecretSet ? 'A secret is set.' : 'None set: a generated one is used.'} It signs sign-in tokens; a new one (32+ characters) takes effect on restart and signs everyone out, you too.`,
           )}
         />
         <div>

@@ -39,11 +39,15 @@ export function StatusCard({ status, refreshing, updatedAt, onRefresh }: StatusC
           Refresh
         </Button>
       </div>
-      <dl className="mt-5 grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 xl:grid-cols-4">
+      <dl className="mt-5 grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 2xl:grid-cols-4">
         {items.map(([label, value]) => (
           <div key={label} className="rounded-xl border border-white/10 bg-black/25 px-4 py-3">
             <dt className="text-xs font-semibold uppercase tracking-wider text-stone-400">{label}</dt>
-            <dd className="mt-1 truncate font-mono text-lg text-white" data-testid={`status-${label}`}>
+            <dd
+              className="mt-1 truncate font-mono text-lg text-white"
+              title={value}
+              data-testid={`status-${label}`}
+            >
               {value}
             </dd>
           </div>
