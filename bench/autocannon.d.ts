@@ -9,7 +9,7 @@ declare module 'autocannon' {
     max: number;
   }
   export interface Result {
-    requests: Stats;
+    requests: Stats & { total: number; sent: number };
     latency: Stats;
     throughput: Stats;
     errors: number;
@@ -21,6 +21,22 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    timeout?: number;
+    /** Each connection cycles through these, one after the other. */
+    requests?: Array<{
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      setupRequest?: (request: RequestParams, context: Record<string, unknown>) => RequestParams;
+      onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
+    }>;
+  }
+  export interface RequestParams {
+    method?: string;
+    path?: string;
     headers?: Record<string, string>;
     body?: string;
   }

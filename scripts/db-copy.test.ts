@@ -57,12 +57,12 @@ describe('npm run db:copy', () => {
     const source = await seeded(10);
     const target = await seeded(1);
     // This test process stands for the running server.
-    await writeFile(path.join(source, 'db', 'in-use.pid'), `${process.pid}\n`);
+    await writeFile(path.join(source, 'db', '.lock'), `${process.pid}\n`);
     const busy = dbCopy(['--to', `embedded:${target}`], { DATA_DIR: source });
     await expect(busy).rejects.toMatchObject({
       stderr: expect.stringMatching(`process ${process.pid}.*Stop it first`),
     });
-    await rm(path.join(source, 'db', 'in-use.pid'));
+    await rm(path.join(source, 'db', '.lock'));
     const full = dbCopy(['--to', `embedded:${target}`], { DATA_DIR: source });
     await expect(full).rejects.toMatchObject({
       stderr: expect.stringMatching(

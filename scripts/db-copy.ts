@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/src/config';
-import { inUseBy } from '../server/src/store/embedded-in-use';
+import { lockOwner } from '../server/src/store/embedded-lock';
 import { openEmbeddedStore } from '../server/src/store/embedded-store';
 import { openMongoStore } from '../server/src/store/mongo-store';
 import { chooseStore } from '../server/src/store/open-store';
@@ -35,7 +35,7 @@ const describePlace = (place: Place) =>
 
 async function open(place: Place): Promise<Store> {
   if (place.kind === 'mongodb') return openMongoStore(place.uri);
-  const user = await inUseBy(place.dir);
+  const user = await lockOwner(path.join(place.dir, 'db'));
   if (user) {
     fail(
       `A server (process ${user}) is using ${describePlace(place)}. Stop it first: a copy of data that is still changing would miss the latest writes.`,

@@ -7,8 +7,9 @@ import { ADMIN, E2E_BASE_URL, E2E_DATA_DIR, E2E_DIR, E2E_MAIL_DIR, E2E_PORT } fr
 
 /**
  * Starts what the browser tests talk to: a real SMTP server that files each message it
- * receives as JSON under E2E_MAIL_DIR, and the real app (the same entry point as `npm start`)
- * on a fresh DATA_DIR, sending its mail to that SMTP server.
+ * receives as JSON under E2E_MAIL_DIR, and the real app through `npm start`'s own script (its
+ * supervisor, so that a restart from the console is the real one) on a fresh DATA_DIR, sending
+ * its mail to that SMTP server. The client is already built (test:e2e builds it first).
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   await rm(E2E_DIR, { recursive: true, force: true });
@@ -36,7 +37,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const smtpPort = (smtp.server.address() as { port: number }).port;
 
-  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const server: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
     env: {
       ...process.env,

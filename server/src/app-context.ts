@@ -7,6 +7,9 @@ import type { UsersRepository } from './features/users/users.repository';
 import type { Mailer } from './mail/mailer';
 import type { Store } from './store/store';
 
+/** The answer to a restart request: where the server will listen next, or why it cannot restart. */
+export type RestartOutcome = { started: true; port: number } | { started: false; message: string };
+
 /** What every feature's routes are built from. Made once, in buildApp. */
 export interface AppContext {
   config: Readonly<Config>;
@@ -18,5 +21,9 @@ export interface AppContext {
   guards: Guards;
   mailer: Mailer;
   log: FastifyBaseLogger;
-  requestRestart: () => void;
+  /**
+   * Restarts the server with its saved settings (under `npm start`'s supervisor: without
+   * dropping a request). Never rejects; callers that do not care may ignore the outcome.
+   */
+  requestRestart: () => Promise<RestartOutcome>;
 }

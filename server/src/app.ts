@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { AppContext } from './app-context';
+import type { AppContext, RestartOutcome } from './app-context';
 import type { Config } from './config';
 import { createGuards } from './features/auth/auth.guard';
 import { type AuthLimits, authRoutes } from './features/auth/auth.routes';
@@ -12,6 +12,8 @@ import { healthRoutes } from './features/health/health.routes';
 import { mediaRoutes } from './features/media/media.routes';
 import { registerMediaServing } from './features/media/media-serve';
 import { nginxRoutes } from './features/nginx/nginx.routes';
+import { nodejsRoutes } from './features/nodejs/nodejs.routes';
+import { NodejsService } from './features/nodejs/nodejs.service';
 import { playlistRoutes } from './features/playlists/playlists.routes';
 import { sliderRoutes } from './features/slider/slider.routes';
 import { SliderConfigRepository } from './features/slider/slider-config.repository';
@@ -19,14 +21,15 @@ import { ensureAdmin } from './features/users/ensure-admin';
 import { UsersRepository } from './features/users/users.repository';
 import { adminUsersRoutes } from './features/users/users.routes';
 import { UsersService } from './features/users/users.service';
+import { registerApiRateLimit } from './http/api-rate-limit';
+import { FASTIFY_BODY_LIMIT, registerBodyLimit } from './http/body-limit';
+import { registerCors } from './http/cors';
 import { refuseUnknownPaths, registerErrorHandler } from './http/error-handler';
+import { LiveSettings } from './http/live-settings';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerSpa } from './http/spa';
 import { createMailer, type Mailer } from './mail/mailer';
 import type { Store } from './store/store';
-
-/** JSON bodies larger than this are refused from their Content-Length, before any parsing. */
-const JSON_BODY_LIMIT = 1024 * 1024;
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -34,8 +37,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   mailer?: Mailer;
   authLimits?: AuthLimits;
-  /** Ends this process so that its supervisor starts a fresh one (the console's restart). */
-  requestRestart?: () => void;
+  /** Restarts the server (the console's restart); main.ts provides it. */
+  requestRestart?: () => Promise<RestartOutcome> | undefined;
   /** Where the database panel connects to other MongoDB servers; tests give a stand-in. */
   databaseTargets?: TargetConnector;
 }
@@ -45,7 +48,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store } = deps;
   const app = Fastify({
     logger: deps.logger ?? false,
-    bodyLimit: JSON_BODY_LIMIT,
+    // The console's Max Request Size is enforced live by registerBodyLimit; this is the ceiling.
+    bodyLimit: FASTIFY_BODY_LIMIT,
+    // A restart or shutdown lets running and kept-alive requests finish instead of failing them.
+    return503OnClosing: false,
     // nginx on this machine may proxy to us; trust only its loopback hop for the client address.
     trustProxy: ['127.0.0.1', '::1'],
   });
@@ -67,13 +73,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer,
     guards: createGuards(tokens, users),
     log: app.log,
-    requestRestart:
-      deps.requestRestart ?? (() => app.log.warn('Restart requested, but no supervisor is attached')),
+    async requestRestart() {
+      if (!deps.requestRestart)
+        return { started: false, message: 'This server was started without a way to restart itself.' };
+      try {
+        return (await deps.requestRestart()) ?? { started: true, port: config.port };
+      } catch (error) {
+        app.log.error({ err: error }, 'Restart failed');
+        return { started: false, message: (error as Error).message };
+      }
+    },
   };
+  // The Node.js panel's settings that apply at once, read by the hooks on every request.
+  const live = new LiveSettings(config.appServer);
   await ensureAdmin(users, config.admin, app.log);
 
   registerErrorHandler(app);
   await registerSecurityHeaders(app);
+  registerCors(app, live);
+  registerBodyLimit(app, live);
+  registerApiRateLimit(app, { live, tokens, users });
 
   await app.register(healthRoutes(ctx), { prefix: '/api' });
   await app.register(
@@ -104,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ),
         { prefix: '/mongodb' },
       );
+      await admin.register(nodejsRoutes(new NodejsService(ctx, live)), { prefix: '/nodejs' });
       refuseUnknownPaths(admin);
     },
     { prefix: '/api/admin' },

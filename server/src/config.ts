@@ -1,4 +1,11 @@
 import path from 'node:path';
+import {
+  APP_SERVER_DEFAULTS,
+  type AppLogLevel,
+  type AppServerField,
+  type AppServerSettings,
+  appServerFieldSchemas,
+} from '@common/schemas/app-server';
 import { z } from 'zod';
 import {
   checkNginxEnv,
@@ -6,12 +13,44 @@ import {
   nginxEnvFields,
   nginxSettings,
 } from './features/nginx/nginx-settings';
+import { readSavedSettings } from './features/nodejs/app-server-file';
 
 /**
  * The only reader of process.env. Parsed once at start-up; a bad value stops the server
  * with a message that names every bad value at once, not just the first.
+ *
+ * The settings of the console's Node.js panel are layered: an environment variable wins, then
+ * the value saved by the console (DATA_DIR/app-server.json), then the default.
  */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The environment variable that fixes each panel field; such a field is read-only in the console. */
+export const ENV_OF_FIELD = {
+  port: 'PORT',
+  nodeEnv: 'NODE_ENV',
+  corsOrigin: 'CORS_ORIGIN',
+  maxRequestSize: 'MAX_REQUEST_SIZE',
+  rateLimitWindow: 'RATE_LIMIT_WINDOW',
+  rateLimitMax: 'RATE_LIMIT_MAX',
+  sessionSecret: 'JWT_SECRET',
+  logLevel: 'LOG_LEVEL',
+} as const satisfies Record<AppServerField, string>;
+
+/** The console's levels onto pino's: 'verbose' is pino's 'trace'. */
+export function pinoLevelOf(level: AppLogLevel): LogLevel {
+  return level === 'verbose' ? 'trace' : level;
+}
+
+function panelLevelOf(level: LogLevel | 'verbose'): AppLogLevel {
+  if (level === 'trace' || level === 'verbose') return 'verbose';
+  if (level === 'fatal' || level === 'silent') return 'error';
+  return level;
+}
+
+/** An unset or blank variable counts as not given. */
+const blankToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 const optionalString = z
   .string()
@@ -21,7 +60,7 @@ const optionalString = z
 
 const envSchema = z
   .object({
-    PORT: z.coerce.number().int().min(0).max(65535).default(5001),
+    PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
     HOST: z.string().trim().min(1).default('127.0.0.1'),
     DATA_DIR: z.string().trim().min(1).default('./data'),
     PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
@@ -35,7 +74,12 @@ const envSchema = z
     ),
     ADMIN_EMAIL: optionalString.pipe(z.email().optional()),
     ADMIN_PASSWORD: optionalString.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
-    LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+    LOG_LEVEL: z.preprocess(blankToUndefined, z.enum([...LOG_LEVELS, 'verbose']).optional()),
+    NODE_ENV: z.preprocess(blankToUndefined, appServerFieldSchemas.nodeEnv.optional()),
+    CORS_ORIGIN: z.preprocess(blankToUndefined, appServerFieldSchemas.corsOrigin.optional()),
+    MAX_REQUEST_SIZE: z.preprocess(blankToUndefined, appServerFieldSchemas.maxRequestSize.optional()),
+    RATE_LIMIT_WINDOW: z.preprocess(blankToUndefined, appServerFieldSchemas.rateLimitWindow.optional()),
+    RATE_LIMIT_MAX: z.preprocess(blankToUndefined, appServerFieldSchemas.rateLimitMax.optional()),
     JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     MEDIA_ROOTS: optionalString,
     CLIENT_DIST_DIR: optionalString,
@@ -61,8 +105,15 @@ export interface Config {
   mailFrom: string;
   mongodbUri?: string;
   admin?: { email: string; password: string };
-  logLevel: (typeof LOG_LEVELS)[number];
+  /** pino's level at start (the console can change it while running). */
+  logLevel: LogLevel;
+  /** The secret that signs sign-in tokens; unset means the generated DATA_DIR/jwt-secret. */
   jwtSecret?: string;
+  nodeEnv: AppServerSettings['nodeEnv'];
+  /** The Node.js panel's settings in force at start (environment > saved > default). */
+  appServer: Readonly<AppServerSettings>;
+  /** Panel fields fixed by an environment variable, with the variable's name. */
+  fixedByEnv: Readonly<Partial<Record<AppServerField, string>>>;
   /** Absolute folders that a media base path may point into. */
   mediaRoots: string[];
   /** The built web client (`npm run build` output). */
@@ -83,7 +134,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
-  const port = e.PORT;
+  const saved = readSavedSettings(dataDir);
+  if (saved.problems.length > 0) {
+    throw new ConfigError(
+      `Invalid saved settings (fix them or delete the file):\n  ${saved.problems.join('\n  ')}`,
+    );
+  }
+  const s = saved.values;
+  const d = APP_SERVER_DEFAULTS;
+  const appServer: AppServerSettings = {
+    port: e.PORT ?? s.port ?? d.port,
+    nodeEnv: e.NODE_ENV ?? s.nodeEnv ?? d.nodeEnv,
+    corsOrigin: e.CORS_ORIGIN ?? s.corsOrigin ?? d.corsOrigin,
+    maxRequestSize: e.MAX_REQUEST_SIZE ?? s.maxRequestSize ?? d.maxRequestSize,
+    rateLimitWindow: e.RATE_LIMIT_WINDOW ?? s.rateLimitWindow ?? d.rateLimitWindow,
+    rateLimitMax: e.RATE_LIMIT_MAX ?? s.rateLimitMax ?? d.rateLimitMax,
+    sessionSecret: e.JWT_SECRET ?? s.sessionSecret ?? d.sessionSecret,
+    logLevel: e.LOG_LEVEL ? panelLevelOf(e.LOG_LEVEL) : (s.logLevel ?? d.logLevel),
+  };
+  const fixedByEnv: Partial<Record<AppServerField, string>> = {};
+  for (const [field, variable] of Object.entries(ENV_OF_FIELD)) {
+    if (blankToUndefined(env[variable]) !== undefined) fixedByEnv[field as AppServerField] = variable;
+  }
+  const port = appServer.port;
   return Object.freeze({
     port,
     host: e.HOST,
@@ -94,8 +167,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     mongodbUri: e.MONGODB_URI,
     admin:
       e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
-    logLevel: e.LOG_LEVEL,
-    jwtSecret: e.JWT_SECRET,
+    logLevel: e.LOG_LEVEL === 'verbose' ? 'trace' : (e.LOG_LEVEL ?? pinoLevelOf(appServer.logLevel)),
+    jwtSecret: appServer.sessionSecret || undefined,
+    nodeEnv: appServer.nodeEnv,
+    appServer: Object.freeze(appServer),
+    fixedByEnv: Object.freeze(fixedByEnv),
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR ?? DEFAULT_CLIENT_DIST),
     mediaRoots: (e.MEDIA_ROOTS ? e.MEDIA_ROOTS.split(',') : [dataDir])
       .map((root) => root.trim())

@@ -1,21 +1,46 @@
 import { mkdir } from 'node:fs/promises';
 import { buildApp } from './app';
+import type { RestartOutcome } from './app-context';
 import { ConfigError, loadConfig } from './config';
+import { ConnectionPool } from './features/nodejs/connection-pool';
+import { SupervisorLink } from './features/nodejs/supervisor-link';
 import { openStore } from './store/open-store';
 
-/** Exit code that asks the supervisor (scripts/start.mjs) to start the server again. */
+/**
+ * Exit code that asks whatever runs the server on its own (systemd, a container, a shell loop)
+ * to start it again. Under `npm start` the supervisor restarts without it, seamlessly.
+ */
 export const RESTART_EXIT_CODE = 75;
 
 async function main(): Promise<void> {
+  // Present when `npm start`'s supervisor started this process; absent when run on its own.
+  const link = SupervisorLink.connect();
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
+      link?.fatal(error.message);
       process.exit(78); // EX_CONFIG: do not restart, a person has to fix the environment
     }
     throw error;
+  }
+  // Libraries read it; the console's Environment setting decides it unless NODE_ENV is set.
+  process.env.NODE_ENV = config.nodeEnv;
+
+  let stopping = false;
+  const stopEarly = () => process.exit(0);
+  process.on('SIGINT', stopEarly);
+  process.on('SIGTERM', stopEarly);
+  // Under the supervisor, the store may be opened only once the previous process has let go of it.
+  if (link) {
+    try {
+      await link.hello(config.host, config.port);
+    } catch (error) {
+      console.error((error as Error).message);
+      process.exit(1);
+    }
   }
 
   await mkdir(config.dataDir, { recursive: true });
@@ -24,24 +49,78 @@ async function main(): Promise<void> {
     config,
     store,
     logger: { level: config.logLevel },
-    requestRestart: () => void shutdown('restart', RESTART_EXIT_CODE),
+    requestRestart: link ? () => link.requestRestart() : restartUnsupervised,
   });
+  process.off('SIGINT', stopEarly);
+  process.off('SIGTERM', stopEarly);
 
-  let closing = false;
-  async function shutdown(signal: string, exitCode = 0): Promise<void> {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'Shutting down');
-    const forced = setTimeout(() => process.exit(exitCode || 1), 10_000);
+  async function shutdown(
+    reason: string,
+    exitCode = 0,
+    closeConnections?: () => Promise<void>,
+  ): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ reason }, 'Shutting down');
+    const forced = setTimeout(() => process.exit(exitCode || 1), 15_000);
     forced.unref();
+    await closeConnections?.();
     await app.close();
     await store.close();
     process.exit(exitCode);
   }
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
+  function restartUnsupervised(): Promise<RestartOutcome> {
+    // The answer goes out first: app.close() lets running requests finish.
+    setImmediate(() => void shutdown('restart', RESTART_EXIT_CODE));
+    return Promise.resolve({ started: true, port: config.port });
+  }
+
+  if (!link) {
+    process.on('SIGINT', () => void shutdown('SIGINT'));
+    process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    await app.listen({ port: config.port, host: config.host });
+    app.log.info(
+      `Serving on http://${config.host}:${config.port} (store: ${store.kind}, data: ${config.dataDir})`,
+    );
+    return;
+  }
+
+  await app.ready();
+  const pool = new ConnectionPool(app.server);
+  link.onConnection((socket) => pool.accept(socket));
+  let handingOver = false;
+  link.onHandOver(() => {
+    if (stopping) return;
+    stopping = true;
+    handingOver = true;
+    app.log.info('Restarting: handing connections over to the next server process');
+    const slow = setInterval(() => app.log.warn({ waiting: pool.describe() }, 'Still handing over'), 5000);
+    slow.unref();
+    void pool
+      .handOver(
+        (socket) => link.handBack(socket),
+        async () => {
+          // Closing the HTTP server closes its idle connections: the handed-back ones must be gone first.
+          await link.handBacksSent();
+          await app.close();
+          await store.close();
+          link.released();
+        },
+      )
+      .then(() => link.handBacksSent())
+      .finally(() => process.exit(0));
+  });
+  const stop = (reason: string) => {
+    // Asked to stop while handing over: the rest of the hand-over happens at once.
+    if (handingOver) pool.closeNow();
+    else void shutdown(reason, 0, () => pool.close());
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  // The supervisor is gone (killed): nobody can pass connections any more, so stop too.
+  process.on('disconnect', () => stop('supervisor gone'));
+  link.ready();
   app.log.info(
     `Serving on http://${config.host}:${config.port} (store: ${store.kind}, data: ${config.dataDir})`,
   );

@@ -18,6 +18,25 @@ export function clearToken(): void {
   localStorage.removeItem(TOKEN_STORAGE_KEY);
 }
 
+/** Where the console hands its session over to itself on another address (the server's new port). */
+const HAND_OVER = '#handover=';
+
+export function handOverUrl(origin: string, token: string): string {
+  return `${origin}/admin/dashboard${HAND_OVER}${encodeURIComponent(token)}`;
+}
+
+/**
+ * Takes a session handed over by the console after the server moved to a new port (a new
+ * origin has its own storage). Only on the console's address, only an administrator's token,
+ * and the fragment is removed from the address at once. The server still checks the token.
+ */
+export function adoptHandedOverToken(location: Location = window.location): void {
+  if (!location.hash.startsWith(HAND_OVER)) return;
+  const token = decodeURIComponent(location.hash.slice(HAND_OVER.length));
+  window.history.replaceState(null, '', `${location.pathname}${location.search}`);
+  if (location.pathname === '/admin/dashboard' && readSession(token)?.role === 'admin') setToken(token);
+}
+
 export interface SessionInfo {
   userId: string;
   role: Role;

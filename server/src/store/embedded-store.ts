@@ -8,6 +8,7 @@ import {
   type NedbIndexes,
   StoredSizes,
 } from './embedded-inspector';
+import { lockEmbeddedStore } from './embedded-lock';
 import { compileFilter, compileSort, filterKey, firstInOrder, nedbModel } from './embedded-query';
 import { Snapshot } from './embedded-snapshot';
 import { newId } from './new-id';
@@ -33,9 +34,12 @@ import { WriteGate } from './write-gate';
 export async function openEmbeddedStore(dataDir: string): Promise<Store> {
   const dir = path.join(dataDir, 'db');
   await mkdir(dir, { recursive: true });
+  const unlock = await lockEmbeddedStore(dir);
   const collections = new Map<string, EmbeddedCollection<StoredDoc>>();
+  let closed = false;
   const gate = new WriteGate();
   const open = (name: string) => {
+    if (closed) throw new Error('The store is closed');
     let collection = collections.get(name);
     if (!collection) {
       collection = new EmbeddedCollection(path.join(dir, `${name}.db`), gate);
@@ -60,8 +64,12 @@ export async function openEmbeddedStore(dataDir: string): Promise<Store> {
     inspector: embeddedInspector(dir, open, collectionNames),
     pauseWrites: (reason) => gate.pause(reason),
     async close() {
-      // Loading compacts each file; nothing is buffered, so there is nothing to flush.
-      await Promise.all([...collections.values()].map((c) => c.ready));
+      if (closed) return;
+      closed = true;
+      // Loading compacts each file; nothing is buffered, so there is nothing to flush. Any
+      // later call fails instead of writing files another process may have opened by then.
+      await Promise.all([...collections.values()].map((c) => c.close()));
+      await unlock();
     },
   };
 }
@@ -71,7 +79,8 @@ const REMEMBERED_MATCHES = 8;
 
 class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
   private readonly db: Datastore<T>;
-  readonly ready: Promise<void>;
+  /** Awaited by every operation first; rejects once the store is closed. */
+  private ready: Promise<void>;
   /**
    * Every document, as a flat array kept in step with each write, so that sorted finds and counts
    * need not walk nedb's _id tree (30 ms for 100,000 documents). Built on first use; dropped
@@ -90,6 +99,12 @@ class EmbeddedCollection<T extends StoredDoc> implements Collection<T> {
   ) {
     this.db = new Datastore<T>({ filename, timestampData: false });
     this.ready = this.db.loadDatabaseAsync();
+  }
+
+  async close(): Promise<void> {
+    await this.ready.catch(() => undefined);
+    this.ready = Promise.reject(new Error('The store is closed'));
+    this.ready.catch(() => undefined);
   }
 
   async insertOne(doc: NewDoc<T>): Promise<T> {

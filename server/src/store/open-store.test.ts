@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MongoStandIn, startMongoStandIn } from '../test/mongo-stand-in';
 import { exited, spawnServer } from '../test/spawn-server';
-import { inUseBy } from './embedded-in-use';
+import { lockOwner } from './embedded-lock';
 import { chooseStore, openStore } from './open-store';
 import {
   DEFAULT_STORE_SETTINGS,
@@ -88,16 +88,16 @@ describe('the store a start opens', () => {
     );
   }, 20_000);
 
-  it('marks an embedded store as in use by this process while it is open', async () => {
+  it('locks an embedded store to this process while it is open', async () => {
     const dir = await dataDir();
     const store = await openStore({ dataDir: dir });
-    expect((await readFile(path.join(dir, 'db', 'in-use.pid'), 'utf8')).trim()).toBe(String(process.pid));
+    expect((await readFile(path.join(dir, 'db', '.lock'), 'utf8')).trim()).toBe(String(process.pid));
     // Another process would see us; we do not count ourselves.
-    expect(await inUseBy(dir)).toBeNull();
+    expect(await lockOwner(path.join(dir, 'db'))).toBeNull();
     await store.close();
-    await expect(readFile(path.join(dir, 'db', 'in-use.pid'))).rejects.toThrow(/ENOENT/);
-    await writeFile(path.join(dir, 'db', 'in-use.pid'), '999999999\n');
-    expect(await inUseBy(dir)).toBeNull(); // no such process: a leftover from a crash
+    await expect(readFile(path.join(dir, 'db', '.lock'))).rejects.toThrow(/ENOENT/);
+    await writeFile(path.join(dir, 'db', '.lock'), '999999999\n');
+    expect(await lockOwner(path.join(dir, 'db'))).toBeNull(); // no such process: a leftover from a crash
   });
 });
 
@@ -110,22 +110,22 @@ describe('a plain start of the server (no supervisor)', () => {
     try {
       const created = server.sent().filter((c) => c.name === 'createIndexes');
       expect(created.map((c) => [c.db, c.document.createIndexes])).toContainEqual(['moved', 'users']);
-      expect(await inUseBy(dir)).toBeNull();
+      expect(await lockOwner(path.join(dir, 'db'))).toBeNull();
     } finally {
       started.process.kill('SIGTERM');
       await exited(started.process);
     }
   }, 30_000);
 
-  it('opens the embedded store otherwise, and marks it in use for db:copy to see', async () => {
+  it('opens the embedded store otherwise, and locks it so that db:copy sees it in use', async () => {
     const dir = await dataDir();
     const started = await spawnServer({ DATA_DIR: dir, MONGODB_URI: '' });
     try {
-      expect(await inUseBy(dir)).toBe(started.process.pid);
+      expect(await lockOwner(path.join(dir, 'db'))).toBe(started.process.pid);
     } finally {
       started.process.kill('SIGTERM');
       await exited(started.process);
     }
-    expect(await inUseBy(dir)).toBeNull();
+    expect(await lockOwner(path.join(dir, 'db'))).toBeNull();
   }, 30_000);
 });

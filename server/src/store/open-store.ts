@@ -1,5 +1,4 @@
 import type { Config } from '../config';
-import { markInUse } from './embedded-in-use';
 import { openEmbeddedStore } from './embedded-store';
 import { openMongoStore } from './mongo-store';
 import type { Store } from './store';
@@ -25,17 +24,7 @@ export async function chooseStore(config: Pick<Config, 'mongodbUri' | 'dataDir'>
 /** Opens the chosen store once, at start. */
 export async function openStore(config: Pick<Config, 'mongodbUri' | 'dataDir'>): Promise<Store> {
   const choice = await chooseStore(config);
-  if (choice.kind === 'embedded') {
-    const store = await openEmbeddedStore(config.dataDir);
-    const release = await markInUse(config.dataDir);
-    return {
-      ...store,
-      async close() {
-        await store.close();
-        await release();
-      },
-    };
-  }
+  if (choice.kind === 'embedded') return openEmbeddedStore(config.dataDir);
   try {
     return await openMongoStore(choice.uri);
   } catch (error) {

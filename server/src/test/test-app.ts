@@ -3,11 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { simpleParser } from 'mailparser';
-import { buildApp } from '../app';
+import { type AppDeps, buildApp } from '../app';
 import { loadConfig } from '../config';
-import type { AuthLimits } from '../features/auth/auth.routes';
 import { hashPassword } from '../features/auth/passwords';
-import type { TargetConnector } from '../features/database/mongo-target';
 import type { UserDoc } from '../features/users/users.repository';
 import { openEmbeddedStore } from '../store/embedded-store';
 import type { Store } from '../store/store';
@@ -22,7 +20,7 @@ export interface TestApp {
 /** The real app on a fresh embedded store in its own temporary DATA_DIR. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { authLimits?: AuthLimits; databaseTargets?: TargetConnector; requestRestart?: () => void } = {},
+  options: Pick<AppDeps, 'authLimits' | 'databaseTargets' | 'requestRestart' | 'logger'> = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'members-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });

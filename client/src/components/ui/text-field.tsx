@@ -2,7 +2,7 @@ import { type InputHTMLAttributes, type ReactNode, useId } from 'react';
 
 /** The look of every input and select; padding is separate so compact fields can choose their own. */
 export const INPUT_BASE_CLASS =
-  'w-full rounded-lg border border-white/15 bg-black/30 text-stone-100 placeholder:text-stone-500 focus:border-accent-400 focus:outline-none focus:ring-2 focus:ring-accent-400/30';
+  'w-full rounded-lg border border-white/15 bg-black/30 text-stone-100 placeholder:text-stone-500 focus:border-accent-400 focus:outline-none focus:ring-2 focus:ring-accent-400/30 disabled:cursor-not-allowed disabled:opacity-60';
 export const INPUT_CLASS = `${INPUT_BASE_CLASS} px-3.5 py-2.5`;
 /** For fields inside a table row. */
 export const COMPACT_INPUT_CLASS = `${INPUT_BASE_CLASS} px-2 py-1.5 text-sm`;

@@ -67,7 +67,13 @@ export const PANELS: PanelDefinition[] = [
     icon: '⇄',
     component: lazy(() => import('../nginx/nginx-panel').then((m) => ({ default: m.NginxPanel }))),
   },
-  { id: 'nodejs', label: 'Node.js', group: 'System Settings', icon: '⬢' },
+  {
+    id: 'nodejs',
+    label: 'Node.js',
+    group: 'System Settings',
+    icon: '⬢',
+    component: lazy(() => import('../nodejs/nodejs-panel').then((m) => ({ default: m.NodejsPanel }))),
+  },
 ];
 
 export const DEFAULT_PANEL: PanelId = 'dashboard';

@@ -22,7 +22,15 @@ describe('moving the site to MongoDB from the console', () => {
     const mongo: MongoStandIn = await startMongoStandIn();
     cleanups.push(() => mongo.close());
     let restarts = 0;
-    const before = await createTestApp({}, { requestRestart: () => (restarts += 1) });
+    const before = await createTestApp(
+      {},
+      {
+        requestRestart: async () => {
+          restarts += 1;
+          return { started: true, port: 0 };
+        },
+      },
+    );
     cleanups.push(() => before.close());
     const admin = await createUser(before, { role: 'admin', email: 'owner@example.com' });
     const member = await createUser(before, { email: 'member@example.com', password: 'member-pass-1' });

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { RestartOutcome } from '../../app-context';
 import { openEmbeddedStore } from '../../store/embedded-store';
 import type { Store } from '../../store/store';
 import { MOVES_COLLECTION } from '../../store/store-copy';
@@ -20,7 +21,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setUp(prepareTarget?: (target: Store) => Promise<void>) {
+async function setUp(
+  prepareTarget?: (target: Store) => Promise<void>,
+  restartOutcome: RestartOutcome = { started: true, port: 0 },
+) {
   const targetDir = await mkdtemp(path.join(tmpdir(), 'save-target-'));
   cleanups.push(() => rm(targetDir, { recursive: true, force: true }));
   if (prepareTarget) {
@@ -45,7 +49,16 @@ async function setUp(prepareTarget?: (target: Store) => Promise<void>) {
     open: async () => openEmbeddedStore(targetDir),
   };
   let restarts = 0;
-  const t = await createTestApp({}, { databaseTargets: targets, requestRestart: () => (restarts += 1) });
+  const t = await createTestApp(
+    {},
+    {
+      databaseTargets: targets,
+      requestRestart: async () => {
+        restarts += 1;
+        return restartOutcome;
+      },
+    },
+  );
   cleanups.push(() => t.close());
   const admin = await createUser(t, { role: 'admin', email: 'owner@example.com' });
   await createUser(t, { email: 'member@example.com', password: 'member-pass-1' });
@@ -78,6 +91,23 @@ const register = (t: TestApp, email: string) =>
   });
 
 describe('Save Configuration', () => {
+  it('tells the owner to restart by hand when the server cannot restart itself', async () => {
+    const { t, admin, restarts } = await setUp(undefined, { started: false, message: 'no supervisor' });
+    expect((await save(t, admin.token)).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(restarts()).toBe(1);
+    const status = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/mongodb/status',
+      headers: bearer(admin.token),
+    });
+    expect(status.json().message).toBe(
+      'The site has moved to the new database, but the server could not restart (no supervisor). Restart it to finish the move.',
+    );
+    // Still paused: a write here would be missing from the database the next start uses.
+    expect((await register(t, 'late@example.com')).statusCode).toBe(503);
+  });
+
   it('copies the whole site into an empty target, checks it, switches, and stops writes until the restart', async () => {
     const { t, admin, targetDir, uris, restarts } = await setUp();
     const answer = await save(t, admin.token);

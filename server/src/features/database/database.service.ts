@@ -8,6 +8,7 @@ import type {
   DatabaseStatus,
 } from '@common/schemas/database';
 import type { FastifyBaseLogger } from 'fastify';
+import type { RestartOutcome } from '../../app-context';
 import { AppError } from '../../lib/app-error';
 import type { Store } from '../../store/store';
 import { type MongoSettings, mongoUri, readStoreSettings } from '../../store/store-settings';
@@ -22,7 +23,7 @@ export interface DatabaseServiceDeps {
   /** MONGODB_URI from the environment, which decides the store whatever is saved. */
   environmentUri?: string;
   targets: TargetConnector;
-  requestRestart: () => void;
+  requestRestart: () => Promise<RestartOutcome>;
   log: FastifyBaseLogger;
 }
 
@@ -35,6 +36,14 @@ export function createDatabaseService(deps: DatabaseServiceDeps) {
   /** Set once writes stop for a move; the status says so until the restart. */
   let moving: string | null = null;
   let saving = false;
+
+  /** Writes stay paused until a restart: a server that cannot restart itself says what to do. */
+  async function restartOnNewStore(): Promise<void> {
+    const outcome = await deps.requestRestart();
+    if (outcome.started) return;
+    moving = `The site has moved to the new database, but the server could not restart (${outcome.message}). Restart it to finish the move.`;
+    deps.log.error({ reason: outcome.message }, 'Moved to the new database but could not restart');
+  }
 
   /**
    * The form's values. An empty password means the saved one (it is never sent out), but only
@@ -169,7 +178,7 @@ export function createDatabaseService(deps: DatabaseServiceDeps) {
         moving = 'Moving to the new database: the server restarts on it in a moment.';
         const result = await moveTo(deps, settings, admin);
         // After the answer has gone out; the restart waits for requests under way to finish.
-        setTimeout(deps.requestRestart, 100);
+        setTimeout(() => void restartOnNewStore(), 100);
         return {
           success: true as const,
           message: 'MongoDB configuration saved successfully!',

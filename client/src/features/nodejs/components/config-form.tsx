@@ -1,0 +1,228 @@
+import {
+  APP_SERVER_LIMITS,
+  type AppLogLevel,
+  type AppServerConfigInput,
+  type AppServerConfigView,
+  type AppServerField,
+  type NodeEnv,
+} from '@common/schemas/app-server';
+import type { FormEvent, ReactNode } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { PasswordField } from '../../../components/ui/password-field';
+import { SelectField } from '../../../components/ui/select-field';
+import { TextField } from '../../../components/ui/text-field';
+
+/** The form's values as typed: numbers stay text until saved, so half-typed values are kept. */
+export interface ConfigDraft {
+  port: string;
+  nodeEnv: NodeEnv;
+  corsOrigin: string;
+  maxRequestSize: string;
+  rateLimitWindow: string;
+  rateLimitMax: string;
+  sessionSecret: string;
+  logLevel: AppLogLevel;
+}
+
+export function draftOf(config: AppServerConfigView): ConfigDraft {
+  return {
+    port: String(config.port),
+    nodeEnv: config.nodeEnv,
+    corsOrigin: config.corsOrigin,
+    maxRequestSize: config.maxRequestSize,
+    rateLimitWindow: String(config.rateLimitWindow),
+    rateLimitMax: String(config.rateLimitMax),
+    sessionSecret: '',
+    logLevel: config.logLevel,
+  };
+}
+
+/** SPEC section 5: numeric fields are parsed as integers; anything else goes as typed, for the server to name. */
+const integer = (text: string): number | string =>
+  /^\s*-?\d+\s*$/.test(text) ? Number.parseInt(text, 10) : text;
+
+export function bodyOf(draft: ConfigDraft): AppServerConfigInput {
+  return {
+    ...draft,
+    port: integer(draft.port),
+    rateLimitWindow: integer(draft.rateLimitWindow),
+    rateLimitMax: integer(draft.rateLimitMax),
+  };
+}
+
+export const FIELD_LABELS: Record<AppServerField, string> = {
+  port: 'Server Port',
+  nodeEnv: 'Environment',
+  corsOrigin: 'CORS Origin',
+  maxRequestSize: 'Max Request Size',
+  rateLimitWindow: 'Rate Limit Window (ms)',
+  rateLimitMax: 'Rate Limit Max Requests',
+  sessionSecret: 'Session Secret',
+  logLevel: 'Log Level',
+};
+
+const ENVIRONMENTS = [
+  { value: 'development', label: 'Development' },
+  { value: 'production', label: 'Production' },
+  { value: 'test', label: 'Test' },
+];
+const LOG_LEVELS = [
+  { value: 'error', label: 'Error' },
+  { value: 'warn', label: 'Warning' },
+  { value: 'info', label: 'Info' },
+  { value: 'debug', label: 'Debug' },
+  { value: 'verbose', label: 'Verbose' },
+];
+
+export interface ConfigFormProps {
+  config: AppServerConfigView;
+  draft: ConfigDraft;
+  busy: null | 'save' | 'restart';
+  message: ReactNode;
+  onChange: (change: Partial<ConfigDraft>) => void;
+  onSave: () => void;
+  onRestart: () => void;
+}
+
+/** The application server's settings (SPEC section 2), with Save Configuration and Restart Server. */
+export function ConfigForm({ config, draft, busy, message, onChange, onSave, onRestart }: ConfigFormProps) {
+  const fixed = config.fixedByEnvironment;
+  /** The hint of a field: why it is read-only, else what it does. */
+  const hint = (field: AppServerField, usual: string) =>
+    fixed[field] ? `Set by the ${fixed[field]} environment variable, so it is read-only here.` : usual;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSave();
+  };
+  const L = APP_SERVER_LIMITS;
+
+  return (
+    <Card>
+      <h2 className="text-lg font-semibold text-white">Configuration</h2>
+      <p className="mt-1 text-sm text-stone-300">
+        Server Port and Environment take effect when the server restarts. CORS Origin, Max Request Size, the
+        rate limit and Log Level apply as soon as they are saved.
+      </p>
+      {config.pendingRestart.length > 0 && (
+        <p className="mt-3 rounded-lg border border-amber-400/40 bg-amber-400/10 px-3.5 py-2.5 text-sm text-amber-100">
+          Saved, waiting for a restart: {config.pendingRestart.map((field) => FIELD_LABELS[field]).join(', ')}
+          .
+        </p>
+      )}
+      <form onSubmit={submit} noValidate className="mt-5 grid grid-cols-1 gap-5 md:grid-cols-2">
+        <TextField
+          label={FIELD_LABELS.port}
+          type="number"
+          inputMode="numeric"
+          min={L.portMin}
+          max={L.portMax}
+          step={1}
+          value={draft.port}
+          disabled={Boolean(fixed.port)}
+          onChange={(e) => onChange({ port: e.target.value })}
+          hint={hint('port', `${L.portMin} to ${L.portMax}. Needs a restart.`)}
+        />
+        <div>
+          <SelectField
+            label={FIELD_LABELS.nodeEnv}
+            options={ENVIRONMENTS}
+            value={draft.nodeEnv}
+            disabled={Boolean(fixed.nodeEnv)}
+            onChange={(e) => onChange({ nodeEnv: e.target.value as NodeEnv })}
+          />
+          <Hint>{hint('nodeEnv', 'Sets NODE_ENV for the server process. Needs a restart.')}</Hint>
+        </div>
+        <TextField
+          label={FIELD_LABELS.corsOrigin}
+          value={draft.corsOrigin}
+          disabled={Boolean(fixed.corsOrigin)}
+          onChange={(e) => onChange({ corsOrigin: e.target.value })}
+          hint={hint(
+            'corsOrigin',
+            '* lets every site call the API; or list sites, e.g. https://example.com, https://app.example.com',
+          )}
+        />
+        <TextField
+          label={FIELD_LABELS.maxRequestSize}
+          value={draft.maxRequestSize}
+          disabled={Boolean(fixed.maxRequestSize)}
+          onChange={(e) => onChange({ maxRequestSize: e.target.value })}
+          hint={hint(
+            'maxRequestSize',
+            'e.g. 10mb or 100kb (1kb to 100mb). Media uploads keep their own 200MB limit.',
+          )}
+        />
+        <TextField
+          label={FIELD_LABELS.rateLimitWindow}
+          type="number"
+          inputMode="numeric"
+          min={L.rateLimitWindowMin}
+          step={1000}
+          value={draft.rateLimitWindow}
+          disabled={Boolean(fixed.rateLimitWindow)}
+          onChange={(e) => onChange({ rateLimitWindow: e.target.value })}
+          hint={hint('rateLimitWindow', 'At least 1000. 900000 is 15 minutes.')}
+        />
+        <TextField
+          label={FIELD_LABELS.rateLimitMax}
+          type="number"
+          inputMode="numeric"
+          min={L.rateLimitMaxMin}
+          step={1}
+          value={draft.rateLimitMax}
+          disabled={Boolean(fixed.rateLimitMax)}
+          onChange={(e) => onChange({ rateLimitMax: e.target.value })}
+          hint={hint(
+            'rateLimitMax',
+            'API requests per window, per visitor address or signed-in member. Administrators are not counted.',
+          )}
+        />
+        <PasswordField
+          label={FIELD_LABELS.sessionSecret}
+          autoComplete="new-password"
+          value={draft.sessionSecret}
+          disabled={Boolean(fixed.sessionSecret)}
+          placeholder="Blank keeps the current one"
+          onChange={(e) => onChange({ sessionSecret: e.target.value })}
+          hint={hint(
+            'sessionSecret',
+            `${config.sessionSecretSet ? 'A secret is set.' : 'None set: a generated one is used.'} It signs sign-in tokens; a new one (32+ characters) takes effect on restart and signs everyone out, you too.`,
+          )}
+        />
+        <div>
+          <SelectField
+            label={FIELD_LABELS.logLevel}
+            options={LOG_LEVELS}
+            value={draft.logLevel}
+            disabled={Boolean(fixed.logLevel)}
+            onChange={(e) => onChange({ logLevel: e.target.value as AppLogLevel })}
+          />
+          <Hint>
+            {hint('logLevel', 'What the server writes to its log, from errors only to everything.')}
+          </Hint>
+        </div>
+        <div className="flex flex-col gap-3 md:col-span-2 sm:flex-row sm:items-center sm:justify-between">
+          <div className="min-h-6 flex-1">{message}</div>
+          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            <Button
+              variant="secondary"
+              onClick={onRestart}
+              disabled={busy !== null}
+              className="w-full sm:w-auto"
+            >
+              {busy === 'restart' ? 'Restarting...' : 'Restart Server'}
+            </Button>
+            <Button type="submit" disabled={busy !== null} className="w-full sm:w-auto">
+              {busy === 'save' ? 'Saving...' : 'Save Configuration'}
+            </Button>
+          </div>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function Hint({ children }: { children: string }) {
+  return <p className="mt-1 text-xs text-stone-400">{children}</p>;
+}

@@ -1,0 +1,48 @@
+import { Transform } from 'node:stream';
+import { APP_SERVER_LIMITS } from '@common/schemas/app-server';
+import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
+import { AppError } from '../lib/app-error';
+import type { LiveSettings } from './live-settings';
+
+/**
+ * Fastify's own limit is fixed when the app is built, so it is set to the largest size the
+ * console allows and the live limit is enforced here instead.
+ */
+export const FASTIFY_BODY_LIMIT: FastifyServerOptions['bodyLimit'] = APP_SERVER_LIMITS.requestSizeMax;
+
+function tooLarge(reply: FastifyReply): AppError {
+  // The rest of an oversized body is never read: the connection ends after the answer.
+  reply.header('connection', 'close');
+  return Object.assign(new AppError('PAYLOAD_TOO_LARGE', 'The request is too large.'), { statusCode: 413 });
+}
+
+/**
+ * Request bodies (JSON and any other non-multipart body) larger than the console's Max Request
+ * Size get 413 before any parsing: from Content-Length when it is given, else as soon as a
+ * streamed (chunked) body passes the limit. Multipart uploads keep their own per-file limit
+ * (200MB, in the media feature), so they are not counted here.
+ */
+export function registerBodyLimit(app: FastifyInstance, live: LiveSettings): void {
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    const declared = request.headers['content-length'];
+    // Most requests have no body at all: they pass without further work.
+    if (declared === undefined && request.headers['transfer-encoding'] === undefined)
+      return done(null, payload);
+    if (/^multipart\//i.test(request.headers['content-type'] ?? '')) return done(null, payload);
+    const limit = live.current.maxRequestBytes;
+    if (declared !== undefined) {
+      if (Number(declared) > limit) return done(tooLarge(reply));
+      return done(null, payload);
+    }
+    let received = 0;
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        received += chunk.length;
+        (counted as Transform & { receivedEncodedLength?: number }).receivedEncodedLength = received;
+        callback(received > limit ? tooLarge(reply) : null, chunk);
+      },
+    });
+    payload.on('error', (error) => counted.destroy(error));
+    done(null, payload.pipe(counted));
+  });
+}
