@@ -14,7 +14,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import autocannon, { type Result } from 'autocannon';
 
 const TARGET_RATIO = 0.5;
 const MEDIA_FILES = 50;
@@ -77,11 +77,15 @@ async function freePort(): Promise<number> {
 /** `npm start` as a person runs it: the supervisor script, default log level, its own data. */
 async function startProduct(dataDir: string, logFile: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
   for (const name of ['LOG_LEVEL', 'MONGODB_URI', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'NODE_ENV'])
     delete env[name];
   const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: ROOT, env, stdio: ['ignore', log, log] });
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', log, log],
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000; // the first start may build the client
   while (Date.now() < deadline) {
@@ -136,7 +140,7 @@ async function measure(seconds: number, rounds: number, identity: boolean): Prom
     const logBefore = (await readFile(logFile, 'utf8')).split('\n').length;
     const productRuns: number[] = [];
     const bareRuns: number[] = [];
-    const line = (label: string, r: autocannon.Result) =>
+    const line = (label: string, r: Result) =>
       `${label.padEnd(24)} ${String(Math.round(r.requests.average)).padStart(7)} req/s   p99 ${r.latency.p99} ms`;
     console.log(
       `${MEDIA_FILES} slides, ${sample.length} bytes of JSON, ${identity ? 'no Accept-Encoding' : 'Accept-Encoding: gzip, deflate, br, zstd'}; ` +
@@ -148,9 +152,7 @@ async function measure(seconds: number, rounds: number, identity: boolean): Prom
       for (const which of order) {
         const result = await load(which === 'product' ? productUrl : bare.url, seconds);
         (which === 'product' ? productRuns : bareRuns).push(result.requests.average);
-        console.log(
-          line(`round ${round} ${which === 'product' ? 'npm start' : 'bare Fastify'}`, result),
-        );
+        console.log(line(`round ${round} ${which === 'product' ? 'npm start' : 'bare Fastify'}`, result));
       }
       console.log(`round ${round} ratio ${(productRuns[round - 1]! / bareRuns[round - 1]!).toFixed(2)}`);
     }

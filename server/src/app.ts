@@ -15,7 +15,9 @@ import { ensureAdmin } from './features/users/ensure-admin';
 import { UsersRepository } from './features/users/users.repository';
 import { adminUsersRoutes } from './features/users/users.routes';
 import { UsersService } from './features/users/users.service';
+import { registerCompression } from './http/compression';
 import { refuseUnknownPaths, registerErrorHandler } from './http/error-handler';
+import { RequestLogController } from './http/request-log';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerSpa } from './http/spa';
 import { createMailer, type Mailer } from './mail/mailer';
@@ -39,6 +41,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store } = deps;
   const app = Fastify({
     logger: deps.logger ?? false,
+    // One line per request at most, and only when worth reading: see http/request-log.ts.
+    logController: new RequestLogController(),
     bodyLimit: JSON_BODY_LIMIT,
     // nginx on this machine may proxy to us; trust only its loopback hop for the client address.
     trustProxy: ['127.0.0.1', '::1'],
@@ -68,6 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerErrorHandler(app);
   await registerSecurityHeaders(app);
+  await registerCompression(app);
 
   await app.register(healthRoutes(ctx), { prefix: '/api' });
   await app.register(

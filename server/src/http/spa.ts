@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { errorBody, noRouteError } from './error-handler';
 
 /**
- * Serves the built React app. Hashed files under /assets are cached for a year; index.html is
+ * Serves the built React app, compressed at build time. Hashed files under /assets are cached for a year; index.html is
  * revalidated every time so that a new build is picked up at once. Any other GET that is not
  * an API or media path answers index.html and the client router decides (including its 404 page).
  */
@@ -16,6 +16,9 @@ export async function registerSpa(app: FastifyInstance, distDir: string): Promis
       root: distDir,
       prefix: '/',
       index: false,
+      // The build writes .br and .gz beside each text file (scripts/vite-precompress.ts): they are
+      // sent as they are, by the client's Accept-Encoding, with Vary: Accept-Encoding.
+      preCompressed: true,
       setHeaders(res, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mediaUrl } from '@common/media';
 import type { Slide, SliderPublicData } from '@common/schemas/slider';
+import { COMPRESS_THRESHOLD, type ContentEncoding, compressBody } from '../../http/compression';
 import { listMedia } from '../media/media-library';
 import type { PlaylistsRepository } from '../playlists/playlists.repository';
 import { libraryUrls } from '../playlists/playlists.service';
@@ -16,6 +17,8 @@ const CACHE_TTL_MS = 2000;
 export interface PublicSlidesResponse {
   body: string;
   etag: string;
+  /** The body in `encoding` with its own ETag, or null when it is too small to be worth it. */
+  encoded(encoding: ContentEncoding): { body: Buffer; etag: string } | null;
 }
 
 /**
@@ -100,8 +103,19 @@ function serialise(data: SliderPublicData): Built {
     videos: data.slides.filter((s) => s.type === 'video').map((s) => s.src),
   };
   const body = JSON.stringify({ success: true, data: full });
-  const etag = `"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
-  return { data: full, body, etag };
+  const hash = createHash('sha1').update(body).digest('base64url').slice(0, 27);
+  // Compressed once per answer, not per request; each encoding is its own representation (ETag).
+  const variants = new Map<ContentEncoding, { body: Buffer; etag: string }>();
+  const encoded = (encoding: ContentEncoding) => {
+    if (body.length < COMPRESS_THRESHOLD) return null;
+    let variant = variants.get(encoding);
+    if (!variant) {
+      variant = { body: compressBody(body, encoding), etag: `"${hash}-${encoding}"` };
+      variants.set(encoding, variant);
+    }
+    return variant;
+  };
+  return { data: full, body, etag: `"${hash}"`, encoded };
 }
 
 /** Fisher–Yates on a copy. */

@@ -1,6 +1,7 @@
 import { sliderConfigBody } from '@common/schemas/slider';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context';
+import { negotiateEncoding } from '../../http/compression';
 import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
 import { PlaylistsRepository } from '../playlists/playlists.repository';
@@ -10,6 +11,15 @@ import { PublicSlides } from './slider-public';
 
 const ONE_DAY_S = 86_400;
 
+/** True when If-None-Match names this answer in any encoding (`"hash"`, `"hash-br"`, `"hash-gzip"`). */
+function sameContent(ifNoneMatch: string, etag: string): boolean {
+  const hash = etag.slice(0, -1);
+  return ifNoneMatch.split(',').some((tag) => {
+    const t = tag.trim().replace(/^W\//, '');
+    return t === etag || (t.startsWith(hash) && /^-(br|gzip)"$/.test(t.slice(hash.length)));
+  });
+}
+
 /** /api/slider: the public slides for every visitor, and the configuration for administrators. */
 export function sliderRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
@@ -17,14 +27,18 @@ export function sliderRoutes(ctx: AppContext) {
     const publicSlides = new PublicSlides(ctx.sliderConfig, playlists);
 
     // Always revalidated (no-cache), but a browser that still has the same answer gets an empty 304.
-    app.get('/public', async (request, reply) => {
-      const { body, etag } = await publicSlides.get();
-      reply.header('Cache-Control', 'no-cache').header('ETag', etag);
+    // Compressed here rather than by the compression plugin: the answer is compressed once and kept.
+    app.get('/public', { compress: false }, async (request, reply) => {
+      const answer = await publicSlides.get();
+      const encoding = negotiateEncoding(request.headers['accept-encoding']);
+      const variant = encoding && answer.encoded(encoding);
+      const etag = variant ? variant.etag : answer.etag;
+      reply.header('Cache-Control', 'no-cache').header('ETag', etag).header('Vary', 'Accept-Encoding');
       const known = request.headers['if-none-match'];
-      if (known && (known === etag || known.split(',').some((tag) => tag.trim() === etag))) {
-        return reply.code(304).send();
-      }
-      return reply.type('application/json; charset=utf-8').send(body);
+      if (known && (known === etag || sameContent(known, answer.etag))) return reply.code(304).send();
+      reply.type('application/json; charset=utf-8');
+      if (!variant) return reply.send(answer.body);
+      return reply.header('Content-Encoding', encoding).send(variant.body);
     });
 
     app.get('/defaults/:file', async (request, reply) => {
