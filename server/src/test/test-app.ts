@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { simpleParser } from 'mailparser';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
@@ -21,12 +21,12 @@ export interface TestApp {
 /** The real app on a fresh embedded store in its own temporary DATA_DIR. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { authLimits?: AuthLimits } = {},
+  options: { authLimits?: AuthLimits; logger?: FastifyServerOptions['logger'] } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'members-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
   const store = await openEmbeddedStore(dataDir);
-  const app = await buildApp({ config, store, authLimits: options.authLimits });
+  const app = await buildApp({ config, store, authLimits: options.authLimits, logger: options.logger });
   await app.ready();
   return {
     app,
