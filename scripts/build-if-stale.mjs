@@ -11,6 +11,7 @@ const SOURCES = [
   'vite.config.ts',
   'aliases.ts',
   'scripts/vite-precompress.ts',
+  'scripts/vite-page-html.ts',
   'package-lock.json',
 ];
 

@@ -24,11 +24,16 @@ export function precompress(): Plugin {
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
-    async writeBundle() {
-      const files = (await readdir(outDir, { recursive: true, withFileTypes: true }))
-        .filter((entry) => entry.isFile() && TEXT_FILE.test(entry.name))
-        .map((entry) => path.join(entry.parentPath, entry.name));
-      await Promise.all(files.map(compressFile));
+    // Last, and after every other plugin has finished writing (page-html fills in the pages).
+    writeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        const files = (await readdir(outDir, { recursive: true, withFileTypes: true }))
+          .filter((entry) => entry.isFile() && TEXT_FILE.test(entry.name))
+          .map((entry) => path.join(entry.parentPath, entry.name));
+        await Promise.all(files.map(compressFile));
+      },
     },
   };
 }

@@ -5,11 +5,12 @@ import { negotiateEncoding } from '../../http/compression';
 import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
 import { PlaylistsRepository } from '../playlists/playlists.repository';
-import { defaultBackgroundSvg } from './default-backgrounds';
+import { defaultBackgroundSvg, defaultBackgroundVersion } from './default-backgrounds';
 import { saveSliderConfig } from './slider-config.service';
 import { PublicSlides } from './slider-public';
 
 const ONE_DAY_S = 86_400;
+const ONE_YEAR_S = 31_536_000;
 
 /** True when If-None-Match names this answer in any encoding (`"hash"`, `"hash-br"`, `"hash-gzip"`). */
 function sameContent(ifNoneMatch: string, etag: string): boolean {
@@ -43,9 +44,13 @@ export function sliderRoutes(ctx: AppContext) {
 
     app.get('/defaults/:file', async (request, reply) => {
       const { file } = request.params as { file: string };
-      const svg = /^([a-z]+)\.svg$/.exec(file) && defaultBackgroundSvg(file.slice(0, -4));
+      const name = file.slice(0, -4);
+      const svg = /^([a-z]+)\.svg$/.exec(file) && defaultBackgroundSvg(name);
       if (!svg) throw new AppError('NOT_FOUND', 'No such default background.');
-      return reply.type('image/svg+xml').header('Cache-Control', `public, max-age=${ONE_DAY_S}`).send(svg);
+      // The slides' URLs carry the drawing's version (?v=): such a URL never changes its answer.
+      const versioned = (request.query as { v?: string }).v === defaultBackgroundVersion(name);
+      const cache = versioned ? `public, max-age=${ONE_YEAR_S}, immutable` : `public, max-age=${ONE_DAY_S}`;
+      return reply.type('image/svg+xml').header('Cache-Control', cache).send(svg);
     });
 
     app.get('/config', { onRequest: ctx.guards.requireAdmin }, async () => ({
