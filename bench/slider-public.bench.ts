@@ -1,15 +1,18 @@
 // GET /api/slider/public is fetched on every page load, focus and tab switch of every visitor.
 // This measures it as people run the product: `node scripts/start.mjs` in its own process with
 // its own DATA_DIR and default settings (LOG_LEVEL unset, so `info`; logs go to a file as they
-// would to a journal), next to a bare Fastify route serving the same body from another process.
-// autocannon sends what the slideshow's fetch sends (Accept and a browser's Accept-Encoding),
-// 50 connections, alternating product and bare runs for a few rounds, and prints each run and
-// the ratio of the means.
-// Usage: npx tsx bench/slider-public.bench.ts [--seconds 10] [--rounds 3] [--identity]
-//        (--identity: no Accept-Encoding, as a bare HTTP client)     target: ratio >= 0.5
+// would to a journal), next to a bare Fastify route in another process that sends exactly the
+// bytes the product sends (the same body, compressed the same way). autocannon, 50 connections,
+// alternating product and bare runs for a few rounds, in two modes:
+//   br:       the headers the slideshow's fetch sends from Chromium (Accept-Encoding: ... br ...)
+//   identity: no Accept-Encoding, as a bare HTTP client (plain JSON both sides)
+//   304:      a browser revalidating what it has (If-None-Match): an empty 304 both sides
+// It prints each run, and the ratio of the means per mode. Target: ratio >= 0.5 in each mode.
+// Usage: npx tsx bench/slider-public.bench.ts [--seconds 10] [--rounds 3] [--modes br,identity,304]
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { openSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,24 +23,37 @@ const TARGET_RATIO = 0.5;
 const MEDIA_FILES = 50;
 const CONNECTIONS = 50;
 const ROOT = path.resolve(import.meta.dirname, '..');
+const MODES: Record<string, Record<string, string>> = {
+  br: { accept: 'application/json', 'accept-encoding': 'gzip, deflate, br, zstd' },
+  identity: { accept: 'application/json' },
+  // The ETag is filled in from the product's answer.
+  304: { accept: 'application/json', 'accept-encoding': 'gzip, deflate, br, zstd', 'if-none-match': '' },
+};
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '3' },
-    identity: { type: 'boolean', default: false },
+    modes: { type: 'string', default: 'br,identity,304' },
     bare: { type: 'string' },
+    encoding: { type: 'string' },
+    'not-modified': { type: 'boolean', default: false },
   },
 });
 
-if (values.bare) await serveBare(values.bare);
-else await measure(Number(values.seconds), Number(values.rounds), values.identity);
+if (values.bare) await serveBare(values.bare, values.encoding, values['not-modified']);
+else await main(Number(values.seconds), Number(values.rounds), values.modes.split(','));
 
-/** Child process: the bare route, Fastify with nothing added, answering the product's body. */
-async function serveBare(bodyFile: string): Promise<void> {
+/** Child process: the bare route, Fastify with nothing added, sending the product's bytes. */
+async function serveBare(bodyFile: string, encoding?: string, notModified = false): Promise<void> {
   const { default: Fastify } = await import('fastify');
-  const body = await readFile(bodyFile, 'utf8');
+  const body = await readFile(bodyFile);
   const bare = Fastify({ logger: false });
-  bare.get('/bare', (_request, reply) => reply.type('application/json; charset=utf-8').send(body));
+  bare.get('/bare', (_request, reply) => {
+    if (notModified) return reply.code(304).send();
+    reply.type('application/json; charset=utf-8');
+    if (encoding) reply.header('content-encoding', encoding);
+    return reply.send(body);
+  });
   process.send?.(await bare.listen({ port: 0, host: '127.0.0.1' }));
   process.on('disconnect', () => process.exit(0));
 }
@@ -101,8 +117,42 @@ async function startProduct(dataDir: string, logFile: string): Promise<{ url: st
   throw new Error(`npm start did not answer within 120 s; see ${logFile}`);
 }
 
-async function startBare(bodyFile: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = fork(import.meta.filename, ['--bare', bodyFile], { execArgv: ['--import', 'tsx'] });
+/** The product's answer as bytes on the wire (fetch would decompress it). */
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: Buffer; encoding?: string; etag?: string }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const encoding = response.headers['content-encoding'];
+        resolve({
+          status: response.statusCode ?? 0,
+          body: Buffer.concat(chunks),
+          encoding: typeof encoding === 'string' ? encoding : undefined,
+          etag: response.headers.etag,
+        });
+      });
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+async function startBare(
+  bodyFile: string,
+  encoding: string | undefined,
+  notModified: boolean,
+): Promise<{ url: string; child: ChildProcess }> {
+  const args = [
+    '--bare',
+    bodyFile,
+    ...(encoding ? ['--encoding', encoding] : []),
+    ...(notModified ? ['--not-modified'] : []),
+  ];
+  const child = fork(import.meta.filename, args, { execArgv: ['--import', 'tsx'] });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (m) => resolve(String(m)));
     child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
@@ -110,68 +160,95 @@ async function startBare(bodyFile: string): Promise<{ url: string; child: ChildP
   return { url: `${url}/bare`, child };
 }
 
-async function measure(seconds: number, rounds: number, identity: boolean): Promise<void> {
+async function main(seconds: number, rounds: number, modes: string[]): Promise<void> {
   const work = await mkdtemp(path.join(tmpdir(), 'bench-slider-'));
   const dataDir = path.join(work, 'data');
   const logFile = path.join(work, 'product.log');
   let product: { url: string; child: ChildProcess } | undefined;
-  let bare: { url: string; child: ChildProcess } | undefined;
+  const ratios: Record<string, number> = {};
   try {
     await seed(dataDir);
     product = await startProduct(dataDir, logFile);
-    const sample = await (await fetch(`${product.url}/api/slider/public`)).text();
-    if (!sample.includes('background-49.jpg')) throw new Error('The active playlist is not being served');
-    await writeFile(path.join(work, 'body.json'), sample);
-    bare = await startBare(path.join(work, 'body.json'));
-
-    // What the slideshow's fetch sends from a browser (the encoding list is Chromium's).
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (!identity) headers['accept-encoding'] = 'gzip, deflate, br, zstd';
-    const load = async (url: string, duration: number) => {
-      const result = await autocannon({ url, connections: CONNECTIONS, duration, headers });
-      if (result.non2xx || result.errors)
-        throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-      return result;
-    };
     const productUrl = `${product.url}/api/slider/public`;
-    await load(productUrl, 2); // warm-up: JIT, caches
-    await load(bare.url, 2);
-
-    const logBefore = (await readFile(logFile, 'utf8')).split('\n').length;
-    const productRuns: number[] = [];
-    const bareRuns: number[] = [];
-    const line = (label: string, r: Result) =>
-      `${label.padEnd(24)} ${String(Math.round(r.requests.average)).padStart(7)} req/s   p99 ${r.latency.p99} ms`;
+    const json = await (await fetch(productUrl)).text();
+    if (!json.includes('background-49.jpg')) throw new Error('The active playlist is not being served');
     console.log(
-      `${MEDIA_FILES} slides, ${sample.length} bytes of JSON, ${identity ? 'no Accept-Encoding' : 'Accept-Encoding: gzip, deflate, br, zstd'}; ` +
-        `${CONNECTIONS} connections, ${seconds} s per run, ${rounds} rounds`,
+      `${MEDIA_FILES} slides (${json.length} bytes of JSON); ${CONNECTIONS} connections, ${seconds} s per run, ${rounds} rounds per mode`,
     );
-    for (let round = 1; round <= rounds; round++) {
-      // Alternate which goes first, so that neither always gets the quieter moment.
-      const order = round % 2 ? (['product', 'bare'] as const) : (['bare', 'product'] as const);
-      for (const which of order) {
-        const result = await load(which === 'product' ? productUrl : bare.url, seconds);
-        (which === 'product' ? productRuns : bareRuns).push(result.requests.average);
-        console.log(line(`round ${round} ${which === 'product' ? 'npm start' : 'bare Fastify'}`, result));
-      }
-      console.log(`round ${round} ratio ${(productRuns[round - 1]! / bareRuns[round - 1]!).toFixed(2)}`);
+    for (const mode of modes) {
+      const headers = { ...MODES[mode] };
+      if (!MODES[mode]) throw new Error(`Unknown mode ${mode}; use ${Object.keys(MODES).join(', ')}`);
+      if ('if-none-match' in headers)
+        headers['if-none-match'] = (await rawGet(productUrl, { ...headers, 'if-none-match': '' })).etag ?? '';
+      ratios[mode] = await compare(mode, headers, productUrl, work, logFile, seconds, rounds);
     }
-    const logged = (await readFile(logFile, 'utf8')).split('\n').length - logBefore;
-    const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
-    const ratio = mean(productRuns) / mean(bareRuns);
-    console.log(
-      `GET /api/slider/public (npm start): ${Math.round(mean(productRuns))} req/s; bare Fastify: ${Math.round(mean(bareRuns))} req/s`,
-    );
-    console.log(`log lines written by the product during the runs: ${logged}`);
-    console.log(`ratio: ${ratio.toFixed(2)} (target >= ${TARGET_RATIO})`);
-    process.exitCode = ratio >= TARGET_RATIO ? 0 : 1;
   } finally {
-    bare?.child.disconnect();
     if (product) {
       const exited = new Promise((resolve) => product!.child.once('exit', resolve));
       product.child.kill('SIGTERM');
       await exited;
     }
     await rm(work, { recursive: true, force: true });
+  }
+  const summary = Object.entries(ratios).map(([mode, ratio]) => `${mode} ${ratio.toFixed(2)}`);
+  console.log(`ratio: ${summary.join(', ')} (target >= ${TARGET_RATIO})`);
+  process.exitCode = Object.values(ratios).every((ratio) => ratio >= TARGET_RATIO) ? 0 : 1;
+}
+
+/** Alternating rounds of the product and the bare route sending the same bytes; the ratio of the means. */
+async function compare(
+  mode: string,
+  headers: Record<string, string>,
+  productUrl: string,
+  work: string,
+  logFile: string,
+  seconds: number,
+  rounds: number,
+): Promise<number> {
+  const sample = await rawGet(productUrl, headers);
+  const notModified = sample.status === 304;
+  if ('if-none-match' in headers && !notModified) throw new Error(`expected a 304, got ${sample.status}`);
+  const bodyFile = path.join(work, `body-${mode}`);
+  await writeFile(bodyFile, sample.body);
+  const bare = await startBare(bodyFile, sample.encoding, notModified);
+  try {
+    const load = async (url: string, duration: number) => {
+      const result = await autocannon({ url, connections: CONNECTIONS, duration, headers });
+      const expected = notModified ? result['3xx'] : result['2xx'];
+      if (result.errors || expected !== result.requests.total)
+        throw new Error(
+          `${url}: ${result.errors} errors, ${result.requests.total - expected} unexpected statuses`,
+        );
+      return result;
+    };
+    await load(productUrl, 2); // warm-up: JIT, caches
+    await load(bare.url, 2);
+    const what = notModified
+      ? 'an empty 304'
+      : `${sample.body.length} bytes (${sample.encoding ?? 'not compressed'})`;
+    console.log(`\n${mode}: ${what} per answer`);
+    const logBefore = (await readFile(logFile, 'utf8')).split('\n').length;
+    const runs = { product: [] as number[], bare: [] as number[] };
+    const line = (label: string, r: Result) =>
+      `${label.padEnd(24)} ${String(Math.round(r.requests.average)).padStart(7)} req/s   p99 ${r.latency.p99} ms`;
+    for (let round = 1; round <= rounds; round++) {
+      // Alternate which goes first, so that neither always gets the quieter moment.
+      const order = round % 2 ? (['product', 'bare'] as const) : (['bare', 'product'] as const);
+      for (const which of order) {
+        const result = await load(which === 'product' ? productUrl : bare.url, seconds);
+        runs[which].push(result.requests.average);
+        console.log(line(`round ${round} ${which === 'product' ? 'npm start' : 'bare Fastify'}`, result));
+      }
+      console.log(`round ${round} ratio ${(runs.product[round - 1]! / runs.bare[round - 1]!).toFixed(2)}`);
+    }
+    const logged = (await readFile(logFile, 'utf8')).split('\n').length - logBefore;
+    const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
+    const ratio = mean(runs.product) / mean(runs.bare);
+    console.log(
+      `${mode}: npm start ${Math.round(mean(runs.product))} req/s, bare Fastify ${Math.round(mean(runs.bare))} req/s, ratio ${ratio.toFixed(2)}; log lines written by the product: ${logged}`,
+    );
+    return ratio;
+  } finally {
+    bare.child.disconnect();
   }
 }

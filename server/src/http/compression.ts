@@ -22,6 +22,8 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
     if (route.compress === undefined && !route.url.startsWith('/api/')) route.compress = false;
   });
   await app.register(compress, {
+    // Request bodies are never compressed by our clients; checking each request for it is waste.
+    globalDecompression: false,
     encodings: ['br', 'gzip'],
     threshold: COMPRESS_THRESHOLD,
     brotliOptions: BROTLI_ON_THE_FLY,

@@ -27,7 +27,7 @@ export interface PublicSlidesResponse {
  * process (config or playlists) or the TTL makes it stale.
  */
 export class PublicSlides {
-  private cached?: { revision: number; expiresAt: number; value: Promise<Built> };
+  private cached?: { revision: number; expiresAt: number; value: Promise<Built>; ready?: Built };
 
   constructor(
     private readonly sliderConfig: SliderConfigRepository,
@@ -35,7 +35,22 @@ export class PublicSlides {
   ) {}
 
   async get(): Promise<PublicSlidesResponse> {
-    const built = await this.current();
+    return this.finish(await this.current());
+  }
+
+  /**
+   * The answer at once when it is in memory and still fresh, else undefined (then use get()):
+   * the common case costs no promise at all.
+   */
+  peek(): PublicSlidesResponse | undefined {
+    const cached = this.cached;
+    if (!cached?.ready || cached.revision !== this.sliderConfig.revision || cached.expiresAt <= Date.now()) {
+      return undefined;
+    }
+    return this.finish(cached.ready);
+  }
+
+  private finish(built: Built): PublicSlidesResponse {
     if (!built.data.config.randomOrder || built.data.slides.length < 2) return built;
     // A fresh order on every load, as the spec asks; the answer (and its ETag) then differs each time.
     return serialise({ ...built.data, slides: shuffle(built.data.slides) });
@@ -48,10 +63,16 @@ export class PublicSlides {
     if (cached && cached.revision === revision && cached.expiresAt > now) return cached.value;
     // Concurrent requests share one rebuild instead of each listing the folder.
     const value = this.build().then(serialise);
-    this.cached = { revision, expiresAt: now + CACHE_TTL_MS, value };
-    value.catch(() => {
-      if (this.cached?.value === value) this.cached = undefined;
-    });
+    const entry: NonNullable<typeof this.cached> = { revision, expiresAt: now + CACHE_TTL_MS, value };
+    this.cached = entry;
+    value.then(
+      (built) => {
+        entry.ready = built;
+      },
+      () => {
+        if (this.cached === entry) this.cached = undefined;
+      },
+    );
     return value;
   }
 

@@ -1,5 +1,5 @@
 import { sliderConfigBody } from '@common/schemas/slider';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { negotiateEncoding } from '../../http/compression';
 import { AppError } from '../../lib/app-error';
@@ -7,7 +7,7 @@ import { parseInput } from '../../lib/validate';
 import { PlaylistsRepository } from '../playlists/playlists.repository';
 import { defaultBackgroundSvg, defaultBackgroundVersion } from './default-backgrounds';
 import { saveSliderConfig } from './slider-config.service';
-import { PublicSlides } from './slider-public';
+import { PublicSlides, type PublicSlidesResponse } from './slider-public';
 
 const ONE_DAY_S = 86_400;
 const ONE_YEAR_S = 31_536_000;
@@ -21,6 +21,22 @@ function sameContent(ifNoneMatch: string, etag: string): boolean {
   });
 }
 
+function sendSlides(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: PublicSlidesResponse,
+): FastifyReply {
+  const encoding = negotiateEncoding(request.headers['accept-encoding']);
+  const variant = encoding && answer.encoded(encoding);
+  const etag = variant ? variant.etag : answer.etag;
+  reply.header('Cache-Control', 'no-cache').header('ETag', etag).header('Vary', 'Accept-Encoding');
+  const known = request.headers['if-none-match'];
+  if (known && (known === etag || sameContent(known, answer.etag))) return reply.code(304).send();
+  reply.type('application/json; charset=utf-8');
+  if (!variant) return reply.send(answer.body);
+  return reply.header('Content-Encoding', encoding).send(variant.body);
+}
+
 /** /api/slider: the public slides for every visitor, and the configuration for administrators. */
 export function sliderRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
@@ -29,17 +45,11 @@ export function sliderRoutes(ctx: AppContext) {
 
     // Always revalidated (no-cache), but a browser that still has the same answer gets an empty 304.
     // Compressed here rather than by the compression plugin: the answer is compressed once and kept.
-    app.get('/public', { compress: false }, async (request, reply) => {
-      const answer = await publicSlides.get();
-      const encoding = negotiateEncoding(request.headers['accept-encoding']);
-      const variant = encoding && answer.encoded(encoding);
-      const etag = variant ? variant.etag : answer.etag;
-      reply.header('Cache-Control', 'no-cache').header('ETag', etag).header('Vary', 'Accept-Encoding');
-      const known = request.headers['if-none-match'];
-      if (known && (known === etag || sameContent(known, answer.etag))) return reply.code(304).send();
-      reply.type('application/json; charset=utf-8');
-      if (!variant) return reply.send(answer.body);
-      return reply.header('Content-Encoding', encoding).send(variant.body);
+    // Not async: the usual answer is already in memory, and this is the busiest route there is.
+    app.get('/public', { compress: false }, (request, reply) => {
+      const ready = publicSlides.peek();
+      if (ready) return sendSlides(request, reply, ready);
+      return publicSlides.get().then((answer) => sendSlides(request, reply, answer));
     });
 
     app.get('/defaults/:file', async (request, reply) => {
