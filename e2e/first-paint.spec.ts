@@ -1,5 +1,6 @@
 import { PUBLIC_PAGES } from '@common/public-pages';
 import { expect, test } from '@playwright/test';
+import { openSignedIn, registerMember, tokenFor } from './support/session';
 
 const PAGES = Object.values(PUBLIC_PAGES).map((page) => ({
   ...page,
@@ -63,6 +64,19 @@ test('every public page is taken over without a mismatch, and its form works', a
   await page.getByLabel('Email').fill('someone@example.com');
   await expect(page.getByLabel('Email')).toHaveValue('someone@example.com');
   await expect(page.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+});
+
+test('a signed-in member opening the landing page is offered the dashboard, without a mismatch', async ({
+  page,
+}) => {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  const member = await registerMember('first-paint');
+  // The page was drawn for a visitor; the stored sign-in takes over once the page is live.
+  await openSignedIn(page, await tokenFor(member.email, member.password), '/');
+  await expect(page.getByRole('link', { name: 'Go to your dashboard' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Sign In' })).toHaveCount(0);
+  expect(problems).toEqual([]);
 });
 
 test('the slideshow waits until the page has loaded', async ({ page }) => {
