@@ -1,4 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import type { OutputBundle, OutputChunk } from 'rolldown';
@@ -68,6 +69,7 @@ function htmlFile(name: PublicPageName): string {
 
 /** Renders each public page into its HTML file, with the app's own code run by Vite for Node. */
 async function prerender(root: string, outDir: string): Promise<void> {
+  const cacheDir = await mkdtemp(path.join(tmpdir(), 'vite-prerender-'));
   const server = await createServer({
     configFile: false,
     root,
@@ -76,6 +78,10 @@ async function prerender(root: string, outDir: string): Promise<void> {
     resolve: { alias: aliases },
     server: { middlewareMode: true, hmr: false, ws: false },
     appType: 'custom',
+    // Nothing is served to a browser here: no dependency pre-bundling, and whatever Vite caches
+    // goes to a folder of its own, not the one `npm run dev` uses.
+    optimizeDeps: { noDiscovery: true, include: [] },
+    cacheDir,
   });
   try {
     const { renderPage } = (await server.ssrLoadModule('/src/entry-prerender.tsx')) as {
@@ -91,6 +97,7 @@ async function prerender(root: string, outDir: string): Promise<void> {
     }
   } finally {
     await server.close();
+    await rm(cacheDir, { recursive: true, force: true });
   }
 }
 
