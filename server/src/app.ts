@@ -17,7 +17,7 @@ import { adminUsersRoutes } from './features/users/users.routes';
 import { UsersService } from './features/users/users.service';
 import { registerCompression } from './http/compression';
 import { refuseUnknownPaths, registerErrorHandler } from './http/error-handler';
-import { RequestLogController } from './http/request-log';
+import { RequestLogController, sharedRequestLogger } from './http/request-log';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerSpa } from './http/spa';
 import { createMailer, type Mailer } from './mail/mailer';
@@ -43,6 +43,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logger ?? false,
     // One line per request at most, and only when worth reading: see http/request-log.ts.
     logController: new RequestLogController(),
+    childLoggerFactory: sharedRequestLogger,
     bodyLimit: JSON_BODY_LIMIT,
     // nginx on this machine may proxy to us; trust only its loopback hop for the client address.
     trustProxy: ['127.0.0.1', '::1'],

@@ -1,4 +1,4 @@
-import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
 
 /** A response slower than this (from the request's arrival to its last byte) is logged as a warning. */
 export const SLOW_REQUEST_MS = 1000;
@@ -78,6 +78,7 @@ function logRequest(
 ): void {
   const path = request.url.split('?', 1)[0]!;
   const entry = {
+    reqId: request.id,
     method: request.method,
     path,
     status: reply.statusCode,
@@ -91,3 +92,15 @@ function logRequest(
   else if (write && CONSOLE_CHANGE.test(path)) log.info(entry, 'Console change');
   else log.debug(entry, 'Request');
 }
+
+/**
+ * Fastify would make a child logger for every request only to stamp its lines with `reqId`;
+ * the request log above writes `reqId` itself, and ordinary requests write nothing at all, so
+ * requests share the app's logger (and its level, as it is set at the moment). A route with its
+ * own log level still gets a child of its own.
+ */
+export const sharedRequestLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (
+  logger,
+  bindings,
+  options,
+) => (options.level || options.serializers ? logger.child(bindings, options) : logger);
