@@ -7,6 +7,8 @@ declare module 'autocannon' {
     p90: number;
     p99: number;
     max: number;
+    /** Only on `requests`: how many were made in all. */
+    total: number;
   }
   export interface Result {
     requests: Stats & { total: number; sent: number };
@@ -15,6 +17,8 @@ declare module 'autocannon' {
     errors: number;
     timeouts: number;
     non2xx: number;
+    '2xx': number;
+    '3xx': number;
   }
   export interface Options {
     url: string;

@@ -1,42 +1,74 @@
 // GET /api/slider/public is fetched on every page load, focus and tab switch of every visitor.
-// This drives it under load (autocannon, 10 connections, 5 s) next to a bare Fastify route that
-// returns JSON of the same size, in the same run on the same machine, and prints both rates.
-// The servers run in a child process so that the load generator does not share their event loop.
-// Usage: npx tsx bench/slider-public.bench.ts [--seconds N]   (target: ratio >= 0.5)
-import { fork } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+// This measures it as people run the product: `node scripts/start.mjs` in its own process with
+// its own DATA_DIR and default settings (LOG_LEVEL unset, so `info`; logs go to a file as they
+// would to a journal), next to a bare Fastify route in another process that sends exactly the
+// bytes the product sends (the same body, compressed the same way). autocannon, 50 connections,
+// alternating product and bare runs for a few rounds, in two modes:
+//   br:       the headers the slideshow's fetch sends from Chromium (Accept-Encoding: ... br ...)
+//   identity: no Accept-Encoding, as a bare HTTP client (plain JSON both sides)
+//   304:      a browser revalidating what it has (If-None-Match): an empty 304 both sides
+// It prints each run, and the ratio of the means per mode. Target: ratio >= 0.5 in each mode.
+// Usage: npx tsx bench/slider-public.bench.ts [--seconds 10] [--rounds 3] [--modes br,identity,304]
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { openSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import autocannon, { type Result } from 'autocannon';
 
 const TARGET_RATIO = 0.5;
 const MEDIA_FILES = 50;
+const CONNECTIONS = 50;
+const ROOT = path.resolve(import.meta.dirname, '..');
+const MODES: Record<string, Record<string, string>> = {
+  br: { accept: 'application/json', 'accept-encoding': 'gzip, deflate, br, zstd' },
+  identity: { accept: 'application/json' },
+  // The ETag is filled in from the product's answer.
+  304: { accept: 'application/json', 'accept-encoding': 'gzip, deflate, br, zstd', 'if-none-match': '' },
+};
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '5' }, serve: { type: 'boolean', default: false } },
+  options: {
+    seconds: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '3' },
+    modes: { type: 'string', default: 'br,identity,304' },
+    bare: { type: 'string' },
+    encoding: { type: 'string' },
+    'not-modified': { type: 'boolean', default: false },
+  },
 });
 
-if (values.serve) await serve();
-else await measure(Number(values.seconds));
+if (values.bare) await serveBare(values.bare, values.encoding, values['not-modified']);
+else await main(Number(values.seconds), Number(values.rounds), values.modes.split(','));
 
-/** Child: the real app with a 50-file library and an active playlist, plus a bare Fastify app. */
-async function serve(): Promise<void> {
+/** Child process: the bare route, Fastify with nothing added, sending the product's bytes. */
+async function serveBare(bodyFile: string, encoding?: string, notModified = false): Promise<void> {
   const { default: Fastify } = await import('fastify');
-  const { buildApp } = await import('../server/src/app');
-  const { loadConfig } = await import('../server/src/config');
+  const body = await readFile(bodyFile);
+  const bare = Fastify({ logger: false });
+  bare.get('/bare', (_request, reply) => {
+    if (notModified) return reply.code(304).send();
+    reply.type('application/json; charset=utf-8');
+    if (encoding) reply.header('content-encoding', encoding);
+    return reply.send(body);
+  });
+  process.send?.(await bare.listen({ port: 0, host: '127.0.0.1' }));
+  process.on('disconnect', () => process.exit(0));
+}
+
+/** A library of 50 images and an active playlist of all of them, as after a real set-up. */
+async function seed(dataDir: string): Promise<void> {
   const { openEmbeddedStore } = await import('../server/src/store/embedded-store');
   const { PlaylistsRepository } = await import('../server/src/features/playlists/playlists.repository');
   const { SliderConfigRepository } = await import('../server/src/features/slider/slider-config.repository');
-
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-slider-'));
   const names = Array.from(
     { length: MEDIA_FILES },
     (_, i) => `image/background-${String(i).padStart(2, '0')}.jpg`,
   );
   await mkdir(path.join(dataDir, 'media', 'image'), { recursive: true });
   await Promise.all(names.map((name) => writeFile(path.join(dataDir, 'media', name), 'x')));
-
-  // The library and the active playlist are put in place before the app starts, as after a real set-up.
   const store = await openEmbeddedStore(dataDir);
   const items = names.map((name) => ({ type: 'image' as const, url: `/media/${name}` }));
   const playlist = await new PlaylistsRepository(store).create('Bench', {
@@ -47,53 +79,176 @@ async function serve(): Promise<void> {
   const sliderConfig = new SliderConfigRepository(store, dataDir);
   await sliderConfig.init();
   await sliderConfig.save({ ...(await sliderConfig.get()), activePlaylist: playlist._id });
-  const app = await buildApp({ config: loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), store });
-  const appUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+  await store.close();
+}
 
-  const sample = (await app.inject({ method: 'GET', url: '/api/slider/public' })).body;
-  if (!sample.includes('background-49.jpg')) throw new Error('The active playlist is not being served');
-  const bare = Fastify({ logger: false });
-  const bareBody = JSON.parse(sample);
-  bare.get('/bare', async () => bareBody);
-  const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
-  process.send?.({ appUrl, bareUrl, bytes: sample.length });
-  process.on('disconnect', async () => {
-    await Promise.all([app.close(), bare.close()]);
-    await store.close();
-    await rm(dataDir, { recursive: true, force: true });
-    process.exit(0);
+/** `npm start` as a person runs it: the supervisor script, default log level, its own data. */
+async function startProduct(dataDir: string, logFile: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
+  for (const name of ['LOG_LEVEL', 'MONGODB_URI', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'NODE_ENV'])
+    delete env[name];
+  const log = openSync(logFile, 'a');
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', log, log],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000; // the first start may build the client
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}; see ${logFile}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return { url, child };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill('SIGTERM');
+  throw new Error(`npm start did not answer within 120 s; see ${logFile}`);
+}
+
+/** The product's answer as bytes on the wire (fetch would decompress it). */
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: Buffer; encoding?: string; etag?: string }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const encoding = response.headers['content-encoding'];
+        resolve({
+          status: response.statusCode ?? 0,
+          body: Buffer.concat(chunks),
+          encoding: typeof encoding === 'string' ? encoding : undefined,
+          etag: response.headers.etag,
+        });
+      });
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
-/** Parent: loads each route in turn and compares. */
-async function measure(seconds: number): Promise<void> {
-  const child = fork(import.meta.filename, ['--serve'], { execArgv: ['--import', 'tsx'] });
-  const ready = await new Promise<{ appUrl: string; bareUrl: string; bytes: number }>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as { appUrl: string; bareUrl: string; bytes: number }));
-    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+async function startBare(
+  bodyFile: string,
+  encoding: string | undefined,
+  notModified: boolean,
+): Promise<{ url: string; child: ChildProcess }> {
+  const args = [
+    '--bare',
+    bodyFile,
+    ...(encoding ? ['--encoding', encoding] : []),
+    ...(notModified ? ['--not-modified'] : []),
+  ];
+  const child = fork(import.meta.filename, args, { execArgv: ['--import', 'tsx'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('message', (m) => resolve(String(m)));
+    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
   });
-  const load = async (url: string) => {
-    await autocannon({ url, connections: 10, duration: 1 }); // warm-up
-    const result = await autocannon({ url, connections: 10, duration: seconds });
-    if (result.non2xx || result.errors)
-      throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-    return result;
-  };
+  return { url: `${url}/bare`, child };
+}
+
+async function main(seconds: number, rounds: number, modes: string[]): Promise<void> {
+  const work = await mkdtemp(path.join(tmpdir(), 'bench-slider-'));
+  const dataDir = path.join(work, 'data');
+  const logFile = path.join(work, 'product.log');
+  let product: { url: string; child: ChildProcess } | undefined;
+  const ratios: Record<string, number> = {};
   try {
-    const slider = await load(`${ready.appUrl}/api/slider/public`);
-    const bare = await load(`${ready.bareUrl}/bare`);
-    const ratio = slider.requests.average / bare.requests.average;
-    console.log(`body: ${ready.bytes} bytes (${MEDIA_FILES} slides), 10 connections, ${seconds} s each`);
+    await seed(dataDir);
+    product = await startProduct(dataDir, logFile);
+    const productUrl = `${product.url}/api/slider/public`;
+    const json = await (await fetch(productUrl)).text();
+    if (!json.includes('background-49.jpg')) throw new Error('The active playlist is not being served');
     console.log(
-      `GET /api/slider/public: ${Math.round(slider.requests.average)} req/s (p99 ${slider.latency.p99} ms)`,
+      `${MEDIA_FILES} slides (${json.length} bytes of JSON); ${CONNECTIONS} connections, ${seconds} s per run, ${rounds} rounds per mode`,
     );
-    console.log(
-      `bare Fastify route:     ${Math.round(bare.requests.average)} req/s (p99 ${bare.latency.p99} ms)`,
-    );
-    console.log(`ratio: ${ratio.toFixed(2)} (target >= ${TARGET_RATIO})`);
-    process.exitCode = ratio >= TARGET_RATIO ? 0 : 1;
+    for (const mode of modes) {
+      const headers = { ...MODES[mode] };
+      if (!MODES[mode]) throw new Error(`Unknown mode ${mode}; use ${Object.keys(MODES).join(', ')}`);
+      if ('if-none-match' in headers)
+        headers['if-none-match'] = (await rawGet(productUrl, { ...headers, 'if-none-match': '' })).etag ?? '';
+      ratios[mode] = await compare(mode, headers, productUrl, work, logFile, seconds, rounds);
+    }
   } finally {
-    child.disconnect();
+    if (product) {
+      const exited = new Promise((resolve) => product!.child.once('exit', resolve));
+      product.child.kill('SIGTERM');
+      await exited;
+    }
+    await rm(work, { recursive: true, force: true });
+  }
+  const summary = Object.entries(ratios).map(([mode, ratio]) => `${mode} ${ratio.toFixed(2)}`);
+  console.log(`ratio: ${summary.join(', ')} (target >= ${TARGET_RATIO})`);
+  process.exitCode = Object.values(ratios).every((ratio) => ratio >= TARGET_RATIO) ? 0 : 1;
+}
+
+/** Alternating rounds of the product and the bare route sending the same bytes; the ratio of the means. */
+async function compare(
+  mode: string,
+  headers: Record<string, string>,
+  productUrl: string,
+  work: string,
+  logFile: string,
+  seconds: number,
+  rounds: number,
+): Promise<number> {
+  const sample = await rawGet(productUrl, headers);
+  const notModified = sample.status === 304;
+  if ('if-none-match' in headers && !notModified) throw new Error(`expected a 304, got ${sample.status}`);
+  const bodyFile = path.join(work, `body-${mode}`);
+  await writeFile(bodyFile, sample.body);
+  const bare = await startBare(bodyFile, sample.encoding, notModified);
+  try {
+    const load = async (url: string, duration: number) => {
+      const result = await autocannon({ url, connections: CONNECTIONS, duration, headers });
+      const expected = notModified ? result['3xx'] : result['2xx'];
+      if (result.errors || expected !== result.requests.total)
+        throw new Error(
+          `${url}: ${result.errors} errors, ${result.requests.total - expected} unexpected statuses`,
+        );
+      return result;
+    };
+    await load(productUrl, 2); // warm-up: JIT, caches
+    await load(bare.url, 2);
+    const what = notModified
+      ? 'an empty 304'
+      : `${sample.body.length} bytes (${sample.encoding ?? 'not compressed'})`;
+    console.log(`\n${mode}: ${what} per answer`);
+    const logBefore = (await readFile(logFile, 'utf8')).split('\n').length;
+    const runs = { product: [] as number[], bare: [] as number[] };
+    const line = (label: string, r: Result) =>
+      `${label.padEnd(24)} ${String(Math.round(r.requests.average)).padStart(7)} req/s   p99 ${r.latency.p99} ms`;
+    for (let round = 1; round <= rounds; round++) {
+      // Alternate which goes first, so that neither always gets the quieter moment.
+      const order = round % 2 ? (['product', 'bare'] as const) : (['bare', 'product'] as const);
+      for (const which of order) {
+        const result = await load(which === 'product' ? productUrl : bare.url, seconds);
+        runs[which].push(result.requests.average);
+        console.log(line(`round ${round} ${which === 'product' ? 'npm start' : 'bare Fastify'}`, result));
+      }
+      console.log(`round ${round} ratio ${(runs.product[round - 1]! / runs.bare[round - 1]!).toFixed(2)}`);
+    }
+    const logged = (await readFile(logFile, 'utf8')).split('\n').length - logBefore;
+    const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
+    const ratio = mean(runs.product) / mean(runs.bare);
+    console.log(
+      `${mode}: npm start ${Math.round(mean(runs.product))} req/s, bare Fastify ${Math.round(mean(runs.bare))} req/s, ratio ${ratio.toFixed(2)}; log lines written by the product: ${logged}`,
+    );
+    return ratio;
+  } finally {
+    bare.child.disconnect();
   }
 }

@@ -5,7 +5,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SOURCES = ['client', 'common', 'vite.config.ts', 'aliases.ts', 'package-lock.json'];
+const SOURCES = [
+  'client',
+  'common',
+  'vite.config.ts',
+  'aliases.ts',
+  'scripts/vite-precompress.ts',
+  'scripts/vite-page-html.ts',
+  'package-lock.json',
+];
 
 function newestMtime(target) {
   let stat;

@@ -23,9 +23,11 @@ import { adminUsersRoutes } from './features/users/users.routes';
 import { UsersService } from './features/users/users.service';
 import { registerApiRateLimit } from './http/api-rate-limit';
 import { FASTIFY_BODY_LIMIT, registerBodyLimit } from './http/body-limit';
+import { registerCompression } from './http/compression';
 import { registerCors } from './http/cors';
 import { refuseUnknownPaths, registerErrorHandler } from './http/error-handler';
 import { LiveSettings } from './http/live-settings';
+import { RequestLogController, sharedRequestLogger } from './http/request-log';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerSpa } from './http/spa';
 import { createMailer, type Mailer } from './mail/mailer';
@@ -48,6 +50,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store } = deps;
   const app = Fastify({
     logger: deps.logger ?? false,
+    // One line per request at most, and only when worth reading: see http/request-log.ts.
+    logController: new RequestLogController(),
+    childLoggerFactory: sharedRequestLogger,
     // The console's Max Request Size is enforced live by registerBodyLimit; this is the ceiling.
     bodyLimit: FASTIFY_BODY_LIMIT,
     // A restart or shutdown lets running and kept-alive requests finish instead of failing them.
@@ -93,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerCors(app, live);
   registerBodyLimit(app, live);
   registerApiRateLimit(app, { live, tokens, users });
+  await registerCompression(app);
 
   await app.register(healthRoutes(ctx), { prefix: '/api' });
   await app.register(

@@ -1,21 +1,16 @@
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { Link } from 'react-router';
 import { Card } from '../components/ui/card';
 import { PageShell } from './page-shell';
 
-/** Shown instead of the router's bare 'Unexpected Application Error!' screen. */
-export function ErrorPage() {
-  const error = useRouteError();
-  console.error(error);
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
+/** Shown by ErrorBoundary when a page fails, instead of a blank screen. */
+export function ErrorPage({ error }: { error: unknown }) {
   // A new deployment removes old chunks; reloading fetches the new ones.
   const staleChunk =
     error instanceof TypeError && /dynamically imported module|Importing a module/i.test(error.message);
   return (
     <PageShell>
       <Card className="max-w-md text-center">
-        <h1 className="font-display text-3xl text-white">
-          {notFound ? 'Page not found' : 'Something went wrong'}
-        </h1>
+        <h1 className="font-display text-3xl text-white">Something went wrong</h1>
         <p className="mt-3 text-stone-300">
           {staleChunk
             ? 'A newer version of the site is available. Reload the page to continue.'

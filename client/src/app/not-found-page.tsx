@@ -1,8 +1,14 @@
+import { BRAND_NAME } from '@common/constants';
 import { Link, useLocation } from 'react-router';
 import { Card } from '../components/ui/card';
+import { usePageMeta } from './page-meta';
 import { PageShell } from './page-shell';
 
 export function NotFoundPage() {
+  usePageMeta({
+    title: 'Page not found',
+    description: `There is nothing at this address on ${BRAND_NAME}. It may have moved, or the link may be mistyped.`,
+  });
   const { pathname } = useLocation();
   return (
     <PageShell>

@@ -1,6 +1,7 @@
 import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '@common/errors';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError } from '../lib/app-error';
+import { recordFailure } from './request-log';
 
 /** Fastify's own client errors (bad JSON, body too large, ...) mapped onto our closed list. */
 const FASTIFY_STATUS_CODES: Record<number, ErrorCode> = {
@@ -31,11 +32,14 @@ export function errorBody(code: ErrorCode, message: string): ErrorBody {
   return { success: false, code, message, msg: message };
 }
 
-/** The one place errors become responses. Details of 5xx errors are logged, never sent. */
+/**
+ * The one place errors become responses. Details of 5xx errors are logged (by the request log,
+ * on the same line as the request), never sent.
+ */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
-      if (error.status >= 500) request.log.error({ err: error }, error.message);
+      if (error.status >= 500) recordFailure(request, error);
       return reply.code(error.status).send(errorBody(error.code, error.message));
     }
     const status = (error as FastifyError).statusCode ?? 500;
@@ -44,7 +48,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       const message = status === 413 ? 'The request is too large.' : error.message;
       return reply.code(ERROR_STATUS[code]).send(errorBody(code, message));
     }
-    request.log.error({ err: error }, 'Unhandled error');
+    recordFailure(request, error);
     return reply.code(500).send(errorBody('INTERNAL', 'Something went wrong on our side. Please try again.'));
   });
 }

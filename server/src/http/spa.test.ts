@@ -12,6 +12,12 @@ describe('serving the built client', () => {
     await mkdir(path.join(dist, 'assets'));
     await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>app</title>');
     await writeFile(path.join(dist, 'assets', 'main-abc123.js'), 'console.log(1)');
+    await mkdir(path.join(dist, 'pages'));
+    await writeFile(path.join(dist, 'pages', 'login.html'), '<!doctype html><title>Sign In</title>');
+    await writeFile(
+      path.join(dist, 'pages', 'resetPassword.html'),
+      '<!doctype html><title>New password</title>',
+    );
     t = await createTestApp({ CLIENT_DIST_DIR: dist });
   });
   afterAll(async () => {
@@ -19,7 +25,7 @@ describe('serving the built client', () => {
     await rm(dist, { recursive: true, force: true });
   });
 
-  it.each(['/', '/login', '/reset-password/abc', '/admin/dashboard', '/no/such/page'])(
+  it.each(['/', '/admin/dashboard', '/no/such/page', '/login/extra'])(
     'answers index.html for %s so the client router decides, revalidated each time',
     async (url) => {
       const response = await t.app.inject({ method: 'GET', url });
@@ -29,6 +35,23 @@ describe('serving the built client', () => {
       expect(response.headers['content-security-policy']).toContain("script-src 'self'");
     },
   );
+
+  it.each([
+    ['/login', 'Sign In'],
+    ['/login?next=1', 'Sign In'],
+    ['/reset-password/abc', 'New password'],
+  ])('answers a public page with its own HTML: %s', async (url, title) => {
+    const response = await t.app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain(`<title>${title}</title>`);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+
+  it('answers index.html for a public page whose HTML the build did not write', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/join' });
+    expect(response.body).toContain('<title>app</title>');
+  });
 
   it('caches hashed assets for a year', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/assets/main-abc123.js' });

@@ -1,27 +1,41 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { PUBLIC_PAGES, type PublicPageName, publicPageAt } from '@common/public-pages';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { errorBody, noRouteError } from './error-handler';
 
 /**
- * Serves the built React app. Hashed files under /assets are cached for a year; index.html is
- * revalidated every time so that a new build is picked up at once. Any other GET that is not
- * an API or media path answers index.html and the client router decides (including its 404 page).
+ * Serves the built React app, compressed at build time. Hashed files under /assets are cached
+ * for a year; the HTML is revalidated every time so that a new build is picked up at once. A
+ * public page's path answers that page's HTML (its title, description and preloaded code; see
+ * scripts/vite-page-html.ts); any other GET that is not an API or media path answers
+ * index.html and the client router decides (including its 404 page).
  */
 export async function registerSpa(app: FastifyInstance, distDir: string): Promise<void> {
   const hasBuild = existsSync(path.join(distDir, 'index.html'));
+  const pageFiles = new Map<PublicPageName, string>();
+  for (const name of Object.keys(PUBLIC_PAGES) as PublicPageName[]) {
+    if (existsSync(path.join(distDir, 'pages', `${name}.html`))) pageFiles.set(name, `pages/${name}.html`);
+  }
+  const htmlFor = (pathname: string) => {
+    const page = publicPageAt(pathname);
+    return (page && pageFiles.get(page)) ?? 'index.html';
+  };
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: distDir,
       prefix: '/',
       index: false,
+      // The build writes .br and .gz beside each text file (scripts/vite-precompress.ts): they are
+      // sent as they are, by the client's Accept-Encoding, with Vary: Accept-Encoding.
+      preCompressed: true,
       setHeaders(res, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
-    app.get('/', (_request, reply) => reply.header('Cache-Control', 'no-cache').sendFile('index.html'));
+    app.get('/', (_request, reply) => reply.header('Cache-Control', 'no-cache').sendFile(htmlFor('/')));
   }
 
   app.setNotFoundHandler((request, reply) => {
@@ -32,7 +46,7 @@ export async function registerSpa(app: FastifyInstance, distDir: string): Promis
       !/^\/(api|media|assets)\//.test(pathname) &&
       !/\.[a-z0-9]+$/i.test(pathname);
     if (isPage && hasBuild) {
-      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+      return reply.header('Cache-Control', 'no-cache').sendFile(htmlFor(pathname));
     }
     if (isPage) {
       return reply

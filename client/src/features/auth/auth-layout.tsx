@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { PageShell } from '../../app/page-shell';
 import { Card } from '../../components/ui/card';
+import { useHydrated } from '../../lib/use-hydrated';
 
 export function AuthLayout({
   title,
@@ -11,12 +12,16 @@ export function AuthLayout({
   subtitle?: string;
   children: ReactNode;
 }) {
+  const hydrated = useHydrated();
   return (
     <PageShell>
       <Card className="w-full max-w-md">
         <h1 className="font-display text-3xl text-white">{title}</h1>
         {subtitle && <p className="mt-2 text-stone-300">{subtitle}</p>}
-        <div className="mt-6">{children}</div>
+        {/* Disabled until the page's script has taken over a pre-rendered page (see useHydrated). */}
+        <fieldset disabled={!hydrated} className="mt-6 min-w-0">
+          {children}
+        </fieldset>
       </Card>
     </PageShell>
   );

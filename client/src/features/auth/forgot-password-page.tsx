@@ -1,5 +1,7 @@
+import { PUBLIC_PAGES } from '@common/public-pages';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { usePageMeta } from '../../app/page-meta';
 import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { TextField } from '../../components/ui/text-field';
@@ -8,6 +10,7 @@ import { AuthLayout, LINK_CLASS } from './auth-layout';
 import { useSubmit } from './use-submit';
 
 export function ForgotPasswordPage() {
+  usePageMeta(PUBLIC_PAGES.forgotPassword);
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState('');
   const { onSubmit, error, pending } = useSubmit(async () => {

@@ -1,6 +1,8 @@
 import { MIN_PASSWORD_LENGTH } from '@common/constants';
+import { PUBLIC_PAGES } from '@common/public-pages';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { usePageMeta } from '../../app/page-meta';
 import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { PasswordField } from '../../components/ui/password-field';
@@ -10,6 +12,7 @@ import { AuthLayout, LINK_CLASS } from './auth-layout';
 import { useSubmit } from './use-submit';
 
 export function JoinPage() {
+  usePageMeta(PUBLIC_PAGES.join);
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');

@@ -1,5 +1,7 @@
+import { PUBLIC_PAGES } from '@common/public-pages';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { usePageMeta } from '../../app/page-meta';
 import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { PasswordField } from '../../components/ui/password-field';
@@ -9,6 +11,7 @@ import { AuthLayout, LINK_CLASS } from './auth-layout';
 import { useSubmit } from './use-submit';
 
 export function LoginPage() {
+  usePageMeta(PUBLIC_PAGES.login);
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');

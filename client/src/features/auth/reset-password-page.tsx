@@ -1,6 +1,8 @@
 import { MIN_PASSWORD_LENGTH, RESET_REDIRECT_DELAY_MS } from '@common/constants';
+import { PUBLIC_PAGES } from '@common/public-pages';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { usePageMeta } from '../../app/page-meta';
 import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { PasswordField } from '../../components/ui/password-field';
@@ -9,6 +11,7 @@ import { AuthLayout } from './auth-layout';
 import { useSubmit } from './use-submit';
 
 export function ResetPasswordPage() {
+  usePageMeta(PUBLIC_PAGES.resetPassword);
   const { token = '' } = useParams();
   const navigate = useNavigate();
   const [password, setPassword] = useState('');

@@ -38,7 +38,7 @@ export function DashboardOverviewPanel() {
         ))}
       </ul>
 
-      <p className="mt-4 text-xs text-stone-500" aria-live="polite">
+      <p className="mt-4 text-xs text-stone-400" aria-live="polite">
         {isError
           ? 'Could not refresh the figures. Retrying shortly…'
           : `Live: refreshes every ${STATS_REFRESH_MS / 1000} seconds and whenever users change.${

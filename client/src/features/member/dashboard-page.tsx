@@ -1,9 +1,12 @@
+import { BRAND_NAME } from '@common/constants';
+import { usePageMeta } from '../../app/page-meta';
 import { PageShell } from '../../app/page-shell';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { useLogout } from '../../lib/use-logout';
 
 export function DashboardPage() {
+  usePageMeta({ title: 'Your Dashboard', description: `Your ${BRAND_NAME} member dashboard.` });
   const logout = useLogout();
   return (
     <PageShell

@@ -1,4 +1,6 @@
+import { PUBLIC_PAGES } from '@common/public-pages';
 import { Link } from 'react-router';
+import { usePageMeta } from '../../app/page-meta';
 import { PageShell } from '../../app/page-shell';
 import { Card } from '../../components/ui/card';
 
@@ -17,6 +19,7 @@ const COURSES = [
 ];
 
 export function CoursesPage() {
+  usePageMeta(PUBLIC_PAGES.courses);
   return (
     <PageShell
       nav={

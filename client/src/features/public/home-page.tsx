@@ -1,10 +1,14 @@
 import { BRAND_NAME } from '@common/constants';
+import { PUBLIC_PAGES } from '@common/public-pages';
 import { Link } from 'react-router';
+import { usePageMeta } from '../../app/page-meta';
 import { PageShell } from '../../app/page-shell';
 import { readSession } from '../../lib/auth-token';
+import { useStoredToken } from '../../lib/use-stored-token';
 
 export function HomePage() {
-  const session = readSession();
+  usePageMeta(PUBLIC_PAGES.home);
+  const session = readSession(useStoredToken());
   const destination = session?.role === 'admin' ? '/admin/dashboard' : '/dashboard';
   return (
     <PageShell

@@ -1,9 +1,12 @@
 import { BRAND_NAME } from '@common/constants';
+import { PUBLIC_PAGES } from '@common/public-pages';
 import { Link } from 'react-router';
+import { usePageMeta } from '../../app/page-meta';
 import { PageShell } from '../../app/page-shell';
 import { Card } from '../../components/ui/card';
 
 export function TermsPage() {
+  usePageMeta(PUBLIC_PAGES.terms);
   return (
     <PageShell>
       <Card className="max-w-2xl">

@@ -1,6 +1,7 @@
 import { SLIDER_DEFAULTS } from '@common/slider-defaults';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
+import { BACKDROP } from './backdrop';
 import { SLIDER_PREVIEW_EVENT, type SliderPreview } from './slider-events';
 import { SlideshowEngine } from './slideshow-engine';
 import { useSliderData } from './use-slider-data';
@@ -60,7 +61,7 @@ export function BackgroundLayer() {
     <div aria-hidden="true" data-testid="slideshow" className="fixed inset-0 z-0 overflow-hidden bg-black">
       {/* Until slides arrive (or when there are none) a still gradient; under slides it gives way to black. */}
       <div
-        className={`absolute inset-0 bg-[radial-gradient(ellipse_at_top,_#44403c_0%,_#1c1917_45%,_#0c0a09_100%)] transition-opacity duration-700 ${
+        className={`absolute inset-0 ${BACKDROP} transition-opacity duration-700 ${
           data === null || empty ? 'opacity-100' : 'opacity-0'
         }`}
       />

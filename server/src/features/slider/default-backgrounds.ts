@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Slide } from '@common/schemas/slider';
 
 /**
@@ -27,7 +28,13 @@ export function defaultBackgroundSvg(name: string): string | undefined {
   return Object.hasOwn(DEFAULT_BACKGROUNDS, name) ? DEFAULT_BACKGROUNDS[name] : undefined;
 }
 
+/** A short hash of the drawing: its URL changes when the drawing does, so browsers may keep it a year. */
+export function defaultBackgroundVersion(name: string): string | undefined {
+  const svg = defaultBackgroundSvg(name);
+  return svg && createHash('sha1').update(svg).digest('base64url').slice(0, 10);
+}
+
 export const DEFAULT_SLIDES: readonly Slide[] = DEFAULT_BACKGROUND_NAMES.map((name) => ({
   type: 'image',
-  src: `/api/slider/defaults/${name}.svg`,
+  src: `/api/slider/defaults/${name}.svg?v=${defaultBackgroundVersion(name)}`,
 }));

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mediaUrl } from '@common/media';
 import type { Slide, SliderPublicData } from '@common/schemas/slider';
+import { COMPRESS_THRESHOLD, type ContentEncoding, compressBody } from '../../http/compression';
 import { listMedia } from '../media/media-library';
 import type { PlaylistsRepository } from '../playlists/playlists.repository';
 import { libraryUrls } from '../playlists/playlists.service';
@@ -16,6 +17,8 @@ const CACHE_TTL_MS = 2000;
 export interface PublicSlidesResponse {
   body: string;
   etag: string;
+  /** The body in `encoding` with its own ETag, or null when it is too small to be worth it. */
+  encoded(encoding: ContentEncoding): { body: Buffer; etag: string } | null;
 }
 
 /**
@@ -24,7 +27,7 @@ export interface PublicSlidesResponse {
  * process (config or playlists) or the TTL makes it stale.
  */
 export class PublicSlides {
-  private cached?: { revision: number; expiresAt: number; value: Promise<Built> };
+  private cached?: { revision: number; expiresAt: number; value: Promise<Built>; ready?: Built };
 
   constructor(
     private readonly sliderConfig: SliderConfigRepository,
@@ -32,7 +35,22 @@ export class PublicSlides {
   ) {}
 
   async get(): Promise<PublicSlidesResponse> {
-    const built = await this.current();
+    return this.finish(await this.current());
+  }
+
+  /**
+   * The answer at once when it is in memory and still fresh, else undefined (then use get()):
+   * the common case costs no promise at all.
+   */
+  peek(): PublicSlidesResponse | undefined {
+    const cached = this.cached;
+    if (!cached?.ready || cached.revision !== this.sliderConfig.revision || cached.expiresAt <= Date.now()) {
+      return undefined;
+    }
+    return this.finish(cached.ready);
+  }
+
+  private finish(built: Built): PublicSlidesResponse {
     if (!built.data.config.randomOrder || built.data.slides.length < 2) return built;
     // A fresh order on every load, as the spec asks; the answer (and its ETag) then differs each time.
     return serialise({ ...built.data, slides: shuffle(built.data.slides) });
@@ -45,10 +63,16 @@ export class PublicSlides {
     if (cached && cached.revision === revision && cached.expiresAt > now) return cached.value;
     // Concurrent requests share one rebuild instead of each listing the folder.
     const value = this.build().then(serialise);
-    this.cached = { revision, expiresAt: now + CACHE_TTL_MS, value };
-    value.catch(() => {
-      if (this.cached?.value === value) this.cached = undefined;
-    });
+    const entry: NonNullable<typeof this.cached> = { revision, expiresAt: now + CACHE_TTL_MS, value };
+    this.cached = entry;
+    value.then(
+      (built) => {
+        entry.ready = built;
+      },
+      () => {
+        if (this.cached === entry) this.cached = undefined;
+      },
+    );
     return value;
   }
 
@@ -100,8 +124,19 @@ function serialise(data: SliderPublicData): Built {
     videos: data.slides.filter((s) => s.type === 'video').map((s) => s.src),
   };
   const body = JSON.stringify({ success: true, data: full });
-  const etag = `"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
-  return { data: full, body, etag };
+  const hash = createHash('sha1').update(body).digest('base64url').slice(0, 27);
+  // Compressed once per answer, not per request; each encoding is its own representation (ETag).
+  const variants = new Map<ContentEncoding, { body: Buffer; etag: string }>();
+  const encoded = (encoding: ContentEncoding) => {
+    if (body.length < COMPRESS_THRESHOLD) return null;
+    let variant = variants.get(encoding);
+    if (!variant) {
+      variant = { body: compressBody(body, encoding), etag: `"${hash}-${encoding}"` };
+      variants.set(encoding, variant);
+    }
+    return variant;
+  };
+  return { data: full, body, etag: `"${hash}"`, encoded };
 }
 
 /** Fisher–Yates on a copy. */

@@ -1,14 +1,41 @@
 import { sliderConfigBody } from '@common/schemas/slider';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context';
+import { negotiateEncoding } from '../../http/compression';
 import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
 import { PlaylistsRepository } from '../playlists/playlists.repository';
-import { defaultBackgroundSvg } from './default-backgrounds';
+import { defaultBackgroundSvg, defaultBackgroundVersion } from './default-backgrounds';
 import { saveSliderConfig } from './slider-config.service';
-import { PublicSlides } from './slider-public';
+import { PublicSlides, type PublicSlidesResponse } from './slider-public';
 
 const ONE_DAY_S = 86_400;
+const ONE_YEAR_S = 31_536_000;
+
+/** True when If-None-Match names this answer in any encoding (`"hash"`, `"hash-br"`, `"hash-gzip"`). */
+function sameContent(ifNoneMatch: string, etag: string): boolean {
+  const hash = etag.slice(0, -1);
+  return ifNoneMatch.split(',').some((tag) => {
+    const t = tag.trim().replace(/^W\//, '');
+    return t === etag || (t.startsWith(hash) && /^-(br|gzip)"$/.test(t.slice(hash.length)));
+  });
+}
+
+function sendSlides(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: PublicSlidesResponse,
+): FastifyReply {
+  const encoding = negotiateEncoding(request.headers['accept-encoding']);
+  const variant = encoding && answer.encoded(encoding);
+  const etag = variant ? variant.etag : answer.etag;
+  reply.header('Cache-Control', 'no-cache').header('ETag', etag).header('Vary', 'Accept-Encoding');
+  const known = request.headers['if-none-match'];
+  if (known && (known === etag || sameContent(known, answer.etag))) return reply.code(304).send();
+  reply.type('application/json; charset=utf-8');
+  if (!variant) return reply.send(answer.body);
+  return reply.header('Content-Encoding', encoding).send(variant.body);
+}
 
 /** /api/slider: the public slides for every visitor, and the configuration for administrators. */
 export function sliderRoutes(ctx: AppContext) {
@@ -17,21 +44,23 @@ export function sliderRoutes(ctx: AppContext) {
     const publicSlides = new PublicSlides(ctx.sliderConfig, playlists);
 
     // Always revalidated (no-cache), but a browser that still has the same answer gets an empty 304.
-    app.get('/public', async (request, reply) => {
-      const { body, etag } = await publicSlides.get();
-      reply.header('Cache-Control', 'no-cache').header('ETag', etag);
-      const known = request.headers['if-none-match'];
-      if (known && (known === etag || known.split(',').some((tag) => tag.trim() === etag))) {
-        return reply.code(304).send();
-      }
-      return reply.type('application/json; charset=utf-8').send(body);
+    // Compressed here rather than by the compression plugin: the answer is compressed once and kept.
+    // Not async: the usual answer is already in memory, and this is the busiest route there is.
+    app.get('/public', { compress: false }, (request, reply) => {
+      const ready = publicSlides.peek();
+      if (ready) return sendSlides(request, reply, ready);
+      return publicSlides.get().then((answer) => sendSlides(request, reply, answer));
     });
 
     app.get('/defaults/:file', async (request, reply) => {
       const { file } = request.params as { file: string };
-      const svg = /^([a-z]+)\.svg$/.exec(file) && defaultBackgroundSvg(file.slice(0, -4));
+      const name = file.slice(0, -4);
+      const svg = /^([a-z]+)\.svg$/.exec(file) && defaultBackgroundSvg(name);
       if (!svg) throw new AppError('NOT_FOUND', 'No such default background.');
-      return reply.type('image/svg+xml').header('Cache-Control', `public, max-age=${ONE_DAY_S}`).send(svg);
+      // The slides' URLs carry the drawing's version (?v=): such a URL never changes its answer.
+      const versioned = (request.query as { v?: string }).v === defaultBackgroundVersion(name);
+      const cache = versioned ? `public, max-age=${ONE_YEAR_S}, immutable` : `public, max-age=${ONE_DAY_S}`;
+      return reply.type('image/svg+xml').header('Cache-Control', cache).send(svg);
     });
 
     app.get('/config', { onRequest: ctx.guards.requireAdmin }, async () => ({

@@ -62,6 +62,10 @@ describe('GET /api/slider/public', () => {
     expect(svg.statusCode).toBe(200);
     expect(svg.headers['content-type']).toContain('image/svg+xml');
     expect(svg.body).toMatch(/^<svg /);
+    // Versioned URLs are kept a year; the bare name only a day.
+    expect(svg.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const unversioned = await t.app.inject({ method: 'GET', url: data.slides[0]!.src.split('?')[0]! });
+    expect(unversioned.headers['cache-control']).toBe('public, max-age=86400');
     expect((await t.app.inject({ method: 'GET', url: '/api/slider/defaults/nope.svg' })).statusCode).toBe(
       404,
     );

@@ -44,11 +44,11 @@ export function Sidebar({ active, onSelect, onLogout, open, hidden = false }: Si
     >
       <div className="px-5 py-6">
         <p className="font-display text-lg text-white">{BRAND_NAME}</p>
-        <p className="text-xs uppercase tracking-widest text-stone-500">Admin Console</p>
+        <p className="text-xs uppercase tracking-widest text-stone-400">Admin Console</p>
       </div>
       <nav aria-label="Console sections" className="flex-1 overflow-y-auto px-3">
         <ul className="space-y-1">{main.map(item)}</ul>
-        <p className="mt-6 mb-2 px-3 text-xs font-semibold uppercase tracking-widest text-stone-500">
+        <p className="mt-6 mb-2 px-3 text-xs font-semibold uppercase tracking-widest text-stone-400">
           System Settings
         </p>
         <ul className="space-y-1">{system.map(item)}</ul>

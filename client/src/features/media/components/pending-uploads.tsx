@@ -49,7 +49,7 @@ export function PendingUploads({
         </div>
       </div>
       {entries.length === 0 ? (
-        <p className="mt-3 text-sm text-stone-500">No files chosen yet.</p>
+        <p className="mt-3 text-sm text-stone-400">No files chosen yet.</p>
       ) : (
         <ul aria-label="Files ready for upload" className="mt-3 space-y-2">
           {entries.map((entry) => (

@@ -43,7 +43,7 @@ function Badge({ value }: { value: string }) {
 const ROW =
   'mb-3 block rounded-xl border border-white/10 p-3 md:mb-0 md:table-row md:rounded-none md:border-0 md:border-t md:border-white/5 md:p-0';
 const CELL =
-  'flex items-center justify-between gap-4 py-1.5 before:text-xs before:font-semibold before:uppercase before:tracking-wider before:text-stone-500 before:content-[attr(data-label)] md:table-cell md:px-3 md:py-3 md:align-middle md:before:content-none';
+  'flex items-center justify-between gap-4 py-1.5 before:text-xs before:font-semibold before:uppercase before:tracking-wider before:text-stone-400 before:content-[attr(data-label)] md:table-cell md:px-3 md:py-3 md:align-middle md:before:content-none';
 const EDIT_CELL = 'block py-1.5 md:table-cell md:px-2 md:py-3 md:align-middle md:first:pl-3 md:last:pr-3';
 const ACTIONS_CELL =
   'flex justify-end gap-1 whitespace-nowrap pt-2 md:table-cell md:px-3 md:py-3 md:text-right md:align-middle';
@@ -74,7 +74,7 @@ export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelet
         <td data-label="Status" className={CELL}>
           <Badge value={user.status} />
         </td>
-        <td data-label="Password" className={`${CELL} text-stone-500`}>
+        <td data-label="Password" className={`${CELL} text-stone-400`}>
           <span aria-hidden="true">••••••</span>
           <span className="sr-only">Hidden</span>
         </td>

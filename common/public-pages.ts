@@ -1,0 +1,84 @@
+import { BRAND_NAME } from './constants.ts';
+
+export interface PageMeta {
+  /** The page's own title; the browser tab shows it followed by the brand. */
+  title: string;
+  /** The meta description: what search engines show under the title. */
+  description: string;
+}
+
+export interface PublicPage extends PageMeta {
+  /** The route, with `:name` for a parameter segment. */
+  path: string;
+  /** The page's module under client/src, when it is its own chunk (the build preloads it). */
+  module?: string;
+}
+
+/**
+ * The public pages, for three readers: each page sets its title and description from here; the
+ * build writes an HTML file per page carrying them and preloading the page's code (so a visitor
+ * arriving on /login fetches the sign-in code together with the app's, not after it); and the
+ * server answers each path with its page's HTML file.
+ */
+export const PUBLIC_PAGES = {
+  home: {
+    path: '/',
+    title: BRAND_NAME,
+    description: `${BRAND_NAME}: courses and a members' community for designing the life you want, one deliberate step at a time.`,
+  },
+  courses: {
+    path: '/courses',
+    module: 'features/public/courses-page.tsx',
+    title: 'Courses',
+    description: `The programmes open to ${BRAND_NAME} members: Foundations, Blueprint and the twelve-week Architect Programme.`,
+  },
+  join: {
+    path: '/join',
+    module: 'features/auth/join-page.tsx',
+    title: 'Create Your Account',
+    description: `Join ${BRAND_NAME}: create your account and begin your journey of transformation.`,
+  },
+  login: {
+    path: '/login',
+    module: 'features/auth/login-page.tsx',
+    title: 'Sign In',
+    description: `Sign in to your ${BRAND_NAME} account to continue your journey.`,
+  },
+  forgotPassword: {
+    path: '/forgot-password',
+    module: 'features/auth/forgot-password-page.tsx',
+    title: 'Reset Password',
+    description: `Forgot your ${BRAND_NAME} password? Enter your email and we will send you a link to choose a new one.`,
+  },
+  resetPassword: {
+    path: '/reset-password/:token',
+    module: 'features/auth/reset-password-page.tsx',
+    title: 'Enter New Password',
+    description: `Choose a new password for your ${BRAND_NAME} account.`,
+  },
+  terms: {
+    path: '/terms',
+    module: 'features/public/terms-page.tsx',
+    title: 'Terms of Service',
+    description: `The terms of using ${BRAND_NAME}, and how we keep and use your name and email address.`,
+  },
+} as const satisfies Record<string, PublicPage>;
+
+export type PublicPageName = keyof typeof PUBLIC_PAGES;
+
+/** The full title for the browser tab. */
+export function documentTitle(title: string): string {
+  return title === BRAND_NAME ? title : `${title} · ${BRAND_NAME}`;
+}
+
+/** Which public page a path shows, if any (`/reset-password/abc` is resetPassword). */
+export function publicPageAt(pathname: string): PublicPageName | undefined {
+  const segments = pathname.split('/');
+  return (Object.keys(PUBLIC_PAGES) as PublicPageName[]).find((name) => {
+    const pattern = PUBLIC_PAGES[name].path.split('/');
+    return (
+      pattern.length === segments.length &&
+      pattern.every((part, i) => (part.startsWith(':') ? segments[i] !== '' : part === segments[i]))
+    );
+  });
+}
