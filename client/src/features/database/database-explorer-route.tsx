@@ -90,7 +90,7 @@ export function Component() {
                   : 'No collection matches.'}
               </p>
             ) : (
-              <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+              <ul aria-label="Collection list" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
                 {shown.map((collection) => (
                   <CollectionCard
                     key={collection.name}

@@ -12,7 +12,6 @@ export function CollectionCard({ collection, onOpen }: { collection: CollectionI
       <button
         type="button"
         onClick={onOpen}
-        aria-label={`Collection ${collection.name}`}
         className="h-full w-full rounded-2xl border border-white/10 bg-stone-950/60 p-5 text-left shadow-xl shadow-black/30 backdrop-blur-xl transition-colors hover:border-accent-400/40 hover:bg-stone-900/70"
       >
         <span className="block truncate text-lg font-semibold text-white">{collection.name}</span>
