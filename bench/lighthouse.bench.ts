@@ -7,10 +7,10 @@
 //        targets: performance >= 95, accessibility 100, best practices 100, SEO >= 95
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
+import { freePort } from '../server/src/test/free-port';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -43,14 +43,6 @@ interface Run {
   scores: Record<Category, number>;
   metrics: { fcp: number; lcp: number; tbt: number; cls: number; si: number };
   report: Report;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function startProduct(dataDir: string): Promise<{ url: string; child: ChildProcess }> {

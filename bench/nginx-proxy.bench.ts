@@ -10,12 +10,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
 import {
-  freePort,
   nginxForTests,
   nginxProcessesUnder,
   readableTempDir,
   stopNginx,
 } from '../server/src/features/nginx/nginx-test-support';
+import { freePort } from '../server/src/test/free-port';
 
 const CONNECTIONS = 10;
 const ADMIN = { email: 'bench@example.com', password: 'bench-password-1' };

@@ -8,10 +8,10 @@
 // Usage: npx tsx bench/restart.bench.ts
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon, { type RequestParams } from 'autocannon';
+import { freePort } from '../server/src/test/free-port';
 
 const CONNECTIONS = 50;
 const SECONDS = 10;
@@ -194,14 +194,6 @@ try {
   await rm(dataDir, { recursive: true, force: true });
 }
 process.exit(exitCode);
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port: free } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return free;
-}
 
 async function waitForHealth(): Promise<void> {
   const deadline = Date.now() + 60_000;

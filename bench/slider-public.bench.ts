@@ -13,11 +13,11 @@ import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { openSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
+import { freePort } from '../server/src/test/free-port';
 
 const TARGET_RATIO = 0.5;
 const MEDIA_FILES = 50;
@@ -80,14 +80,6 @@ async function seed(dataDir: string): Promise<void> {
   await sliderConfig.init();
   await sliderConfig.save({ ...(await sliderConfig.get()), activePlaylist: playlist._id });
   await store.close();
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** `npm start` as a person runs it: the supervisor script, default log level, its own data. */

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import {
-  freePort,
   httpGet,
   nginxForTests,
   nginxProcessesUnder,
   stopNginx,
 } from '../server/src/features/nginx/nginx-test-support';
+import { freePort } from '../server/src/test/free-port';
 import { E2E_DATA_DIR } from './support/env';
 import { adminToken, apiAs, openSignedIn } from './support/session';
 

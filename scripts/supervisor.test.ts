@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeSavedSettings } from '../server/src/features/nodejs/app-server-file';
+import { freePort } from '../server/src/test/free-port';
 import { exited } from '../server/src/test/spawn-server';
 
 /**
@@ -14,14 +15,6 @@ import { exited } from '../server/src/test/spawn-server';
  */
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ADMIN = { email: 'owner@example.com', password: 'owner-password' };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 let supervisor: ChildProcess | undefined;
 let dataDir = '';

@@ -1,17 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
+import { freePort } from './free-port';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-
-/** A port that was free a moment ago, for a child server to listen on. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 export interface SpawnedServer {
   url: string;

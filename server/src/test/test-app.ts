@@ -17,14 +17,22 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real app on a fresh embedded store in its own temporary DATA_DIR. */
+/**
+ * The real app in its own temporary DATA_DIR, on a fresh embedded store there unless
+ * `openStore` gives another (a real MongoDB).
+ */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: Pick<AppDeps, 'authLimits' | 'databaseTargets' | 'requestRestart' | 'logger'> = {},
+  {
+    openStore = openEmbeddedStore,
+    ...options
+  }: Pick<AppDeps, 'authLimits' | 'databaseTargets' | 'requestRestart' | 'logger'> & {
+    openStore?: (dataDir: string) => Promise<Store>;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'members-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
-  const store = await openEmbeddedStore(dataDir);
+  const store = await openStore(dataDir);
   const app = await buildApp({ config, store, ...options });
   await app.ready();
   return {

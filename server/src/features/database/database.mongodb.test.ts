@@ -1,11 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app';
-import { loadConfig } from '../../config';
 import { openMongoStore } from '../../store/mongo-store';
-import { bearer, createUser, type TestApp } from '../../test/test-app';
+import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import { REDACTED } from './redact';
 
 /**
@@ -28,19 +23,7 @@ if (!uri) {
     let token: string;
 
     beforeAll(async () => {
-      const dataDir = await mkdtemp(path.join(tmpdir(), 'panel-mongo-'));
-      const store = await openMongoStore(url.toString());
-      const app = await buildApp({ config: loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), store });
-      t = {
-        app,
-        store,
-        dataDir,
-        async close() {
-          await app.close();
-          await store.close();
-          await rm(dataDir, { recursive: true, force: true });
-        },
-      };
+      t = await createTestApp({}, { openStore: () => openMongoStore(url.toString()) });
       token = (await createUser(t, { role: 'admin' })).token;
       await createUser(t);
     });

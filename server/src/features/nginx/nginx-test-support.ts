@@ -1,20 +1,10 @@
 import { chmod, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { NginxBinary } from './nginx-binary';
 import { isNginxAlive, readPid, workerPids } from './nginx-process';
 import type { NginxSettings } from './nginx-settings';
-
-/** A port that was free a moment ago. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The nginx these tests drive, or null. On CI a missing nginx fails the run instead of skipping. */
 export async function nginxForTests(): Promise<string | null> {

@@ -10,11 +10,11 @@ import { buildApp } from '../../app';
 import { loadConfig } from '../../config';
 import { openEmbeddedStore } from '../../store/embedded-store';
 import type { Store } from '../../store/store';
+import { freePort } from '../../test/free-port';
 import { bearer, createUser } from '../../test/test-app';
 import { isNginxAlive, readPid, workerPids } from './nginx-process';
 import {
   type Fetched,
-  freePort,
   httpGet,
   kill,
   makeStaticRoot,

@@ -1,9 +1,9 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../test/free-port';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import {
-  freePort,
   httpGet,
   makeStaticRoot,
   nginxForTests,
