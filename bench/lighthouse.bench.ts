@@ -5,12 +5,12 @@
 // the median); the run with the median performance score is reported.
 // Usage: npx tsx bench/lighthouse.bench.ts [--runs 3] [--pages /,/login,/join]
 //        targets: performance >= 95, accessibility 100, best practices 100, SEO >= 95
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import { freePort } from '../server/src/test/free-port';
+import { startProduct } from './support/product';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -43,31 +43,6 @@ interface Run {
   scores: Record<Category, number>;
   metrics: { fcp: number; lcp: number; tbt: number; cls: number; si: number };
   report: Report;
-}
-
-async function startProduct(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
-  for (const name of ['LOG_LEVEL', 'MONGODB_URI', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'NODE_ENV'])
-    delete env[name];
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000; // the first start may build the client
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return { url, child };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill('SIGTERM');
-  throw new Error('npm start did not answer within 120 s');
 }
 
 async function audit(url: string, outputPath: string): Promise<Run> {
@@ -130,7 +105,10 @@ const runs = Number(values.runs);
 const pages = values.pages.split(',');
 const work = await mkdtemp(path.join(tmpdir(), 'bench-lighthouse-'));
 await mkdir(REPORT_DIR, { recursive: true });
-const product = await startProduct(path.join(work, 'data'));
+const product = await startProduct({
+  dataDir: path.join(work, 'data'),
+  logFile: path.join(work, 'product.log'),
+});
 let failed = false;
 try {
   console.log(
@@ -165,8 +143,6 @@ try {
   console.log(`full reports: ${path.relative(ROOT, REPORT_DIR)}/`);
   process.exitCode = failed ? 1 : 0;
 } finally {
-  const exited = new Promise((resolve) => product.child.once('exit', resolve));
-  product.child.kill('SIGTERM');
-  await exited;
+  await product.stop();
   await rm(work, { recursive: true, force: true });
 }

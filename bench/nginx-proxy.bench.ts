@@ -4,7 +4,6 @@
 // process, with its own DATA_DIR and free ports; nginx is set up and started through the console's
 // own API. Both are stopped at the end, and nothing is left behind.
 // Usage: npx tsx bench/nginx-proxy.bench.ts [--seconds 5] [--rounds 3]   (needs nginx installed)
-import { type ChildProcess, spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,6 +15,7 @@ import {
   stopNginx,
 } from '../server/src/features/nginx/nginx-test-support';
 import { freePort } from '../server/src/test/free-port';
+import { signIn, startProduct } from './support/product';
 
 const CONNECTIONS = 10;
 const ADMIN = { email: 'bench@example.com', password: 'bench-password-1' };
@@ -26,30 +26,17 @@ const seconds = Number(values.seconds);
 const rounds = Number(values.rounds);
 
 if (!(await nginxForTests())) process.exit(0);
-const root = path.resolve(import.meta.dirname, '..');
 const dataDir = await readableTempDir('bench-nginx-');
-const [appPort, nginxPort] = [await freePort(), await freePort()];
-// The default log level, as `npm start` has it: an inherited LOG_LEVEL is not passed on.
-const { LOG_LEVEL: _inherited, ...env } = process.env;
-const app = spawn(process.execPath, ['scripts/start.mjs'], {
-  cwd: root,
-  env: {
-    ...env,
-    PORT: String(appPort),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    NGINX_LISTEN_ADDRESS: '127.0.0.1',
-    MONGODB_URI: '',
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
+const nginxPort = await freePort();
+const app = await startProduct({
+  dataDir,
+  logFile: path.join(dataDir, 'product.log'),
+  env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, NGINX_LISTEN_ADDRESS: '127.0.0.1' },
 });
 
 try {
-  const appUrl = `http://127.0.0.1:${appPort}`;
-  await waitForHealth(app, appUrl);
-  const token = await signIn(appUrl);
+  const appUrl = app.url;
+  const token = await signIn(appUrl, ADMIN);
   await call(appUrl, token, '/api/system/config', { port: nginxPort, gzipEnabled: true, cacheEnabled: true });
   await call(appUrl, token, '/api/system/restart');
 
@@ -84,8 +71,7 @@ try {
 } finally {
   const left = await stopNginx(path.join(dataDir, 'nginx', 'logs', 'nginx.pid'));
   const strays = await nginxProcessesUnder(path.join(dataDir, 'nginx'));
-  app.kill('SIGTERM');
-  await new Promise((resolve) => (app.exitCode === null ? app.once('exit', resolve) : resolve(null)));
+  await app.stop();
   await rm(dataDir, { recursive: true, force: true });
   if (left.length + strays.length > 0) {
     console.error(`nginx processes left running: ${[...left, ...strays].join(', ')}`);
@@ -107,32 +93,6 @@ async function load(url: string, duration: number): Promise<Result> {
   }
   if (result.errors) console.warn(`${url}: ${result.errors} socket errors of ${total} requests`);
   return result;
-}
-
-async function waitForHealth(child: ChildProcess, url: string): Promise<void> {
-  // The first start may build the web client.
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`);
-    if (
-      await fetch(`${url}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('The app did not answer /api/health');
-}
-
-async function signIn(url: string): Promise<string> {
-  const response = await fetch(`${url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
-  });
-  return ((await response.json()) as { token: string }).token;
 }
 
 async function call(url: string, token: string, pathname: string, body?: object): Promise<void> {

@@ -6,45 +6,29 @@
 // switch happened, then checks that every user whose creation was acknowledged is in the store
 // of the restarted server.
 // Usage: npx tsx bench/restart.bench.ts
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon, { type RequestParams } from 'autocannon';
-import { freePort } from '../server/src/test/free-port';
+import { startProduct } from './support/product';
 
 const CONNECTIONS = 50;
 const SECONDS = 10;
 const RESTART_AT_MS = 500;
 const ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
-const root = path.resolve(import.meta.dirname, '..');
 
-spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
 const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-restart-'));
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  PORT: String(port),
-  HOST: '127.0.0.1',
-  DATA_DIR: dataDir,
-  ADMIN_EMAIL: ADMIN.email,
-  ADMIN_PASSWORD: ADMIN.password,
-  LOG_LEVEL: 'warn',
-  NODE_ENV: '',
-  MONGODB_URI: '',
-};
-// Its own process group, so that nothing is left behind even if this script fails.
-const server: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
-  cwd: root,
-  env,
-  stdio: ['ignore', 'inherit', 'inherit'],
-  detached: true,
+// Default settings, the log level included: at `info` every console change (here, each
+// playlist and user created) is logged, as it is for an owner.
+const server = await startProduct({
+  dataDir,
+  logFile: path.join(dataDir, 'server.log'),
+  env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
 });
+const base = server.url;
 
 let exitCode = 0;
 try {
-  await waitForHealth();
   const token = ((await post('/api/auth/login', ADMIN)).json as { token: string }).token;
   const auth = { authorization: `Bearer ${token}` };
   const firstStart = await startedAt(auth);
@@ -187,27 +171,10 @@ try {
   console.error(error);
   exitCode = 1;
 } finally {
-  if (server.pid && server.exitCode === null) {
-    process.kill(-server.pid, 'SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
-  }
+  await server.stop();
   await rm(dataDir, { recursive: true, force: true });
 }
 process.exit(exitCode);
-
-async function waitForHealth(): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`npm start exited with ${server.exitCode}`);
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('The server did not start within 60 s');
-}
 
 async function post(url: string, body: unknown): Promise<{ status: number; json: unknown }> {
   const response = await fetch(`${base}${url}`, {

@@ -1,19 +1,18 @@
-// Sign-in time, two ways, against the real server on a fresh data dir:
+// Sign-in time, two ways, against `npm start` (default settings) on a fresh data dir:
 //   api:     POST /api/auth/login round trip (argon2id verification dominates)
 //   browser: in headless Chromium, from clicking "Sign In" until the dashboard text shows
 // Usage: npx tsx bench/sign-in.bench.ts   (needs /usr/bin/chromium for the browser part)
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
-import { exited, spawnServer } from '../server/src/test/spawn-server';
+import { startProduct } from './support/product';
 
 const RUNS = 20;
-spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { stdio: 'inherit' });
 const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-signin-'));
-const server = await spawnServer({ DATA_DIR: dataDir });
+// npm start as people run it (it builds the client first when that is stale).
+const server = await startProduct({ dataDir, logFile: path.join(dataDir, 'server.log') });
 const person = { name: 'Bench Person', email: 'bench@example.com', password: 'bench-password' };
 
 try {
@@ -57,8 +56,7 @@ try {
     console.log('browser: skipped (no /usr/bin/chromium)');
   }
 } finally {
-  server.process.kill('SIGTERM');
-  await exited(server.process);
+  await server.stop();
   await rm(dataDir, { recursive: true, force: true });
 }
 

@@ -9,20 +9,18 @@
 //   304:      a browser revalidating what it has (If-None-Match): an empty 304 both sides
 // It prints each run, and the ratio of the means per mode. Target: ratio >= 0.5 in each mode.
 // Usage: npx tsx bench/slider-public.bench.ts [--seconds 10] [--rounds 3] [--modes br,identity,304]
-import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { openSync } from 'node:fs';
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
-import { freePort } from '../server/src/test/free-port';
+import { type Product, startProduct } from './support/product';
 
 const TARGET_RATIO = 0.5;
 const MEDIA_FILES = 50;
 const CONNECTIONS = 50;
-const ROOT = path.resolve(import.meta.dirname, '..');
 const MODES: Record<string, Record<string, string>> = {
   br: { accept: 'application/json', 'accept-encoding': 'gzip, deflate, br, zstd' },
   identity: { accept: 'application/json' },
@@ -82,33 +80,6 @@ async function seed(dataDir: string): Promise<void> {
   await store.close();
 }
 
-/** `npm start` as a person runs it: the supervisor script, default log level, its own data. */
-async function startProduct(dataDir: string, logFile: string): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
-  for (const name of ['LOG_LEVEL', 'MONGODB_URI', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'NODE_ENV'])
-    delete env[name];
-  const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', log, log],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000; // the first start may build the client
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}; see ${logFile}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return { url, child };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill('SIGTERM');
-  throw new Error(`npm start did not answer within 120 s; see ${logFile}`);
-}
-
 /** The product's answer as bytes on the wire (fetch would decompress it). */
 function rawGet(
   url: string,
@@ -156,11 +127,11 @@ async function main(seconds: number, rounds: number, modes: string[]): Promise<v
   const work = await mkdtemp(path.join(tmpdir(), 'bench-slider-'));
   const dataDir = path.join(work, 'data');
   const logFile = path.join(work, 'product.log');
-  let product: { url: string; child: ChildProcess } | undefined;
+  let product: Product | undefined;
   const ratios: Record<string, number> = {};
   try {
     await seed(dataDir);
-    product = await startProduct(dataDir, logFile);
+    product = await startProduct({ dataDir, logFile });
     const productUrl = `${product.url}/api/slider/public`;
     const json = await (await fetch(productUrl)).text();
     if (!json.includes('background-49.jpg')) throw new Error('The active playlist is not being served');
@@ -175,11 +146,7 @@ async function main(seconds: number, rounds: number, modes: string[]): Promise<v
       ratios[mode] = await compare(mode, headers, productUrl, work, logFile, seconds, rounds);
     }
   } finally {
-    if (product) {
-      const exited = new Promise((resolve) => product!.child.once('exit', resolve));
-      product.child.kill('SIGTERM');
-      await exited;
-    }
+    await product?.stop();
     await rm(work, { recursive: true, force: true });
   }
   const summary = Object.entries(ratios).map(([mode, ratio]) => `${mode} ${ratio.toFixed(2)}`);

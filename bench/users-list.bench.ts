@@ -1,16 +1,13 @@
-// The console's user list at scale: 100,000 users in the embedded store, then the default page,
+// The console's user list at scale: 100,000 users in the embedded store, served by `npm start` as
+// people run it (its own process, default settings); then the default page,
 // a search and a sort, each requested over HTTP one after another, with p50 and p95 printed.
 // Usage: npx tsx bench/users-list.bench.ts [--users N] [--runs N]   (target: p95 < 50 ms)
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildApp } from '../server/src/app';
-import { loadConfig } from '../server/src/config';
-import { hashPassword } from '../server/src/features/auth/passwords';
-import { demoUsers } from '../server/src/features/users/demo-users';
-import { UsersRepository } from '../server/src/features/users/users.repository';
-import { openEmbeddedStore } from '../server/src/store/embedded-store';
+import { signIn, startProduct } from './support/product';
+import { seedUsers } from './support/seed-users';
 
 const TARGET_P95_MS = 50;
 const TARGETED = ['default page', 'search', 'sort'];
@@ -22,30 +19,17 @@ const RUNS = Number(values.runs);
 const ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-users-'));
-const store = await openEmbeddedStore(dataDir);
+const seeding = performance.now();
+await seedUsers(dataDir, USERS);
+console.log(`seeded ${USERS} users in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+const product = await startProduct({
+  dataDir,
+  logFile: path.join(dataDir, 'server.log'),
+  env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
+});
 try {
-  const seeding = performance.now();
-  const repository = new UsersRepository(store);
-  await repository.init();
-  const hash = await hashPassword('demo-password');
-  for (let done = 0; done < USERS; done += 5000)
-    await repository.insertMany(demoUsers(done, Math.min(5000, USERS - done), hash));
-  console.log(`seeded ${USERS} users in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
-
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-  });
-  const app = await buildApp({ config, store });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  const login = await fetch(`${url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
-  });
-  const { token } = (await login.json()) as { token: string };
+  const url = product.url;
+  const token = await signIn(url, ADMIN);
 
   // Every search text differs, so no answer is reused from an earlier identical request (the
   // store does reuse one scan for a request's count and its page, as it would for paging).
@@ -93,7 +77,6 @@ try {
       `${label.padEnd(14)}${at(0.5).toFixed(1).padStart(9)}${p95.toFixed(1).padStart(9)}${times.at(-1)!.toFixed(1).padStart(9)}   ${runs}`,
     );
   }
-  await app.close();
   console.log(
     failed
       ? `\nFAIL: a p95 is over ${TARGET_P95_MS} ms`
@@ -101,6 +84,6 @@ try {
   );
   process.exitCode = failed ? 1 : 0;
 } finally {
-  await store.close();
+  await product.stop();
   await rm(dataDir, { recursive: true, force: true });
 }

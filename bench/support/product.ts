@@ -1,0 +1,98 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { openSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { freePort } from '../../server/src/test/free-port';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+/** Settings this shell may carry that would make the product run unlike `npm start`'s defaults. */
+const NOT_PASSED_ON = ['LOG_LEVEL', 'NODE_ENV', 'MONGODB_URI', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'PORT'];
+
+export interface Product {
+  url: string;
+  port: number;
+  logFile: string;
+  /** The server process the supervisor runs now (it changes with a restart). */
+  serverPid(): Promise<number>;
+  /** Stops the supervisor and its server, and waits until they are gone. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The product as a person runs it, for a benchmark: `npm start` (node scripts/start.mjs, the
+ * supervisor and its server process), in its own process group, with its own DATA_DIR and default
+ * settings: this shell's LOG_LEVEL, NODE_ENV, MONGODB_URI and admin account are not passed on,
+ * only what `env` names. Its output goes to `logFile`, as it would to a journal.
+ */
+export async function startProduct(options: {
+  dataDir: string;
+  logFile: string;
+  env?: Record<string, string>;
+  port?: number;
+}): Promise<Product> {
+  const port = options.port ?? (await freePort());
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of NOT_PASSED_ON) delete env[name];
+  Object.assign(env, { HOST: '127.0.0.1', DATA_DIR: options.dataDir, PORT: String(port) }, options.env);
+  const log = openSync(options.logFile, 'a');
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', log, log],
+    detached: true,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const product: Product = {
+    url,
+    port,
+    logFile: options.logFile,
+    async serverPid() {
+      const pids = [...(await readFile(options.logFile, 'utf8')).matchAll(/serving on \S+ \(pid (\d+)\)/g)];
+      const last = pids.at(-1)?.[1];
+      if (!last) throw new Error(`no server process is named in ${options.logFile}`);
+      return Number(last);
+    },
+    stop: () => stopGroup(child),
+  };
+  const deadline = Date.now() + 120_000; // the first start may build the client
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`npm start exited with ${child.exitCode}; see ${options.logFile}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return product;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await product.stop();
+  throw new Error(`npm start did not answer within 120 s; see ${options.logFile}`);
+}
+
+/** SIGTERM to the whole group (supervisor and server), SIGKILL if it is still there after 15 s. */
+async function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name);
+    } catch {
+      // already gone
+    }
+  };
+  signal('SIGTERM');
+  const forced = setTimeout(() => signal('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(forced);
+}
+
+/** Signs in over the API and returns the token. */
+export async function signIn(url: string, account: { email: string; password: string }): Promise<string> {
+  const response = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(account),
+  });
+  if (!response.ok) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}

@@ -1,0 +1,18 @@
+import { hashPassword } from '../../server/src/features/auth/passwords';
+import { demoUsers } from '../../server/src/features/users/demo-users';
+import { UsersRepository } from '../../server/src/features/users/users.repository';
+import { openEmbeddedStore } from '../../server/src/store/embedded-store';
+
+/** Puts `count` demo members into the embedded store under `dataDir`, before the product starts. */
+export async function seedUsers(dataDir: string, count: number): Promise<void> {
+  const store = await openEmbeddedStore(dataDir);
+  try {
+    const repository = new UsersRepository(store);
+    await repository.init();
+    const hash = await hashPassword('demo-password');
+    for (let done = 0; done < count; done += 5000)
+      await repository.insertMany(demoUsers(done, Math.min(5000, count - done), hash));
+  } finally {
+    await store.close();
+  }
+}
