@@ -1,17 +1,8 @@
-import { type ComponentType, lazy } from 'react';
 import { Route, Routes } from 'react-router';
 import { HomePage } from '../features/public/home-page';
 import { RequireAdmin, RequireUser } from './guards';
+import { type Page, page } from './lazy-page';
 import { RootLayout } from './root-layout';
-
-/**
- * A page that is its own chunk, downloaded when its route is first shown, so that a page loads
- * only the code it needs. Navigations are transitions: the current page stays until the next
- * one's code has arrived.
- */
-function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
-  return lazy(async () => ({ default: pick(await load()) }));
-}
 
 const CoursesPage = page(
   () => import('../features/public/courses-page'),
@@ -63,6 +54,17 @@ const DatabaseExplorer = page(
   () => import('../features/database/database-explorer-route'),
   (m) => m.Component,
 );
+
+/** The code each signed-in landing needs, fetched while the sign-in answer is still shown. */
+const PRELOADS: Record<string, Page[]> = {
+  '/dashboard': [SignedInLayout, DashboardPage],
+  '/admin/dashboard': [SignedInLayout, AdminConsole],
+};
+
+/** Fetches a destination's code before navigating to it; never fails (the route shows errors). */
+export async function preloadRoute(pathname: string): Promise<void> {
+  await Promise.all((PRELOADS[pathname] ?? []).map((page) => page.preload())).catch(() => undefined);
+}
 
 /**
  * Declarative routes: the app uses none of react-router's data APIs (loaders, actions,

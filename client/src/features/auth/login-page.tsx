@@ -2,6 +2,7 @@ import { PUBLIC_PAGES } from '@common/public-pages';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { usePageMeta } from '../../app/page-meta';
+import { preloadRoute } from '../../app/router';
 import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { PasswordField } from '../../components/ui/password-field';
@@ -16,7 +17,10 @@ export function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { onSubmit, error, pending } = useSubmit(async () => {
-    navigate(await login({ email, password }), { replace: true });
+    const destination = await login({ email, password });
+    // Its code arrives while the button still says it is signing in, so the next page shows at once.
+    await preloadRoute(destination);
+    navigate(destination, { replace: true });
   }, 'Login failed');
 
   return (

@@ -1,0 +1,26 @@
+import { type ComponentType, lazy, useState } from 'react';
+
+export type Page = ComponentType & { preload: () => Promise<void> };
+
+/**
+ * A page that is its own chunk, downloaded when its route is first shown, so that a page loads
+ * only the code it needs. Once its code is here (shown before, or preloaded) it renders at once:
+ * a lazy component would still suspend for a moment on its first render, and React holds back
+ * the reveal of a boundary that suspended (about 300 ms per nested page), a blank pause.
+ */
+export function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): Page {
+  let loaded: ComponentType | undefined;
+  const preload = async () => {
+    loaded ??= pick(await load());
+  };
+  const Lazy = lazy(async () => {
+    await preload();
+    return { default: loaded! };
+  });
+  const Page = () => {
+    // Chosen once per mount: switching from Lazy to the loaded page later would remount it.
+    const [Shown] = useState<ComponentType>(() => loaded ?? Lazy);
+    return <Shown />;
+  };
+  return Object.assign(Page, { preload });
+}
