@@ -3,6 +3,7 @@ import type { SliderConfig } from '@common/schemas/slider';
 import { type FormEvent, useId } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { INPUT_CLASS, TextField } from '../../../components/ui/text-field';
 
 const CHANNELS = ['Red', 'Green', 'Blue'] as const;
@@ -132,15 +133,11 @@ export function SliderSettingsCard({
           </div>
         </fieldset>
 
-        <label className="flex items-center gap-3 text-sm text-stone-200">
-          <input
-            type="checkbox"
-            className="h-4 w-4 accent-amber-400"
-            checked={draft.randomOrder}
-            onChange={(e) => onChange({ randomOrder: e.target.checked })}
-          />
-          Randomize image order
-        </label>
+        <CheckboxField
+          label="Randomize image order"
+          checked={draft.randomOrder}
+          onChange={(randomOrder) => onChange({ randomOrder })}
+        />
         <div className="flex items-center justify-end gap-3 md:col-span-1">
           {previewing && <span className="text-xs text-accent-300">Previewing unsaved overlay</span>}
           <Button type="submit" disabled={saving}>

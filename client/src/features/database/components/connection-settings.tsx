@@ -2,6 +2,7 @@ import { POOL_SIZE_RANGE } from '@common/schemas/database';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { PasswordField } from '../../../components/ui/password-field';
 import { TextField } from '../../../components/ui/text-field';
 import type { DatabaseForm } from '../api';
@@ -87,12 +88,18 @@ export function ConnectionSettings(props: ConnectionSettingsProps) {
           value={form.poolSize}
           onChange={(e) => onChange({ poolSize: e.target.value })}
         />
-        <Checkbox
+        <CheckboxField
+          className="self-end py-2 font-medium"
           label="Enable Authentication"
           checked={form.authEnabled}
           onChange={(authEnabled) => onChange({ authEnabled })}
         />
-        <Checkbox label="Enable SSL/TLS" checked={form.ssl} onChange={(ssl) => onChange({ ssl })} />
+        <CheckboxField
+          className="self-end py-2 font-medium"
+          label="Enable SSL/TLS"
+          checked={form.ssl}
+          onChange={(ssl) => onChange({ ssl })}
+        />
         {form.authEnabled && (
           <>
             <TextField
@@ -126,27 +133,5 @@ export function ConnectionSettings(props: ConnectionSettingsProps) {
         </p>
       </form>
     </Card>
-  );
-}
-
-function Checkbox({
-  label,
-  checked,
-  onChange,
-}: {
-  label: string;
-  checked: boolean;
-  onChange: (v: boolean) => void;
-}) {
-  return (
-    <label className="flex items-center gap-3 self-end rounded-lg py-2 text-sm font-medium text-stone-200">
-      <input
-        type="checkbox"
-        className="size-4 accent-amber-400"
-        checked={checked}
-        onChange={(e) => onChange(e.target.checked)}
-      />
-      {label}
-    </label>
   );
 }

@@ -2,6 +2,7 @@ import type { NginxConfig } from '@common/schemas/nginx';
 import type { FormEvent, ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { TextField } from '../../../components/ui/text-field';
 import type { NginxForm } from '../nginx-form';
 
@@ -85,17 +86,17 @@ export function ConfigForm({ form, busy, invalid, onChange, onSave, onRestart, c
 
         <fieldset className="grid gap-3 rounded-xl border border-white/10 bg-black/20 p-4 md:col-span-2 sm:grid-cols-3">
           <legend className="px-1 text-sm font-medium text-stone-300">Features</legend>
-          <Check
+          <CheckboxField
             label="SSL enabled"
             checked={form.sslEnabled}
             onChange={(sslEnabled) => onChange({ sslEnabled })}
           />
-          <Check
+          <CheckboxField
             label="Gzip compression"
             checked={form.gzipEnabled}
             onChange={(gzipEnabled) => onChange({ gzipEnabled })}
           />
-          <Check
+          <CheckboxField
             label="Static cache"
             checked={form.cacheEnabled}
             onChange={(cacheEnabled) => onChange({ cacheEnabled })}
@@ -131,27 +132,5 @@ export function ConfigForm({ form, busy, invalid, onChange, onSave, onRestart, c
         </p>
       </form>
     </Card>
-  );
-}
-
-function Check({
-  label,
-  checked,
-  onChange,
-}: {
-  label: string;
-  checked: boolean;
-  onChange: (value: boolean) => void;
-}) {
-  return (
-    <label className="flex items-center gap-3 text-sm text-stone-200">
-      <input
-        type="checkbox"
-        className="h-4 w-4 accent-amber-400"
-        checked={checked}
-        onChange={(e) => onChange(e.target.checked)}
-      />
-      {label}
-    </label>
   );
 }
