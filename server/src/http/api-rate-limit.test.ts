@@ -1,0 +1,48 @@
+import { APP_SERVER_DEFAULTS } from '@common/schemas/app-server';
+import Fastify from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TokenService } from '../features/auth/token-service';
+import type { UsersRepository } from '../features/users/users.repository';
+import { registerApiRateLimit } from './api-rate-limit';
+import { registerErrorHandler } from './error-handler';
+import { LiveSettings } from './live-settings';
+
+const apps: Array<{ close(): Promise<unknown> }> = [];
+afterEach(async () => {
+  for (const app of apps.splice(0)) await app.close();
+});
+
+/** The rate limit alone, on a route that answers 304 to a repeat request as an ETag route does. */
+async function appWithLimit(rateLimitMax: number) {
+  const app = Fastify();
+  apps.push(app);
+  registerErrorHandler(app);
+  // Visitors without a token never reach these.
+  const unused = {} as TokenService & UsersRepository;
+  registerApiRateLimit(app, {
+    live: new LiveSettings({ ...APP_SERVER_DEFAULTS, rateLimitMax }),
+    tokens: unused,
+    users: unused,
+  });
+  app.get('/api/versioned', (request, reply) =>
+    request.headers['if-none-match'] === '"v1"'
+      ? reply.code(304).send()
+      : reply.header('etag', '"v1"').send({ success: true }),
+  );
+  await app.ready();
+  return app;
+}
+
+describe('the general rate limit', () => {
+  it('counts full answers and refunds the 304s of a client revalidating what it has', async () => {
+    const app = await appWithLimit(3);
+    const get = (headers: Record<string, string> = {}) =>
+      app.inject({ method: 'GET', url: '/api/versioned', headers });
+
+    expect((await get()).statusCode).toBe(200);
+    for (let i = 0; i < 20; i++) expect((await get({ 'if-none-match': '"v1"' })).statusCode).toBe(304);
+    expect((await get()).statusCode).toBe(200);
+    expect((await get()).statusCode).toBe(200);
+    expect((await get()).statusCode).toBe(429);
+  });
+});
