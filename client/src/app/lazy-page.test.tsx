@@ -1,7 +1,7 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { Suspense } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
-import { page } from './lazy-page';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { page, usePreloadOnIntent } from './lazy-page';
 
 afterEach(cleanup);
 
@@ -41,5 +41,29 @@ describe('a lazily loaded page', () => {
     expect(screen.queryByText('Loading')).toBeNull();
     expect(screen.getByRole('heading', { name: 'Dashboard' })).toBeTruthy();
     expect(calls.count).toBe(1);
+  });
+});
+
+describe('preloading on intent', () => {
+  function Links({ preload }: { preload: (pathname: string) => void }) {
+    usePreloadOnIntent(preload);
+    return (
+      <nav>
+        <a href="/join">
+          <span>Create an account</span>
+        </a>
+        <a href="https://elsewhere.example/login">Elsewhere</a>
+      </nav>
+    );
+  }
+
+  it("fetches a same-site link's page when it is pointed at, focused or touched, never another site's", () => {
+    const preload = vi.fn();
+    render(<Links preload={preload} />);
+    fireEvent.pointerOver(screen.getByText('Create an account'));
+    fireEvent.focusIn(screen.getByRole('link', { name: 'Create an account' }));
+    fireEvent.touchStart(screen.getByText('Create an account'));
+    fireEvent.pointerOver(screen.getByRole('link', { name: 'Elsewhere' }));
+    expect(preload.mock.calls).toEqual([['/join'], ['/join'], ['/join']]);
   });
 });

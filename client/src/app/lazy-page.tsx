@@ -1,4 +1,4 @@
-import { type ComponentType, lazy, useState } from 'react';
+import { type ComponentType, lazy, useEffect, useState } from 'react';
 
 export type Page = ComponentType & { preload: () => Promise<void> };
 
@@ -23,4 +23,25 @@ export function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentTy
     return <Shown />;
   };
   return Object.assign(Page, { preload });
+}
+
+/** What shows that a link is about to be followed: a pointer on it, keyboard focus, a touch. */
+const INTENT_EVENTS = ['pointerover', 'focusin', 'touchstart'] as const;
+
+/**
+ * Preloads the code behind a same-site link as soon as someone shows the intent to follow it,
+ * usually a few hundred milliseconds before the click. One listener for the whole document.
+ */
+export function usePreloadOnIntent(preload: (pathname: string) => unknown): void {
+  useEffect(() => {
+    const onIntent = (event: Event) => {
+      const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+      if (link instanceof HTMLAnchorElement && link.origin === window.location.origin)
+        void preload(link.pathname);
+    };
+    for (const type of INTENT_EVENTS) document.addEventListener(type, onIntent, { passive: true });
+    return () => {
+      for (const type of INTENT_EVENTS) document.removeEventListener(type, onIntent);
+    };
+  }, [preload]);
 }

@@ -1,7 +1,7 @@
 import { Route, Routes } from 'react-router';
 import { HomePage } from '../features/public/home-page';
 import { RequireAdmin, RequireUser } from './guards';
-import { type Page, page } from './lazy-page';
+import { type Page, page, usePreloadOnIntent } from './lazy-page';
 import { RootLayout } from './root-layout';
 
 const CoursesPage = page(
@@ -55,8 +55,16 @@ const DatabaseExplorer = page(
   (m) => m.Component,
 );
 
-/** The code each signed-in landing needs, fetched while the sign-in answer is still shown. */
+/**
+ * The code each address needs: fetched when a visitor points at or focuses a link to it, and by
+ * sign-in while its answer is still on the way, so that the next page shows without a pause.
+ */
 const PRELOADS: Record<string, Page[]> = {
+  '/courses': [CoursesPage],
+  '/terms': [TermsPage],
+  '/join': [JoinPage],
+  '/login': [LoginPage],
+  '/forgot-password': [ForgotPasswordPage],
   '/dashboard': [SignedInLayout, DashboardPage],
   '/admin/dashboard': [SignedInLayout, AdminConsole],
 };
@@ -73,6 +81,7 @@ export async function preloadRoute(pathname: string): Promise<void> {
  * that page a round trip before its first paint.
  */
 export function AppRoutes() {
+  usePreloadOnIntent(preloadRoute);
   return (
     <Routes>
       <Route element={<RootLayout />}>
