@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { Suspense } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { page, usePreloadOnIntent } from './lazy-page';
+import { page, preloadRoute, registerPreloads, usePreloadOnIntent } from './lazy-page';
 
 afterEach(cleanup);
 
@@ -41,6 +41,22 @@ describe('a lazily loaded page', () => {
     expect(screen.queryByText('Loading')).toBeNull();
     expect(screen.getByRole('heading', { name: 'Dashboard' })).toBeTruthy();
     expect(calls.count).toBe(1);
+  });
+});
+
+describe('preloading a route', () => {
+  it('fetches every page of a registered address, and nothing (without failing) for another', async () => {
+    const { Page, calls } = loader();
+    const failing = page(
+      () => Promise.reject(new TypeError('Failed to fetch dynamically imported module')),
+      () => Dashboard,
+    );
+    registerPreloads({ '/somewhere': [Page], '/broken': [failing] });
+    await preloadRoute('/nowhere');
+    expect(calls.count).toBe(0);
+    await preloadRoute('/somewhere');
+    expect(calls.count).toBe(1);
+    await expect(preloadRoute('/broken')).resolves.toBeUndefined();
   });
 });
 

@@ -25,6 +25,22 @@ export function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentTy
   return Object.assign(Page, { preload });
 }
 
+/** The pages each address shows, registered once by the routes. */
+const preloads = new Map<string, Page[]>();
+
+export function registerPreloads(byPath: Record<string, Page[]>): void {
+  for (const [pathname, pages] of Object.entries(byPath)) preloads.set(pathname, pages);
+}
+
+/**
+ * Fetches the code of the page at `pathname` before navigating to it (nothing for an address
+ * not registered). Never fails: the route itself shows a page that cannot load. Kept here, with
+ * no imports of the routes, so that pages can call it without tying their chunks to the entry.
+ */
+export async function preloadRoute(pathname: string): Promise<void> {
+  await Promise.all((preloads.get(pathname) ?? []).map((page) => page.preload())).catch(() => undefined);
+}
+
 /** What shows that a link is about to be followed: a pointer on it, keyboard focus, a touch. */
 const INTENT_EVENTS = ['pointerover', 'focusin', 'touchstart'] as const;
 
@@ -32,7 +48,7 @@ const INTENT_EVENTS = ['pointerover', 'focusin', 'touchstart'] as const;
  * Preloads the code behind a same-site link as soon as someone shows the intent to follow it,
  * usually a few hundred milliseconds before the click. One listener for the whole document.
  */
-export function usePreloadOnIntent(preload: (pathname: string) => unknown): void {
+export function usePreloadOnIntent(preload: (pathname: string) => unknown = preloadRoute): void {
   useEffect(() => {
     const onIntent = (event: Event) => {
       const link = event.target instanceof Element ? event.target.closest('a[href]') : null;

@@ -1,7 +1,7 @@
 import { Route, Routes } from 'react-router';
 import { HomePage } from '../features/public/home-page';
 import { RequireAdmin, RequireUser } from './guards';
-import { type Page, page, usePreloadOnIntent } from './lazy-page';
+import { page, registerPreloads, usePreloadOnIntent } from './lazy-page';
 import { RootLayout } from './root-layout';
 
 const CoursesPage = page(
@@ -55,11 +55,9 @@ const DatabaseExplorer = page(
   (m) => m.Component,
 );
 
-/**
- * The code each address needs: fetched when a visitor points at or focuses a link to it, and by
- * sign-in while its answer is still on the way, so that the next page shows without a pause.
- */
-const PRELOADS: Record<string, Page[]> = {
+// The code each address needs: fetched when a visitor points at or focuses a link to it, and by
+// sign-in while its answer is still on the way, so that the next page shows without a pause.
+registerPreloads({
   '/courses': [CoursesPage],
   '/terms': [TermsPage],
   '/join': [JoinPage],
@@ -67,12 +65,7 @@ const PRELOADS: Record<string, Page[]> = {
   '/forgot-password': [ForgotPasswordPage],
   '/dashboard': [SignedInLayout, DashboardPage],
   '/admin/dashboard': [SignedInLayout, AdminConsole],
-};
-
-/** Fetches a destination's code before navigating to it; never fails (the route shows errors). */
-export async function preloadRoute(pathname: string): Promise<void> {
-  await Promise.all((PRELOADS[pathname] ?? []).map((page) => page.preload())).catch(() => undefined);
-}
+});
 
 /**
  * Declarative routes: the app uses none of react-router's data APIs (loaders, actions,
@@ -81,7 +74,7 @@ export async function preloadRoute(pathname: string): Promise<void> {
  * that page a round trip before its first paint.
  */
 export function AppRoutes() {
-  usePreloadOnIntent(preloadRoute);
+  usePreloadOnIntent();
   return (
     <Routes>
       <Route element={<RootLayout />}>

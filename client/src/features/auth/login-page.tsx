@@ -1,8 +1,8 @@
 import { PUBLIC_PAGES } from '@common/public-pages';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { preloadRoute } from '../../app/lazy-page';
 import { usePageMeta } from '../../app/page-meta';
-import { preloadRoute } from '../../app/router';
 import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { PasswordField } from '../../components/ui/password-field';
