@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon, { type RequestParams } from 'autocannon';
-import { startProduct } from './support/product';
+import { signIn, startProduct } from './support/product';
 
 const CONNECTIONS = 50;
 const SECONDS = 10;
@@ -29,7 +29,7 @@ const base = server.url;
 
 let exitCode = 0;
 try {
-  const token = ((await post('/api/auth/login', ADMIN)).json as { token: string }).token;
+  const token = await signIn(base, ADMIN);
   const auth = { authorization: `Bearer ${token}` };
   const firstStart = await startedAt(auth);
 
@@ -175,15 +175,6 @@ try {
   await rm(dataDir, { recursive: true, force: true });
 }
 process.exit(exitCode);
-
-async function post(url: string, body: unknown): Promise<{ status: number; json: unknown }> {
-  const response = await fetch(`${base}${url}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, json: await response.json() };
-}
 
 /** When the process answering started (from its uptime): later after a restart. */
 async function startedAt(headers: Record<string, string>): Promise<number> {

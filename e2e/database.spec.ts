@@ -1,7 +1,7 @@
-import { createServer } from 'node:net';
 import path from 'node:path';
 import type { DatabaseDetail } from '@common/schemas/database';
 import { expect, type Page, test } from '@playwright/test';
+import { freePort } from '../server/src/test/free-port';
 import { type MongoStandIn, startMongoStandIn } from '../server/src/test/mongo-stand-in';
 import { E2E_DATA_DIR } from './support/env';
 import { adminToken, apiAs, openSignedIn } from './support/session';
@@ -20,14 +20,6 @@ test.beforeAll(async () => {
   });
 });
 test.afterAll(() => mongo?.close());
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function openPanel(page: Page) {
   await openSignedIn(page, await adminToken(), '/admin/dashboard');
@@ -79,7 +71,7 @@ test('Test Connection reports an unreachable server, then a reachable one with i
   await page.getByLabel('Enable Authentication').uncheck();
 
   await page.getByLabel('Host').fill('127.0.0.1');
-  await page.getByLabel('Port').fill(String(await closedPort()));
+  await page.getByLabel('Port').fill(String(await freePort()));
   await page.getByRole('button', { name: 'Test Connection' }).click();
   await expect(page.getByRole('button', { name: 'Testing...' })).toBeDisabled();
   const failure = page.getByRole('alert');
@@ -107,7 +99,7 @@ test('Save Configuration refuses a server that does not answer, and nothing chan
   await openPanel(page);
   await openSettings(page);
   await page.getByLabel('Host').fill('127.0.0.1');
-  await page.getByLabel('Port').fill(String(await closedPort()));
+  await page.getByLabel('Port').fill(String(await freePort()));
   page.once('dialog', (dialog) => void dialog.accept());
   await page.getByRole('button', { name: 'Save Configuration' }).click();
   const failure = page.getByRole('alert');

@@ -18,8 +18,9 @@ const lockPath = (dir: string) => path.join(dir, '.lock');
 const ownerOf = async (file: string) => Number((await readFile(file, 'utf8').catch(() => '')).trim());
 
 /**
- * The id of another live process that holds the embedded store in `dir` (a `db` folder), or
- * null: `npm run db:copy` refuses to copy data that a running server may still be changing.
+ * The id of another live process that holds the embedded store in `dir` (a `db` folder), or null.
+ * The lock below takes over a lock without one; `npm run db:copy` refuses to copy data that a
+ * running server may still be changing.
  */
 export async function lockOwner(dir: string): Promise<number | null> {
   const owner = await ownerOf(lockPath(dir));
@@ -48,9 +49,9 @@ export async function lockEmbeddedStore(dir: string, waitMs = 5000): Promise<() 
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const owner = await ownerOf(file);
-    // Our own pid on a lock we do not hold is a leftover of an earlier life of this pid (a container restart).
-    if (!Number.isInteger(owner) || owner <= 0 || owner === process.pid || !isAlive(owner)) {
+    const owner = await lockOwner(dir);
+    // No live owner: a crash's leftover, or our own pid from an earlier life of it (a container restart).
+    if (owner === null) {
       await rm(file, { force: true });
       continue;
     }

@@ -6,10 +6,19 @@ export interface SelectFieldProps extends SelectHTMLAttributes<HTMLSelectElement
   options: ReadonlyArray<{ value: string; label: string }>;
   /** Smaller label and padding, for fields inside a table row. */
   compact?: boolean;
+  hint?: string;
 }
 
 /** A select with a visible label tied to it. */
-export function SelectField({ label, options, compact, id, className = '', ...props }: SelectFieldProps) {
+export function SelectField({
+  label,
+  options,
+  compact,
+  hint,
+  id,
+  className = '',
+  ...props
+}: SelectFieldProps) {
   const generated = useId();
   const selectId = id ?? generated;
   return (
@@ -31,6 +40,7 @@ export function SelectField({ label, options, compact, id, className = '', ...pr
           </option>
         ))}
       </select>
+      {hint && <p className="mt-1 text-xs text-stone-400">{hint}</p>}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import type { CollectionInfo } from '@common/schemas/database';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Button } from '../../components/ui/button';
+import { INPUT_CLASS } from '../../components/ui/text-field';
 import { useDatabaseDetails } from './api';
 import { CollectionCard } from './components/collection-card';
 import { CollectionModal } from './components/collection-modal';
@@ -79,7 +80,7 @@ export function Component() {
                 placeholder="Filter collections by name…"
                 value={filter}
                 onChange={(e) => setFilter(e.target.value)}
-                className="w-full rounded-lg border border-white/15 bg-black/40 px-3.5 py-2.5 text-stone-100 placeholder:text-stone-500 focus:border-accent-400 focus:outline-none focus:ring-2 focus:ring-accent-400/30 sm:max-w-sm"
+                className={`${INPUT_CLASS} sm:max-w-sm`}
               />
             </div>
 

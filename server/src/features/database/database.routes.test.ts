@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../test/free-port';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import { REDACTED } from './redact';
 
@@ -38,15 +38,6 @@ const CALLS: Array<[string, string]> = [
   ['GET', '/api/admin/mongodb/database/members/details'],
   ['GET', '/api/admin/mongodb/database/members/collection/users?limit=20'],
 ];
-
-/** A port nothing listens on: taken from the system, then let go. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('database panel API: who may call it', () => {
   it('answers 401 without a token and 403 to a member, for every call', async () => {
@@ -198,7 +189,7 @@ describe('database panel API on the embedded store', () => {
   });
 
   it('Test Connection reports a refused connection with the driver’s reason, quickly, and saves nothing', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const started = Date.now();
     const answer = await post('/api/admin/mongodb/test', { host: '127.0.0.1', port, database: 'members' });
     expect(answer.statusCode).toBe(200);
@@ -214,7 +205,7 @@ describe('database panel API on the embedded store', () => {
   });
 
   it('Save refuses settings that do not connect, and the site carries on as before', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const answer = await post('/api/admin/mongodb/config', { host: '127.0.0.1', port, database: 'members' });
     expect(answer.statusCode).toBe(400);
     expect(answer.json()).toMatchObject({ success: false, code: 'VALIDATION' });

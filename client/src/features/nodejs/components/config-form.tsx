@@ -123,16 +123,14 @@ export function ConfigForm({ config, draft, busy, message, onChange, onSave, onR
           onChange={(e) => onChange({ port: e.target.value })}
           hint={hint('port', `${L.portMin} to ${L.portMax}. Needs a restart.`)}
         />
-        <div>
-          <SelectField
-            label={FIELD_LABELS.nodeEnv}
-            options={ENVIRONMENTS}
-            value={draft.nodeEnv}
-            disabled={Boolean(fixed.nodeEnv)}
-            onChange={(e) => onChange({ nodeEnv: e.target.value as NodeEnv })}
-          />
-          <Hint>{hint('nodeEnv', 'Sets NODE_ENV for the server process. Needs a restart.')}</Hint>
-        </div>
+        <SelectField
+          label={FIELD_LABELS.nodeEnv}
+          options={ENVIRONMENTS}
+          value={draft.nodeEnv}
+          disabled={Boolean(fixed.nodeEnv)}
+          onChange={(e) => onChange({ nodeEnv: e.target.value as NodeEnv })}
+          hint={hint('nodeEnv', 'Sets NODE_ENV for the server process. Needs a restart.')}
+        />
         <TextField
           label={FIELD_LABELS.corsOrigin}
           value={draft.corsOrigin}
@@ -190,18 +188,14 @@ export function ConfigForm({ config, draft, busy, message, onChange, onSave, onR
             `${config.sessionSecretSet ? 'A secret is set.' : 'None set: a generated one is used.'} It signs sign-in tokens; a new one (32+ characters) takes effect on restart and signs everyone out, you too.`,
           )}
         />
-        <div>
-          <SelectField
-            label={FIELD_LABELS.logLevel}
-            options={LOG_LEVELS}
-            value={draft.logLevel}
-            disabled={Boolean(fixed.logLevel)}
-            onChange={(e) => onChange({ logLevel: e.target.value as AppLogLevel })}
-          />
-          <Hint>
-            {hint('logLevel', 'What the server writes to its log, from errors only to everything.')}
-          </Hint>
-        </div>
+        <SelectField
+          label={FIELD_LABELS.logLevel}
+          options={LOG_LEVELS}
+          value={draft.logLevel}
+          disabled={Boolean(fixed.logLevel)}
+          onChange={(e) => onChange({ logLevel: e.target.value as AppLogLevel })}
+          hint={hint('logLevel', 'What the server writes to its log, from errors only to everything.')}
+        />
         <div className="flex flex-col gap-3 md:col-span-2 sm:flex-row sm:items-center sm:justify-between">
           <div className="min-h-6 flex-1">{message}</div>
           <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
@@ -221,8 +215,4 @@ export function ConfigForm({ config, draft, busy, message, onChange, onSave, onR
       </form>
     </Card>
   );
-}
-
-function Hint({ children }: { children: string }) {
-  return <p className="mt-1 text-xs text-stone-400">{children}</p>;
 }
