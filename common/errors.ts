@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   INVALID_TOKEN: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
+  /** A change that can take the site needs the password again (see X-Reauth in README). */
+  REAUTH_REQUIRED: 403,
   ACCOUNT_SUSPENDED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,

@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
+import type { ActivityLog } from './features/activity/activity.service';
 import type { Guards } from './features/auth/auth.guard';
+import type { ReauthProofs } from './features/auth/reauth';
 import type { TokenService } from './features/auth/token-service';
 import type { SliderConfigRepository } from './features/slider/slider-config.repository';
 import type { UsersRepository } from './features/users/users.repository';
@@ -19,6 +21,10 @@ export interface AppContext {
   sliderConfig: SliderConfigRepository;
   tokens: TokenService;
   guards: Guards;
+  /** The password-confirmation proof that changes able to take the site require (`reauth.guard`). */
+  reauth: ReauthProofs;
+  /** The Activity log: every change calls `activity.record(request, { kind, summary, before, after })`. */
+  activity: ActivityLog;
   mailer: Mailer;
   log: FastifyBaseLogger;
   /**

@@ -1,9 +1,13 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext, RestartOutcome } from './app-context';
 import type { Config } from './config';
+import { ActivityRepository } from './features/activity/activity.repository';
+import { activityRoutes } from './features/activity/activity.routes';
+import { ActivityLog } from './features/activity/activity.service';
 import { createGuards } from './features/auth/auth.guard';
 import { type AuthLimits, authRoutes } from './features/auth/auth.routes';
 import { createAuthService } from './features/auth/auth.service';
+import { ReauthProofs } from './features/auth/reauth';
 import { loadTokenKey, TokenService } from './features/auth/token-service';
 import { databaseRoutes } from './features/database/database.routes';
 import { createDatabaseService } from './features/database/database.service';
@@ -65,7 +69,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await users.init();
   const sliderConfig = new SliderConfigRepository(store, config.dataDir);
   await sliderConfig.init();
-  const tokens = new TokenService(await loadTokenKey(config.dataDir, config.jwtSecret));
+  const tokenKey = await loadTokenKey(config.dataDir, config.jwtSecret);
+  const tokens = new TokenService(tokenKey);
+  const activityEntries = new ActivityRepository(store);
+  await activityEntries.init();
+  const activity = new ActivityLog(activityEntries, app.log, config.activityRetentionDays);
   const mailer =
     deps.mailer ??
     createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
@@ -77,6 +85,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     tokens,
     mailer,
     guards: createGuards(tokens, users),
+    reauth: new ReauthProofs(tokenKey),
+    activity,
     log: app.log,
     async requestRestart() {
       if (!deps.requestRestart)
@@ -92,6 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The Node.js panel's settings that apply at once, read by the hooks on every request.
   const live = new LiveSettings(config.appServer);
   await ensureAdmin(users, config.admin, app.log);
+  await pruneActivityDaily(app, activity);
 
   registerErrorHandler(app);
   await registerSecurityHeaders(app);
@@ -105,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     authRoutes(
       createAuthService({ users, tokens, mailer, publicUrl: config.publicUrl, log: app.log }),
       ctx.guards,
+      { activity, reauth: ctx.reauth, users },
       deps.authLimits,
     ),
     { prefix: '/api/auth' },
@@ -115,7 +127,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (admin) => {
       admin.addHook('onRequest', ctx.guards.requireAdmin);
-      await admin.register(adminUsersRoutes(new UsersService(users)));
+      await admin.register(adminUsersRoutes(new UsersService(users), ctx));
+      await admin.register(activityRoutes(activity));
       await admin.register(
         databaseRoutes(
           createDatabaseService({
@@ -126,10 +139,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
             requestRestart: () => ctx.requestRestart(),
             log: app.log,
           }),
+          ctx,
         ),
         { prefix: '/mongodb' },
       );
-      await admin.register(nodejsRoutes(new NodejsService(ctx, live)), { prefix: '/nodejs' });
+      await admin.register(nodejsRoutes(new NodejsService(ctx, live), ctx), { prefix: '/nodejs' });
       refuseUnknownPaths(admin);
     },
     { prefix: '/api/admin' },
@@ -149,4 +163,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await registerSpa(app, config.clientDistDir);
   return app;
+}
+
+/** Entries past the retention period go at start and then once a day. */
+async function pruneActivityDaily(app: FastifyInstance, activity: ActivityLog): Promise<void> {
+  const prune = () =>
+    activity.prune().catch((error: unknown) => app.log.error({ err: error }, 'Activity log pruning failed'));
+  await prune();
+  const timer = setInterval(prune, 24 * 60 * 60 * 1000);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
 }

@@ -82,6 +82,10 @@ const envSchema = z
     RATE_LIMIT_MAX: z.preprocess(blankToUndefined, appServerFieldSchemas.rateLimitMax.optional()),
     JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     MEDIA_ROOTS: optionalString,
+    ACTIVITY_RETENTION_DAYS: z.preprocess(
+      blankToUndefined,
+      z.coerce.number().int().min(1).max(36500).default(365),
+    ),
     CLIENT_DIST_DIR: optionalString,
     ...nginxEnvFields,
   })
@@ -116,6 +120,8 @@ export interface Config {
   fixedByEnv: Readonly<Partial<Record<AppServerField, string>>>;
   /** Absolute folders that a media base path may point into. */
   mediaRoots: string[];
+  /** How long Activity log entries are kept (ACTIVITY_RETENTION_DAYS, a year by default). */
+  activityRetentionDays: number;
   /** The built web client (`npm run build` output). */
   clientDistDir: string;
   /** Which nginx the web-server panel drives (NGINX_* variables). */
@@ -178,5 +184,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       .filter(Boolean)
       .map((root) => path.resolve(root)),
     nginx: nginxSettings(e, dataDir),
+    activityRetentionDays: e.ACTIVITY_RETENTION_DAYS,
   });
 }

@@ -109,3 +109,21 @@ export async function readOutbox(dataDir: string, count = 1, timeoutMs = 5000): 
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/**
+ * The bearer token plus a fresh password-confirmation proof (X-Reauth), as the console sends
+ * them on a change that can take the site.
+ */
+export async function confirmed(
+  t: TestApp,
+  who: { token: string; password: string },
+): Promise<Record<string, string>> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/reauth',
+    headers: bearer(who.token),
+    payload: { password: who.password },
+  });
+  if (response.statusCode !== 200) throw new Error(`reauth failed: ${response.body}`);
+  return { ...bearer(who.token), 'x-reauth': response.json().proof };
+}

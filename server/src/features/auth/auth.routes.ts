@@ -6,13 +6,17 @@ import {
   resetPasswordBody,
   resetTokenParam,
 } from '@common/schemas/auth';
+import { reauthBody } from '@common/schemas/reauth';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import { RateLimiter } from '../../lib/rate-limiter';
 import { parseInput } from '../../lib/validate';
-import { toPublicUser } from '../users/users.repository';
+import type { ActivityLog } from '../activity/activity.service';
+import { toPublicUser, type UsersRepository } from '../users/users.repository';
 import type { Guards } from './auth.guard';
 import type { AuthService } from './auth.service';
+import { verifyPassword } from './passwords';
+import { bearerOf, type ReauthProofs } from './reauth';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 
@@ -25,7 +29,19 @@ export interface AuthLimits {
 
 export const DEFAULT_AUTH_LIMITS: AuthLimits = { perClient: 100, perEmail: 10, windowMs: FIFTEEN_MINUTES };
 
-export function authRoutes(auth: AuthService, guards: Guards, limits: AuthLimits = DEFAULT_AUTH_LIMITS) {
+/** What the console's trust features need here: the Activity log and the password-confirmation proofs. */
+export interface AuthAudit {
+  activity: ActivityLog;
+  reauth: ReauthProofs;
+  users: UsersRepository;
+}
+
+export function authRoutes(
+  auth: AuthService,
+  guards: Guards,
+  audit: AuthAudit,
+  limits: AuthLimits = DEFAULT_AUTH_LIMITS,
+) {
   return async (app: FastifyInstance) => {
     const byClient = new RateLimiter(limits.perClient, limits.windowMs);
     const byEmail = new RateLimiter(limits.perEmail, limits.windowMs);
@@ -50,8 +66,28 @@ export function authRoutes(auth: AuthService, guards: Guards, limits: AuthLimits
     app.post('/login', async (request) => {
       const body = parseInput(loginBody, request.body);
       limit(request, 'login', body.email);
-      const { token } = await auth.login(body);
+      const { token, user } = await auth.login(body).catch(async (error: unknown) => {
+        // Failed sign-ins to an administrator's account go to the Activity log.
+        const target = await audit.users.findByEmail(body.email);
+        if (target?.role === 'admin') {
+          const actor = { id: target._id, email: target.email };
+          await audit.activity.record(request, {
+            kind: 'signin.failed',
+            summary: `Failed sign-in as ${target.email}`,
+            actor,
+          });
+        }
+        throw error;
+      });
       byEmail.reset(`login:${body.email}`);
+      if (user.role === 'admin') {
+        const actor = { id: user._id, email: user.email };
+        await audit.activity.record(request, {
+          kind: 'signin.succeeded',
+          summary: `${user.email} signed in`,
+          actor,
+        });
+      }
       return { token, msg: 'Login successful' };
     });
 
@@ -60,6 +96,22 @@ export function authRoutes(auth: AuthService, guards: Guards, limits: AuthLimits
       limit(request, 'forgot', email);
       await auth.forgotPassword(email);
       return { message: FORGOT_PASSWORD_MESSAGE };
+    });
+
+    // The password typed again before a change that can take the site; counts against the sign-in limits.
+    app.post('/reauth', { onRequest: guards.requireAdmin }, async (request) => {
+      const { password } = parseInput(reauthBody, request.body);
+      const user = request.user!;
+      limit(request, 'login', user.email);
+      if (!(await verifyPassword(user.password, password))) {
+        await audit.activity.record(request, {
+          kind: 'reauth.failed',
+          summary: 'Wrong password typed to confirm a change',
+        });
+        throw new AppError('INVALID_CREDENTIALS', 'That password is not right.');
+      }
+      const { proof, expiresAt } = await audit.reauth.issue(user, bearerOf(request)!);
+      return { success: true, proof, expiresAt: expiresAt.toISOString() };
     });
 
     app.get('/me', { onRequest: guards.requireUser }, async (request) => ({

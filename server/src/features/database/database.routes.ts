@@ -1,9 +1,15 @@
 import { databaseConfigBody, explorerLimitQuery } from '@common/schemas/database';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../app-context';
 import { errorBody } from '../../http/error-handler';
 import { AppError } from '../../lib/app-error';
+import { RateLimiter } from '../../lib/rate-limiter';
 import { parseInput } from '../../lib/validate';
 import type { DatabaseService } from './database.service';
+
+/** Connection tests an administrator may run per minute. */
+export const TESTS_PER_WINDOW = 10;
+const TEST_WINDOW_MS = 60_000;
 
 interface DatabaseParams {
   dbName?: string;
@@ -14,13 +20,31 @@ interface DatabaseParams {
  * The console's database panel and explorer (SPEC "Database" calls). Registered inside the
  * /api/admin scope, whose one onRequest hook has already checked for an active administrator.
  */
-export function databaseRoutes(database: DatabaseService) {
+export function databaseRoutes(database: DatabaseService, ctx: Pick<AppContext, 'activity' | 'reauth'>) {
   return async (app: FastifyInstance) => {
+    // Test Connection reaches any host and port: bounded per administrator so it is no port scanner.
+    const tests = new RateLimiter(TESTS_PER_WINDOW, TEST_WINDOW_MS);
+    const limitTests = async (request: FastifyRequest) => {
+      const wait = tests.hit(request.user!._id);
+      if (wait > 0)
+        throw new AppError('RATE_LIMITED', `Too many connection tests. Please try again in ${wait} seconds.`);
+    };
+
     app.get('/config', () => database.getConfig());
 
     app.post('/config', async (request, reply) => {
       try {
-        return await database.saveConfig(parseInput(databaseConfigBody, request.body), request.user!);
+        await ctx.reauth.require(request);
+        const body = parseInput(databaseConfigBody, request.body);
+        const before = (await database.getConfig()).config;
+        const result = await database.saveConfig(body, request.user!);
+        await ctx.activity.record(request, {
+          kind: 'database.saved',
+          summary: `Moved the site's data to MongoDB at ${body.host}:${body.port}/${body.database}`,
+          before,
+          after: body,
+        });
+        return result;
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         if (error.status >= 500) request.log.error({ err: error }, error.message);
@@ -40,7 +64,9 @@ export function databaseRoutes(database: DatabaseService) {
       stats: await database.databaseStats(request.params.name ?? ''),
     }));
 
-    app.post('/test', (request) => database.testConnection(parseInput(databaseConfigBody, request.body)));
+    app.post('/test', { preHandler: [ctx.reauth.guard, limitTests] }, (request) =>
+      database.testConnection(parseInput(databaseConfigBody, request.body)),
+    );
 
     app.get<{ Params: DatabaseParams }>('/database/:dbName/details', async (request) => ({
       success: true,

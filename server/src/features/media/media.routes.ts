@@ -95,6 +95,11 @@ export function mediaRoutes(ctx: AppContext) {
       }
       // Visitors' slideshows pick up the new files on their next load, not after the cache ages out.
       ctx.sliderConfig.markChanged();
+      await ctx.activity.record(request, {
+        kind: 'media.uploaded',
+        summary: `Uploaded ${files.length} file(s): ${firstNames(files.map((f) => f.name))}${refusals.length ? `; refused ${refusals.length}` : ''}`,
+        after: { files: files.map((f) => f.path), rejected: refusals },
+      });
       return {
         success: true,
         uploadedCount: files.length,
@@ -116,6 +121,12 @@ export function mediaRoutes(ctx: AppContext) {
         const allMissing = summary.failed.every((f) => f.reason === 'not found');
         throw new AppError(allMissing ? 'NOT_FOUND' : 'VALIDATION', `Nothing was deleted: ${reasons}`);
       }
+      await ctx.activity.record(request, {
+        kind: 'media.deleted',
+        summary: `Deleted ${summary.deleted} file(s): ${firstNames(body.paths.filter((p) => !summary.failed.some((f) => f.path === p)))}`,
+        before: { files: body.paths },
+        after: { failed: summary.failed },
+      });
       return {
         success: true,
         message: `Deleted ${summary.deleted} file(s).`,
@@ -123,4 +134,10 @@ export function mediaRoutes(ctx: AppContext) {
       } satisfies DeleteResponse;
     });
   };
+}
+
+/** The first few names of a list, for a one-line summary. */
+function firstNames(names: string[], shown = 3): string {
+  const head = names.slice(0, shown).join(', ');
+  return names.length > shown ? `${head} and ${names.length - shown} more` : head;
 }

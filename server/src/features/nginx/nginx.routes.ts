@@ -39,26 +39,50 @@ export function nginxRoutes(ctx: AppContext) {
     app.get('/config', async () => ({ success: true, data: await nginx.config() }));
     app.get('/status', () => nginx.status());
 
-    // The sources disagree on which path the save uses, so both do the same.
-    const save = async (request: FastifyRequest) => saved(await nginx.save(request.body, savedBy(request)));
-    app.post('/config', save);
-    app.post('/nginx/config', save);
+    // Every change here can take the site down: each needs the password confirmed recently.
+    const confirmed = { preHandler: ctx.reauth.guard };
 
-    app.post('/restart', async () => ({
-      success: true,
-      action: await nginx.restart(),
-      message: RESTARTED_MESSAGE,
-    }));
+    // The sources disagree on which path the save uses, so both do the same.
+    const save = async (request: FastifyRequest) => {
+      const before = await nginx.config();
+      const result = await nginx.save(request.body, savedBy(request));
+      await ctx.activity.record(request, {
+        kind: 'nginx.saved',
+        summary: `Saved the nginx settings for ${result.config.serverName}`,
+        before,
+        after: result.config,
+      });
+      return saved(result);
+    };
+    app.post('/config', confirmed, save);
+    app.post('/nginx/config', confirmed, save);
+
+    app.post('/restart', confirmed, async (request) => {
+      const action = await nginx.restart();
+      await ctx.activity.record(request, {
+        kind: 'nginx.restarted',
+        summary: action === 'started' ? 'Started nginx' : 'Restarted nginx (graceful reload)',
+      });
+      return { success: true, action, message: RESTARTED_MESSAGE };
+    });
 
     app.get('/nginx/history', async () => ({
       success: true,
       data: (await nginx.history()) satisfies NginxHistory,
     }));
-    app.post('/nginx/history/:id/restore', async (request) => {
+    app.post('/nginx/history/:id/restore', confirmed, async (request) => {
       const { id } = request.params as { id: string };
       if (!/^[0-9a-f]{12}$/.test(id))
         throw new AppError('NOT_FOUND', 'That saved version is no longer in the history.');
-      return saved(await nginx.restore(id, savedBy(request)));
+      const before = await nginx.config();
+      const result = await nginx.restore(id, savedBy(request));
+      await ctx.activity.record(request, {
+        kind: 'nginx.restored',
+        summary: `Restored the saved nginx version ${id}`,
+        before,
+        after: result.config,
+      });
+      return saved(result);
     });
   };
 }

@@ -6,20 +6,32 @@ import {
   appServerConfigBody,
 } from '@common/schemas/app-server';
 import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../app-context';
 import { parseInput } from '../../lib/validate';
 import type { NodejsService } from './nodejs.service';
 
 /** /api/admin/nodejs (SPEC section 7); the admin scope's hook has already checked the caller. */
-export function nodejsRoutes(service: NodejsService) {
+export function nodejsRoutes(service: NodejsService, ctx: Pick<AppContext, 'activity' | 'reauth'>) {
   return async (app: FastifyInstance) => {
+    // Saving (session secret, limits) and restarting can take the site: the password is asked again.
+    const confirmed = { preHandler: ctx.reauth.guard };
+
     app.get(
       '/config',
       async () => ({ success: true, config: service.view() }) satisfies AppServerConfigResponse,
     );
 
-    app.post('/config', async (request) => {
+    app.post('/config', confirmed, async (request) => {
       const body = parseInput(appServerConfigBody, request.body);
+      const before = service.view();
       const { config, ignored } = await service.save(body);
+      const secretChanged = Boolean(body.sessionSecret) && !ignored.includes('sessionSecret');
+      await ctx.activity.record(request, {
+        kind: 'nodejs.saved',
+        summary: `Saved the Node.js settings${secretChanged ? ' (new session secret)' : ''}`,
+        before,
+        after: config,
+      });
       return {
         success: true,
         message: 'Node.js configuration saved! Restart the server for changes to take effect.',
@@ -33,8 +45,12 @@ export function nodejsRoutes(service: NodejsService) {
       async () => ({ success: true, status: service.status() }) satisfies AppServerStatusResponse,
     );
 
-    app.post('/restart', async () => {
+    app.post('/restart', confirmed, async (request) => {
       const { port, previousPort } = await service.restart();
+      await ctx.activity.record(request, {
+        kind: 'nodejs.restarted',
+        summary: port === previousPort ? 'Restarted the server' : `Restarted the server on port ${port}`,
+      });
       return {
         success: true,
         message: 'Server restart initiated...',

@@ -8,7 +8,13 @@ import { PlaylistsService } from './playlists.service';
 /** /api/playlists: every call is for administrators only. */
 export function playlistRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
-    const playlists = new PlaylistsService(new PlaylistsRepository(ctx.store), ctx.sliderConfig);
+    const repository = new PlaylistsRepository(ctx.store);
+    const playlists = new PlaylistsService(repository, ctx.sliderConfig);
+    const current = async (id: string) => {
+      const doc = await repository.findById(id);
+      return doc ? toPlaylist(doc) : null;
+    };
+    const count = (p: { images: string[]; videos: string[] }) => p.images.length + p.videos.length;
     app.addHook('onRequest', ctx.guards.requireAdmin);
 
     // SPEC section 7 reads "list of playlists": the answer is the array itself.
@@ -16,19 +22,37 @@ export function playlistRoutes(ctx: AppContext) {
 
     app.post('/', async (request, reply) => {
       const { name, ...lists } = parseInput(createPlaylistBody, request.body);
-      const created = await playlists.create(name, lists);
-      return reply.code(201).send({ success: true, data: toPlaylist(created) });
+      const created = toPlaylist(await playlists.create(name, lists));
+      await ctx.activity.record(request, {
+        kind: 'playlist.created',
+        summary: `Created the playlist "${created.name}" (${count(created)} items)`,
+        after: created,
+      });
+      return reply.code(201).send({ success: true, data: created });
     });
 
     app.put('/:id', async (request) => {
       const { id } = parseInput(playlistIdParam, request.params);
-      const updated = await playlists.update(id, parseInput(updatePlaylistBody, request.body));
-      return { success: true, data: toPlaylist(updated) };
+      const before = await current(id);
+      const updated = toPlaylist(await playlists.update(id, parseInput(updatePlaylistBody, request.body)));
+      await ctx.activity.record(request, {
+        kind: 'playlist.updated',
+        summary: `Saved the playlist "${updated.name}" (${count(updated)} items)`,
+        before,
+        after: updated,
+      });
+      return { success: true, data: updated };
     });
 
     app.delete('/:id', async (request) => {
       const { id } = parseInput(playlistIdParam, request.params);
+      const before = await current(id);
       await playlists.delete(id);
+      await ctx.activity.record(request, {
+        kind: 'playlist.deleted',
+        summary: `Deleted the playlist "${before?.name ?? id}"`,
+        before,
+      });
       return { success: true, message: 'Playlist deleted.' };
     });
   };

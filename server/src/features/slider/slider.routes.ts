@@ -70,10 +70,17 @@ export function sliderRoutes(ctx: AppContext) {
 
     app.put('/config', { onRequest: ctx.guards.requireAdmin }, async (request) => {
       const input = parseInput(sliderConfigBody, request.body);
+      const before = await ctx.sliderConfig.get();
       const data = await saveSliderConfig(
         { sliderConfig: ctx.sliderConfig, playlists, mediaRoots: ctx.config.mediaRoots },
         input,
       );
+      await ctx.activity.record(request, {
+        kind: 'slider.saved',
+        summary: 'Saved the slideshow settings',
+        before,
+        after: data,
+      });
       return { success: true, message: 'Configuration saved successfully!', data };
     });
   };

@@ -187,8 +187,8 @@ describe('the last active administrator', () => {
     // Straight to the service: through HTTP the guard would usually refuse the later caller first.
     const service = new UsersService(new UsersRepository(t.store));
     const results = await Promise.allSettled([
-      service.update(other.user._id, { role: 'user' }, admin.user._id),
-      service.update(admin.user._id, { role: 'user' }, other.user._id),
+      service.update(other.user._id, { role: 'user' }, admin.user._id, async () => undefined),
+      service.update(admin.user._id, { role: 'user' }, other.user._id, async () => undefined),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(await t.store.collection('users').count({ role: 'admin', status: 'active' })).toBe(1);

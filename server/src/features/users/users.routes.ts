@@ -6,16 +6,19 @@ import {
   userIdParam,
   userListQuery,
 } from '@common/schemas/admin-users';
+import type { PublicUser } from '@common/schemas/user';
 import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../app-context';
 import { parseInput } from '../../lib/validate';
-import type { UsersService } from './users.service';
+import type { ActivityInput } from '../activity/activity.service';
+import type { UserChange, UsersService } from './users.service';
 import { usersCsv } from './users-csv';
 
 /**
  * The console's user management and overview. Registered inside the /api/admin scope, whose
  * one onRequest hook has already checked for a signed-in, active administrator.
  */
-export function adminUsersRoutes(users: UsersService) {
+export function adminUsersRoutes(users: UsersService, ctx: Pick<AppContext, 'activity' | 'reauth'>) {
   return async (app: FastifyInstance) => {
     app.get('/users', async (request) => {
       const page = await users.list(parseInput(userListQuery, request.query));
@@ -35,21 +38,66 @@ export function adminUsersRoutes(users: UsersService) {
 
     app.post('/users', async (request, reply) => {
       const user = await users.create(parseInput(createUserBody, request.body));
+      await ctx.activity.record(request, {
+        kind: 'user.created',
+        summary: `Created ${user.email} (${user.role}, ${user.membershipTier}, ${user.status})`,
+        after: user,
+      });
       return reply.code(201).send({ success: true, data: user });
     });
 
     app.put('/users/:id', async (request) => {
       const { id } = parseInput(userIdParam, request.params);
-      const user = await users.update(id, parseInput(updateUserBody, request.body), request.user!._id);
-      return { success: true, data: user };
+      const body = parseInput(updateUserBody, request.body);
+      const change = await users.update(id, body, request.user!._id, () => ctx.reauth.require(request));
+      await ctx.activity.record(request, {
+        ...describeUpdate(change, Boolean(body.password)),
+        before: change.before,
+        after: change.after,
+      });
+      return { success: true, data: change.after };
     });
 
     app.delete('/users/:id', async (request) => {
       const { id } = parseInput(userIdParam, request.params);
-      await users.delete(id);
+      const user = await users.delete(id, request.user!._id, () => ctx.reauth.require(request));
+      await ctx.activity.record(request, {
+        kind: 'user.deleted',
+        summary: `Deleted ${user.email}${user.role === 'admin' ? ' (an administrator)' : ''}`,
+        before: user,
+      });
       return { success: true, message: 'User deleted.' };
     });
 
     app.get('/stats', async () => ({ success: true, data: await users.stats() }));
+  };
+}
+
+const FIELD_WORDS: Partial<Record<keyof PublicUser, string>> = {
+  name: 'name',
+  email: 'e-mail',
+  membershipTier: 'tier',
+  status: 'status',
+  role: 'role',
+};
+
+/** The kind and sentence of an edit: a suspension or a role change is named as such. */
+function describeUpdate(
+  { before, after }: UserChange,
+  passwordSet: boolean,
+): Pick<ActivityInput, 'kind' | 'summary'> {
+  if (before.role !== after.role) {
+    const verb = after.role === 'admin' ? 'Promoted' : 'Demoted';
+    return { kind: 'user.role', summary: `${verb} ${after.email} to ${after.role}` };
+  }
+  if (before.status !== after.status && after.status === 'suspended')
+    return { kind: 'user.suspended', summary: `Suspended ${after.email}` };
+  const changed = (Object.keys(FIELD_WORDS) as Array<keyof PublicUser>)
+    .filter((field) => before[field] !== after[field])
+    .map((field) => FIELD_WORDS[field]!);
+  if (passwordSet) changed.push('password');
+  return {
+    kind: 'user.updated',
+    summary: `Edited ${after.email}${changed.length ? `: ${changed.join(', ')}` : ' (no change)'}`,
   };
 }

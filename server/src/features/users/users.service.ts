@@ -39,8 +39,22 @@ export function sortSpec(sortBy: string, sortOrder: 'asc' | 'desc'): SortSpec {
   return { [sortBy]: direction, _id: direction };
 }
 
+const SELF_DELETE = 'You cannot delete your own account from the console. Another administrator can do it.';
+
 const isActiveAdmin = (user: Pick<UserDoc, 'role' | 'status'>) =>
   user.role === 'admin' && user.status === 'active';
+
+/**
+ * Called before an administrator is deleted, demoted or suspended: throws unless the acting
+ * administrator confirmed their password recently (see auth/reauth.ts).
+ */
+export type ConfirmReauth = () => Promise<void>;
+
+/** A change as the Activity log records it. */
+export interface UserChange {
+  before: PublicUser;
+  after: PublicUser;
+}
 
 /** What administrators do to users from the console. */
 export class UsersService {
@@ -96,7 +110,12 @@ export class UsersService {
   }
 
   /** `actorId` is the administrator making the change: their own session survives a password change. */
-  async update(id: string, body: UpdateUserBody, actorId: string): Promise<PublicUser> {
+  async update(
+    id: string,
+    body: UpdateUserBody,
+    actorId: string,
+    confirm: ConfirmReauth,
+  ): Promise<UserChange> {
     const changes: Partial<UserDoc> = {};
     // An undefined value would unset the field in the store, so only given fields are copied.
     for (const [key, value] of Object.entries(body)) {
@@ -107,11 +126,14 @@ export class UsersService {
     return this.guardAdmins(async () => {
       const current = await this.find(id);
       if (body.password && id !== actorId) changes.tokenVersion = current.tokenVersion + 1;
-      if (isActiveAdmin(current) && !isActiveAdmin({ ...current, ...changes })) await this.keepOneAdmin();
+      const next = { ...current, ...changes };
+      if (current.role === 'admin' && (next.role !== 'admin' || next.status !== current.status))
+        await confirm();
+      if (isActiveAdmin(current) && !isActiveAdmin(next)) await this.keepOneAdmin();
       try {
         const updated = await this.users.update(id, changes);
         if (!updated) throw new AppError('NOT_FOUND', 'User not found.');
-        return toPublicUser(updated);
+        return { before: toPublicUser(current), after: toPublicUser(updated) };
       } catch (error) {
         if (error instanceof DuplicateKeyError) throw new AppError('CONFLICT', DUPLICATE_EMAIL);
         throw error;
@@ -119,11 +141,15 @@ export class UsersService {
     });
   }
 
-  async delete(id: string): Promise<void> {
-    await this.guardAdmins(async () => {
+  /** Nobody deletes themselves here; deleting another administrator needs the password again. */
+  async delete(id: string, actorId: string, confirm: ConfirmReauth): Promise<PublicUser> {
+    if (id === actorId) throw new AppError('FORBIDDEN', SELF_DELETE);
+    return this.guardAdmins(async () => {
       const current = await this.find(id);
+      if (current.role === 'admin') await confirm();
       if (isActiveAdmin(current)) await this.keepOneAdmin();
       if (!(await this.users.delete(id))) throw new AppError('NOT_FOUND', 'User not found.');
+      return toPublicUser(current);
     });
   }
 

@@ -1,0 +1,50 @@
+import type { ActivityKind } from '@common/schemas/activity';
+import type { Collection, Filter, FindOptions, NewDoc, Store, StoredDoc } from '../../store/store';
+
+export interface ActivityDoc extends StoredDoc {
+  actorId: string | null;
+  actorEmail: string;
+  address: string;
+  kind: ActivityKind;
+  summary: string;
+  /** Already redacted: a secret never reaches this collection. */
+  before: unknown;
+  after: unknown;
+}
+
+/** The only code that touches the `activity` collection. It can add and read entries, and drop expired ones. */
+export class ActivityRepository {
+  private readonly entries: Collection<ActivityDoc>;
+
+  constructor(store: Store) {
+    this.entries = store.collection<ActivityDoc>('activity');
+  }
+
+  async init(): Promise<void> {
+    await this.entries.ensureIndex({ field: 'createdAt' });
+    await this.entries.ensureIndex({ field: 'actorEmail' });
+    await this.entries.ensureIndex({ field: 'kind' });
+  }
+
+  append(entry: NewDoc<ActivityDoc>): Promise<ActivityDoc> {
+    return this.entries.insertOne(entry);
+  }
+
+  find(filter: Filter, options?: FindOptions): Promise<ActivityDoc[]> {
+    return this.entries.find(filter, options);
+  }
+
+  count(filter: Filter): Promise<number> {
+    return this.entries.count(filter);
+  }
+
+  /** Removes entries older than `cutoff`, a batch at a time so that a large backlog never sits in memory. */
+  async deleteOlderThan(cutoff: Date, batch = 500): Promise<number> {
+    let removed = 0;
+    for (;;) {
+      const old = await this.entries.find({ createdAt: { $lt: cutoff } }, { limit: batch });
+      for (const entry of old) if (await this.entries.deleteById(entry._id)) removed += 1;
+      if (old.length < batch) return removed;
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import { Readable } from 'node:stream';
+import { activityExportQuery, activityListQuery } from '@common/schemas/activity';
+import type { FastifyInstance } from 'fastify';
+import { parseInput } from '../../lib/validate';
+import type { ActivityLog } from './activity.service';
+import { activityCsv } from './activity-csv';
+
+/**
+ * /api/admin/activity: read-only. There is deliberately no route that edits or deletes an entry;
+ * only the retention period removes them. Registered inside the admin-only scope.
+ */
+export function activityRoutes(activity: ActivityLog) {
+  return async (app: FastifyInstance) => {
+    app.get('/activity', async (request) => ({
+      success: true,
+      ...(await activity.list(parseInput(activityListQuery, request.query))),
+    }));
+
+    app.get('/activity/export.csv', async (request, reply) => {
+      const entries = await activity.all(parseInput(activityExportQuery, request.query));
+      const day = new Date().toISOString().slice(0, 10);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="activity-${day}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(Readable.from(activityCsv(entries)));
+    });
+  };
+}
