@@ -142,6 +142,8 @@ export interface ConnectionTestResponse {
   success: boolean;
   connected: boolean;
   message: string;
+  /** The driver's own words for a failure, shown one click away from the plain message. */
+  detail?: string;
   stats?: { collections: number; documents: number };
   /** Databases on the tested server, for the form's database list. */
   databases?: string[];

@@ -116,14 +116,15 @@ export async function readOutbox(dataDir: string, count = 1, timeoutMs = 5000): 
  */
 export async function confirmed(
   t: TestApp,
-  who: { token: string; password: string },
+  token: string,
+  password = 'correct-horse',
 ): Promise<Record<string, string>> {
   const response = await t.app.inject({
     method: 'POST',
     url: '/api/auth/reauth',
-    headers: bearer(who.token),
-    payload: { password: who.password },
+    headers: bearer(token),
+    payload: { password },
   });
   if (response.statusCode !== 200) throw new Error(`reauth failed: ${response.body}`);
-  return { ...bearer(who.token), 'x-reauth': response.json().proof };
+  return { ...bearer(token), 'x-reauth': response.json().proof };
 }

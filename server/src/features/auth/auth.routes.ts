@@ -110,6 +110,7 @@ export function authRoutes(
         });
         throw new AppError('INVALID_CREDENTIALS', 'That password is not right.');
       }
+      byEmail.reset(`login:${user.email}`);
       const { proof, expiresAt } = await audit.reauth.issue(user, bearerOf(request)!);
       return { success: true, proof, expiresAt: expiresAt.toISOString() };
     });

@@ -4,7 +4,7 @@ import { loadConfig } from '../../config';
 import { openStore } from '../../store/open-store';
 import type { Store } from '../../store/store';
 import { type MongoStandIn, startMongoStandIn } from '../../test/mongo-stand-in';
-import { bearer, createTestApp, createUser } from '../../test/test-app';
+import { bearer, confirmed, createTestApp, createUser } from '../../test/test-app';
 
 /**
  * The whole move, as an owner does it: Save Configuration on the embedded store copies the site
@@ -39,7 +39,7 @@ describe('moving the site to MongoDB from the console', () => {
     const saved = await before.app.inject({
       method: 'POST',
       url: '/api/admin/mongodb/config',
-      headers: bearer(admin.token),
+      headers: await confirmed(before, admin.token),
       payload: { host: '127.0.0.1', port: mongo.port, database: 'site', poolSize: 5 },
     });
     expect(saved.json()).toMatchObject({

@@ -7,7 +7,7 @@ import { openEmbeddedStore } from '../../store/embedded-store';
 import type { Store } from '../../store/store';
 import { MOVES_COLLECTION } from '../../store/store-copy';
 import { storeSettingsPath } from '../../store/store-settings';
-import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
+import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import type { UserDoc } from '../users/users.repository';
 import type { TargetConnector } from './mongo-target';
 
@@ -66,11 +66,11 @@ async function setUp(
   return { t, admin, targetDir, uris, restarts: () => restarts };
 }
 
-const save = (t: TestApp, token: string, body: object = {}) =>
+const save = async (t: TestApp, token: string, body: object = {}) =>
   t.app.inject({
     method: 'POST',
     url: '/api/admin/mongodb/config',
-    headers: bearer(token),
+    headers: await confirmed(t, token),
     payload: {
       host: 'db.example.com',
       port: 27018,
@@ -227,7 +227,7 @@ describe('Save Configuration', () => {
     await t.app.inject({
       method: 'POST',
       url: '/api/admin/mongodb/test',
-      headers: bearer(admin.token),
+      headers: await confirmed(t, admin.token),
       payload: {
         host: 'db.example.com',
         port: 27018,
@@ -241,7 +241,7 @@ describe('Save Configuration', () => {
     await t.app.inject({
       method: 'POST',
       url: '/api/admin/mongodb/test',
-      headers: bearer(admin.token),
+      headers: await confirmed(t, admin.token),
       payload: {
         host: 'elsewhere.example.com',
         port: 27018,

@@ -13,6 +13,7 @@ import { AppError } from '../../lib/app-error';
 import type { Store } from '../../store/store';
 import { type MongoSettings, mongoUri, readStoreSettings } from '../../store/store-settings';
 import type { UserDoc } from '../users/users.repository';
+import { plainReason } from './connection-words';
 import { moveTo } from './database-move';
 import type { TargetConnector } from './mongo-target';
 import { redactDocument } from './redact';
@@ -154,7 +155,8 @@ export function createDatabaseService(deps: DatabaseServiceDeps) {
           databases: found.databases,
         };
       } catch (error) {
-        return { success: false, connected: false, message: `Connection test failed: ${reasonOf(error)}` };
+        const { reason, detail } = plainReason(error, settings.host, settings.port);
+        return { success: false, connected: false, message: `Connection test failed: ${reason}`, detail };
       }
     },
 
@@ -173,7 +175,10 @@ export function createDatabaseService(deps: DatabaseServiceDeps) {
         try {
           await deps.targets.test(mongoUri(settings), settings.database);
         } catch (error) {
-          throw new AppError('VALIDATION', `Connection failed: ${reasonOf(error)}`);
+          throw new AppError(
+            'VALIDATION',
+            `Connection failed: ${plainReason(error, settings.host, settings.port).reason}`,
+          );
         }
         moving = 'Moving to the new database: the server restarts on it in a moment.';
         const result = await moveTo(deps, settings, admin);

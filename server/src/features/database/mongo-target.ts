@@ -1,6 +1,7 @@
 import { mongoInspector } from '../../store/mongo-inspector';
 import { openMongoStore } from '../../store/mongo-store';
 import type { Store } from '../../store/store';
+import { probePort } from './connection-words';
 
 export interface TargetSummary {
   collections: number;
@@ -21,6 +22,9 @@ export interface TargetConnector {
 
 export const mongoTargets: TargetConnector = {
   async test(uri, database) {
+    const { hostname, port } = new URL(uri);
+    // A refused port fails here at once rather than after the driver's 5-second wait.
+    await probePort(hostname.replace(/^\[|\]$/g, ''), Number(port || 27017));
     const inspector = mongoInspector(uri);
     try {
       const databases = await inspector.databaseNames();

@@ -11,7 +11,7 @@ import { loadConfig } from '../../config';
 import { openEmbeddedStore } from '../../store/embedded-store';
 import type { Store } from '../../store/store';
 import { freePort } from '../../test/free-port';
-import { bearer, createUser } from '../../test/test-app';
+import { bearer, confirmed, createUser } from '../../test/test-app';
 import { isNginxAlive, readPid, workerPids } from './nginx-process';
 import {
   type Fetched,
@@ -45,8 +45,16 @@ const logged: LoggedRequest[] = [];
 const nginxDir = () => path.join(dataDir, 'nginx');
 const pidFile = () => path.join(nginxDir(), 'logs', 'nginx.pid');
 const siteFile = () => path.join(nginxDir(), 'conf', 'site.conf');
-const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-  app.inject({ method, url, headers: bearer(token), payload });
+const call = async (method: 'GET' | 'POST', url: string, payload?: object) =>
+  app.inject({
+    method,
+    url,
+    headers:
+      method === 'POST'
+        ? await confirmed({ app, store, dataDir, close: async () => {} }, token)
+        : bearer(token),
+    payload,
+  });
 const viaNginx = (pathname: string, headers: Record<string, string> = {}) =>
   httpGet(`http://127.0.0.1:${httpPort}${pathname}`, headers);
 const history = async () => (await call('GET', '/api/system/nginx/history')).json().data as NginxHistory;

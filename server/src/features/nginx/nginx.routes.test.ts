@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { NginxConfig } from '@common/schemas/nginx';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
+import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import { HISTORY_LIMIT } from './nginx-store';
 import { nginxForTests } from './nginx-test-support';
 
@@ -26,8 +26,21 @@ afterEach(async () => {
   await rm(staticRoot, { recursive: true, force: true });
 });
 
-const call = (method: 'GET' | 'POST', url: string, payload?: object, token = admin) =>
-  t.app.inject({ method, url, headers: bearer(token), payload });
+/** One password confirmation per app, reused for 10 minutes as the console does. */
+const proofs = new WeakMap<TestApp, Record<string, string>>();
+async function adminProof(): Promise<Record<string, string>> {
+  const known = proofs.get(t) ?? (await confirmed(t, admin));
+  proofs.set(t, known);
+  return known;
+}
+/** An administrator's changes go with the password confirmation, as the console sends them. */
+const call = async (method: 'GET' | 'POST', url: string, payload?: object, token = admin) =>
+  t.app.inject({
+    method,
+    url,
+    headers: method === 'POST' && token === admin ? await adminProof() : bearer(token),
+    payload,
+  });
 /** Everything under DATA_DIR/nginx, with contents: "nothing written" is checked against this. */
 async function nginxFiles(): Promise<Record<string, string>> {
   const dir = path.join(t.dataDir, 'nginx');

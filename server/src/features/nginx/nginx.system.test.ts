@@ -2,7 +2,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../test/free-port';
-import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
+import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import {
   httpGet,
   makeStaticRoot,
@@ -29,8 +29,13 @@ const files = () => ({
   pid: path.join(etc, 'run', 'nginx.pid'),
   log: path.join(etc, 'log', 'error.log'),
 });
-const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(token), payload });
+const call = async (method: 'GET' | 'POST', url: string, payload?: object) =>
+  t.app.inject({
+    method,
+    url,
+    headers: method === 'POST' ? await confirmed(t, token) : bearer(token),
+    payload,
+  });
 
 describe.skipIf(!nginxBinary)('a system nginx named by NGINX_CONF and NGINX_SITE_FILE', () => {
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { APP_SERVER_DEFAULTS } from '@common/schemas/app-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
-import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
+import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
 
 let t: TestApp;
 afterEach(() => t?.close());
@@ -17,8 +17,13 @@ async function start(env: Record<string, string> = {}) {
 
 const getConfig = (token: string) =>
   t.app.inject({ method: 'GET', url: '/api/admin/nodejs/config', headers: bearer(token) });
-const save = (token: string, payload: Record<string, unknown>) =>
-  t.app.inject({ method: 'POST', url: '/api/admin/nodejs/config', headers: bearer(token), payload });
+const save = async (token: string, payload: Record<string, unknown>) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/admin/nodejs/config',
+    headers: await confirmed(t, token),
+    payload,
+  });
 
 describe('the Node.js panel API', () => {
   it('is for administrators only', async () => {
@@ -223,7 +228,7 @@ describe('the Node.js panel API', () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/admin/nodejs/restart',
-      headers: bearer(admin),
+      headers: await confirmed(t, admin),
     });
     expect(response.statusCode).toBe(503);
     expect(response.json().message).toMatch(/restart/);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
+import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import { type UserDoc, UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
@@ -13,6 +13,9 @@ afterEach(() => t.close());
 
 const call = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, token = admin.token) =>
   t.app.inject({ method, url: `/api/admin${url}`, headers: bearer(token), payload });
+/** The same with a fresh password confirmation, as the console sends for changes to administrators. */
+const confirmedCall = async (method: 'PUT' | 'DELETE', url: string, payload?: object) =>
+  t.app.inject({ method, url: `/api/admin${url}`, headers: await confirmed(t, admin.token), payload });
 const login = (email: string, password: string) =>
   t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
 const stored = (id: string) => t.store.collection<UserDoc>('users').findById(id);
@@ -165,11 +168,10 @@ describe('the last active administrator', () => {
   const LAST_ADMIN = /^This is the last active administrator\./;
 
   it.each([
-    ['deleted', 'DELETE', undefined],
     ['demoted', 'PUT', { role: 'user' }],
     ['suspended', 'PUT', { status: 'suspended' }],
   ] as const)('cannot be %s (409), and stays as they were', async (_what, method, payload) => {
-    const response = await call(method, `/users/${admin.user._id}`, payload);
+    const response = await confirmedCall(method, `/users/${admin.user._id}`, payload);
     expect(response.statusCode).toBe(409);
     expect(response.json().message).toMatch(LAST_ADMIN);
     expect(await stored(admin.user._id)).toMatchObject({ role: 'admin', status: 'active' });
@@ -177,9 +179,11 @@ describe('the last active administrator', () => {
 
   it('can be changed once another active administrator exists, but a suspended one does not count', async () => {
     const other = await createUser(t, { email: 'second@example.com', role: 'admin', status: 'suspended' });
-    expect((await call('PUT', `/users/${admin.user._id}`, { role: 'user' })).statusCode).toBe(409);
-    expect((await call('PUT', `/users/${other.user._id}`, { status: 'active' })).statusCode).toBe(200);
-    expect((await call('PUT', `/users/${admin.user._id}`, { role: 'user' })).statusCode).toBe(200);
+    expect((await confirmedCall('PUT', `/users/${admin.user._id}`, { role: 'user' })).statusCode).toBe(409);
+    expect((await confirmedCall('PUT', `/users/${other.user._id}`, { status: 'active' })).statusCode).toBe(
+      200,
+    );
+    expect((await confirmedCall('PUT', `/users/${admin.user._id}`, { role: 'user' })).statusCode).toBe(200);
   });
 
   it('survives two administrators demoting each other at the same moment', async () => {
