@@ -1,4 +1,13 @@
 import { clearToken, getToken } from './auth-token';
+import { askForPassword, currentProof } from './reauth-proof';
+import { signOutWithMessage } from './signed-out';
+
+/** Answers that mean the account can no longer use what it was using: sign out and say why. */
+const ACCOUNT_GONE: Record<string, string> = {
+  UNAUTHENTICATED: 'You have been signed out: your account no longer exists or your session ended.',
+  ACCOUNT_SUSPENDED: 'You have been signed out: your account has been suspended.',
+  FORBIDDEN_ADMIN: 'You have been signed out: your account is no longer an administrator.',
+};
 
 export class ApiError extends Error {
   constructor(
@@ -19,6 +28,8 @@ export interface ApiOptions {
   /** Send the stored token as a bearer token (admin, member and media calls). */
   auth?: boolean;
   signal?: AbortSignal;
+  /** Set on the replay after the password dialog, so a refusal then is not asked about twice. */
+  reauthed?: boolean;
 }
 
 /**
@@ -32,6 +43,8 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
   if (options.body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
   const token = options.auth ? getToken() : null;
   if (token) headers.Authorization = `Bearer ${token}`;
+  const proof = token ? currentProof() : null;
+  if (proof) headers['X-Reauth'] = proof;
 
   const response = await fetch(path, {
     method: options.method ?? 'GET',
@@ -56,8 +69,26 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
 
   if (!response.ok) {
     const body = (data ?? {}) as { message?: string; msg?: string; error?: string; code?: string };
-    // A rejected token means the session is over; forget it so the guards send the user to sign in.
-    if (response.status === 401 && options.auth) clearToken();
+    // A change that can take the site: the console asks for the password, then sends the call again.
+    if (body.code === 'REAUTH_REQUIRED' && token && !options.reauthed) {
+      if (await askForPassword()) return api<T>(path, { ...options, reauthed: true });
+      throw new ApiError(
+        'Not changed: your password was not confirmed.',
+        response.status,
+        'REAUTH_CANCELLED',
+      );
+    }
+    if (options.auth && token) {
+      const gone =
+        response.status === 401
+          ? ACCOUNT_GONE.UNAUTHENTICATED
+          : body.code === 'ACCOUNT_SUSPENDED'
+            ? ACCOUNT_GONE.ACCOUNT_SUSPENDED
+            : body.code === 'FORBIDDEN' && /Administrator access/.test(body.message ?? '')
+              ? ACCOUNT_GONE.FORBIDDEN_ADMIN
+              : null;
+      if (gone) signOutWithMessage(gone);
+    } else if (response.status === 401 && options.auth) clearToken();
     const message = body.message || body.msg || body.error || text;
     throw new ApiError(message || `HTTP ${response.status}`, response.status, body.code, Boolean(message));
   }

@@ -1,6 +1,14 @@
 import { type ComponentType, lazy } from 'react';
 
-export type PanelId = 'dashboard' | 'users' | 'backgrounds' | 'media' | 'mongodb' | 'nginx' | 'nodejs';
+export type PanelId =
+  | 'dashboard'
+  | 'users'
+  | 'activity'
+  | 'backgrounds'
+  | 'media'
+  | 'mongodb'
+  | 'nginx'
+  | 'nodejs';
 
 export interface PanelDefinition {
   id: PanelId;
@@ -36,6 +44,12 @@ export const PANELS: PanelDefinition[] = [
     component: lazy(() =>
       import('../users/user-management-panel').then((m) => ({ default: m.UserManagementPanel })),
     ),
+  },
+  {
+    id: 'activity',
+    label: 'Activity',
+    icon: '☰',
+    component: lazy(() => import('../activity/activity-panel').then((m) => ({ default: m.ActivityPanel }))),
   },
   {
     id: 'backgrounds',

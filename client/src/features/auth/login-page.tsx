@@ -1,5 +1,5 @@
 import { PUBLIC_PAGES } from '@common/public-pages';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { preloadRoute } from '../../app/lazy-page';
 import { usePageMeta } from '../../app/page-meta';
@@ -7,6 +7,7 @@ import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { PasswordField } from '../../components/ui/password-field';
 import { TextField } from '../../components/ui/text-field';
+import { takeSignedOutMessage } from '../../lib/signed-out';
 import { login } from './api';
 import { AuthLayout, LINK_CLASS } from './auth-layout';
 import { useSubmit } from './use-submit';
@@ -16,6 +17,10 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  // Why the console signed this person out (account deleted or suspended), shown once.
+  // Read after hydration: the pre-rendered page has no such message.
+  const [signedOut, setSignedOut] = useState<string | null>(null);
+  useEffect(() => setSignedOut(takeSignedOutMessage()), []);
   const { onSubmit, error, pending } = useSubmit(async () => {
     const destination = await login({ email, password });
     // Its code arrives while the button still says it is signing in, so the next page shows at once.
@@ -26,6 +31,7 @@ export function LoginPage() {
   return (
     <AuthLayout title="Welcome Back" subtitle="Sign in to continue your journey.">
       <form onSubmit={onSubmit} className="space-y-4">
+        {signedOut && <FormMessage tone="error">{signedOut}</FormMessage>}
         <TextField
           label="Email"
           type="email"

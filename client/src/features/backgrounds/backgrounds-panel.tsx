@@ -2,6 +2,7 @@ import type { Playlist } from '@common/schemas/playlist';
 import type { SliderConfig } from '@common/schemas/slider';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { useConfirm } from '../admin/components/confirm-dialog';
 import { previewSlider, reloadSlider } from '../slideshow/slider-events';
 import {
   backgroundKeys,
@@ -26,6 +27,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 
 /** The Background Manager console panel (SPEC sections 2, 4 and 8). */
 export function BackgroundsPanel() {
+  const confirm = useConfirm();
   const queryClient = useQueryClient();
   const { notice, success, error } = useNotice();
   const configQuery = useSliderConfig();
@@ -116,7 +118,13 @@ export function BackgroundsPanel() {
   }
 
   async function remove(playlist: Playlist) {
-    if (!window.confirm('Delete this playlist?')) return;
+    const sure = await confirm({
+      title: 'Delete this playlist?',
+      message: `“${playlist.name}” and its order are deleted. The media files stay in the library.`,
+      confirmLabel: 'Delete playlist',
+      destructive: true,
+    });
+    if (!sure) return;
     try {
       await deletePlaylist(playlist._id);
       if (editor.selectedId === playlist._id) editor.select(null);

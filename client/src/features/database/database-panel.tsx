@@ -1,6 +1,7 @@
 import { DATABASE_DEFAULTS } from '@common/schemas/database';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { useConfirm } from '../admin/components/confirm-dialog';
 import {
   type DatabaseForm,
   databaseKeys,
@@ -32,6 +33,7 @@ const EMPTY_FORM: DatabaseForm = {
 
 /** The console's MongoDB section (SPEC "Database panel"): status, connection settings, statistics. */
 export function DatabasePanel() {
+  const confirm = useConfirm();
   const queryClient = useQueryClient();
   const { notice, success, error } = useDatabaseNotice();
   const config = useQuery({ queryKey: databaseKeys.config, queryFn: fetchConfig, retry: false });
@@ -99,10 +101,11 @@ export function DatabasePanel() {
 
   async function save() {
     if (!form) return;
-    const sure = window.confirm(
-      `Save Configuration switches the site to ${form.database} on ${form.host}:${form.port}. ` +
-        'If that database has no users, everything is copied into it first. The server then restarts on it. Continue?',
-    );
+    const sure = await confirm({
+      title: 'Move the site to this database?',
+      message: `Save Configuration switches the site to ${form.database} on ${form.host}:${form.port}. If that database has no users, everything is copied into it first. The server then restarts on it.`,
+      confirmLabel: 'Move and restart',
+    });
     if (!sure) return;
     setBusy('save');
     try {

@@ -3,6 +3,7 @@ import type { LastScanResponse } from '@common/schemas/media';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { FormMessage } from '../../components/ui/form-message';
+import { useConfirm } from '../admin/components/confirm-dialog';
 import { deleteFiles, fetchFiles, fetchLastScan, mediaKeys, scanFiles, uploadFile } from './api';
 import { MediaLibraryCard } from './components/media-library-card';
 import { MediaTypeTabs } from './components/media-type-tabs';
@@ -23,6 +24,7 @@ let nextEntryId = 0;
 
 /** The console's Media Manager (SPEC section 2): scan, upload to and delete from the media library. */
 export function MediaManagerPanel() {
+  const confirm = useConfirm();
   const queryClient = useQueryClient();
   const { message, flash } = useFlashMessage();
   const [category, setCategory] = useState<MediaCategory>('image');
@@ -159,9 +161,28 @@ export function MediaManagerPanel() {
   async function deleteSelected() {
     if (selected.size === 0) return flash('No files selected.');
     if (!basePath) return flash(NO_BASE_PATH);
+    const paths = [...selected];
+    const names = paths.map((p) => p.slice(p.indexOf('/') + 1));
+    const sure = await confirm({
+      title: `Delete ${paths.length} file${paths.length === 1 ? '' : 's'}?`,
+      message: (
+        <>
+          <p className="break-words">
+            {names.slice(0, 3).join(', ')}
+            {names.length > 3 ? ` and ${names.length - 3} more` : ''}
+          </p>
+          <p>
+            The files are removed from the disk and the slideshow stops showing them. This cannot be undone.
+          </p>
+        </>
+      ),
+      confirmLabel: `Delete ${paths.length} file${paths.length === 1 ? '' : 's'}`,
+      destructive: true,
+    });
+    if (!sure) return;
     setDeleting(true);
     try {
-      const result = await deleteFiles(basePath, [...selected]);
+      const result = await deleteFiles(basePath, paths);
       setSelected(new Set());
       flash(result.message || `Deleted ${result.summary.deleted} file(s).`);
       await runScan(true);

@@ -2,6 +2,7 @@ import type { NginxConfig, NginxHistoryEntry } from '@common/schemas/nginx';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { FormMessage } from '../../components/ui/form-message';
+import { useConfirm } from '../admin/components/confirm-dialog';
 import {
   type NginxAnswer,
   nginxKeys,
@@ -30,6 +31,7 @@ type Busy = 'save' | 'restart' | 'restore' | null;
 
 /** The web-server console panel (SPEC sections 2, 4 and 8). */
 export function NginxPanel() {
+  const confirm = useConfirm();
   const queryClient = useQueryClient();
   const configQuery = useNginxConfig();
   const statusQuery = useNginxStatus();
@@ -64,19 +66,22 @@ export function NginxPanel() {
 
   const save = () => form && act('save', SAVE_TEXTS, () => saveNginxConfig(toConfig(form)));
 
-  function restart() {
-    const confirmed = window.confirm(
-      'Restart Nginx? A running nginx reloads its configuration gracefully; a stopped one is started. ' +
-        'Service may be briefly interrupted.',
-    );
+  async function restart() {
+    const confirmed = await confirm({
+      title: 'Restart Nginx?',
+      message:
+        'A running nginx reloads its configuration gracefully; a stopped one is started. Service may be briefly interrupted.',
+      confirmLabel: 'Restart',
+    });
     if (confirmed) void act('restart', RESTART_TEXTS, restartNginx);
   }
 
-  function restore(entry: NginxHistoryEntry) {
-    const confirmed = window.confirm(
-      `Restore the version saved on ${new Date(entry.savedAt).toLocaleString()} by ${entry.savedBy}? ` +
-        'It is tested by nginx before it goes live.',
-    );
+  async function restore(entry: NginxHistoryEntry) {
+    const confirmed = await confirm({
+      title: 'Restore this version?',
+      message: `The version saved on ${new Date(entry.savedAt).toLocaleString()} by ${entry.savedBy} replaces the live settings. It is tested by nginx before it goes live.`,
+      confirmLabel: 'Restore',
+    });
     if (confirmed) void act('restore', SAVE_TEXTS, () => restoreNginxVersion(entry.id));
   }
 

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { FormMessage } from '../../components/ui/form-message';
 import { clearToken, getToken, handOverUrl } from '../../lib/auth-token';
+import { useConfirm } from '../admin/components/confirm-dialog';
 import {
   fetchAppServerConfig,
   nodejsKeys,
@@ -27,6 +28,7 @@ interface Notice {
 
 /** The console's Node.js panel (SPEC sections 2, 4 and 8): live status, settings and restart. */
 export function NodejsPanel() {
+  const confirm = useConfirm();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const configQuery = useAppServerConfig();
@@ -68,7 +70,12 @@ export function NodejsPanel() {
   }
 
   async function restart() {
-    if (!window.confirm('Restart the server? This will disconnect all users briefly.')) return;
+    const sure = await confirm({
+      title: 'Restart the server?',
+      message: 'This will disconnect all users briefly.',
+      confirmLabel: 'Restart Server',
+    });
+    if (!sure) return;
     setBusy('restart');
     setNotice(null);
     const signsEveryoneOut = config?.pendingRestart.includes('sessionSecret') ?? false;

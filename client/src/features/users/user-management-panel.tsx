@@ -1,8 +1,11 @@
 import { USER_SEARCH_DEBOUNCE_MS } from '@common/constants';
 import type { UpdateUserBody, UserListResponse, UserSortField } from '@common/schemas/admin-users';
+import type { PublicUser } from '@common/schemas/user';
 import { useEffect, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { INPUT_CLASS } from '../../components/ui/text-field';
+import { readSession } from '../../lib/auth-token';
+import { useConfirm } from '../admin/components/confirm-dialog';
 import { downloadUsersCsv, type UserListParams, useDeleteUser, useUpdateUser, useUserList } from './api';
 import { AddUserModal } from './components/add-user-modal';
 import { MobileSort } from './components/mobile-sort';
@@ -21,6 +24,7 @@ interface Notice {
 }
 
 export function UserManagementPanel() {
+  const confirm = useConfirm();
   const [params, setParams] = useState<UserListParams>({
     page: 1,
     search: '',
@@ -75,11 +79,32 @@ export function UserManagementPanel() {
     }
   }
 
-  async function destroy(id: string) {
-    if (!window.confirm(DELETE_CONFIRMATION)) return;
+  async function destroy(user: PublicUser) {
     setNotice(null);
+    if (user._id === readSession()?.userId) {
+      setNotice({
+        text: 'You cannot delete your own account here.',
+        detail: 'Another administrator can do it.',
+      });
+      return;
+    }
+    const sure = await confirm({
+      title: user.role === 'admin' ? 'Delete this administrator?' : 'Delete this user?',
+      message: (
+        <>
+          <p>
+            <strong className="text-white">{user.name}</strong> ({user.email})
+            {user.role === 'admin' ? ' is an administrator: they lose the console and their account. ' : ' '}
+          </p>
+          <p>{DELETE_CONFIRMATION}</p>
+        </>
+      ),
+      confirmLabel: user.role === 'admin' ? 'Delete administrator' : 'Delete user',
+      destructive: true,
+    });
+    if (!sure) return;
     try {
-      await remove.mutateAsync(id);
+      await remove.mutateAsync(user._id);
     } catch (failure) {
       setNotice({ text: 'Failed to delete user.', detail: (failure as Error).message });
     }
@@ -192,7 +217,7 @@ export function UserManagementPanel() {
                 onEdit={() => setEditingId(user._id)}
                 onCancel={() => setEditingId(null)}
                 onSave={(changes) => save(user._id, changes)}
-                onDelete={() => destroy(user._id)}
+                onDelete={() => destroy(user)}
               />
             ))}
             {shown && users.length === 0 && (

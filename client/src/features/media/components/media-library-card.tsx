@@ -48,7 +48,7 @@ export function MediaLibraryCard(props: MediaLibraryCardProps) {
           <Button variant="secondary" onClick={onRefresh} disabled={loading}>
             Refresh
           </Button>
-          <Button variant="danger" onClick={onDelete} disabled={deleting}>
+          <Button variant="danger" onClick={onDelete} disabled={deleting || selected.size === 0}>
             {deleting ? 'Deleting...' : `Delete Selected (${selected.size})`}
           </Button>
         </div>

@@ -1,0 +1,92 @@
+import type { ReauthResponse } from '@common/schemas/reauth';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { FormMessage } from '../../../components/ui/form-message';
+import { ModalDialog } from '../../../components/ui/modal-dialog';
+import { PasswordField } from '../../../components/ui/password-field';
+import { api } from '../../../lib/api-client';
+import { rememberProof, setPasswordPrompt } from '../../../lib/reauth-proof';
+
+/**
+ * Asks for the administrator's password before a change that can take the site (moving the
+ * database, nginx, the Node.js server, removing an administrator). The server checks it and
+ * answers a proof valid 10 minutes; the password itself is never kept.
+ */
+export function PasswordPromptHost() {
+  const [open, setOpen] = useState(false);
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const resolver = useRef<((ok: boolean) => void) | null>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    setPasswordPrompt(
+      () =>
+        new Promise<boolean>((resolve) => {
+          resolver.current = resolve;
+          setPassword('');
+          setError(null);
+          setOpen(true);
+        }),
+    );
+    return () => setPasswordPrompt(null);
+  }, []);
+
+  const finish = (ok: boolean) => {
+    resolver.current?.(ok);
+    resolver.current = null;
+    setOpen(false);
+    setPassword('');
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setPending(true);
+    setError(null);
+    try {
+      const answer = await api<ReauthResponse>('/api/auth/reauth', {
+        method: 'POST',
+        body: { password },
+        auth: true,
+      });
+      rememberProof(answer.proof, answer.expiresAt);
+      finish(true);
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <ModalDialog open={open} onCancel={() => finish(false)} titleId={titleId}>
+      <form onSubmit={submit} className="space-y-4 p-6 sm:p-7">
+        <h2 id={titleId} className="text-lg font-semibold text-white">
+          Confirm it is you
+        </h2>
+        <p className="text-sm leading-relaxed text-stone-300">
+          This change can take the whole site down or move its data. Type your password to go on; you will not
+          be asked again for 10 minutes.
+        </p>
+        <PasswordField
+          label="Your password"
+          autoComplete="current-password"
+          autoFocus
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        {error && <FormMessage tone="error">{error}</FormMessage>}
+        <div className="flex flex-col-reverse gap-2 pt-1 sm:flex-row sm:justify-end">
+          <Button variant="secondary" onClick={() => finish(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={pending || !password}>
+            {pending ? 'Checking…' : 'Confirm'}
+          </Button>
+        </div>
+      </form>
+    </ModalDialog>
+  );
+}
