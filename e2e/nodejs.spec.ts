@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { ADMIN } from './support/env';
-import { adminToken, apiAs, openSignedIn } from './support/session';
+import { adminToken, apiAs, confirmPassword, openSignedIn } from './support/session';
 
 interface Status {
   status: { uptime: number };
@@ -64,6 +64,8 @@ test('saving shows the spec message, and a field fixed by the environment is rea
 
   await page.getByLabel('Rate Limit Max Requests').fill('5000');
   await page.getByRole('button', { name: 'Save Configuration' }).click();
+  // A change that can take the site: the password is asked first, then the save goes through.
+  await confirmPassword(page, ADMIN.password);
   await expect(
     page.getByText('Node.js configuration saved! Restart the server for changes to take effect.'),
   ).toBeVisible();

@@ -1,7 +1,9 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { ADMIN, E2E_BASE_URL } from './env';
 
 const tokens = new Map<string, string>();
+/** The password of each token made here, so that apiAs can confirm it for a system change. */
+const passwords = new Map<string, string>();
 
 /**
  * A sign-in token through the real API, kept for the rest of the worker so that the suite
@@ -19,6 +21,7 @@ export async function tokenFor(email: string, password: string): Promise<string>
     throw new Error(`Sign-in as ${email} failed: ${response.status} ${await response.text()}`);
   const { token } = (await response.json()) as { token: string };
   tokens.set(email, token);
+  passwords.set(token, password);
   return token;
 }
 
@@ -35,23 +38,67 @@ export async function openSignedIn(page: Page, token: string, path: string): Pro
   await page.goto(path);
 }
 
-/** Calls the API as `token`; throws on a non-2xx answer. */
+const proofs = new Map<string, string>();
+
+/** A password-confirmation proof for `token` (valid 10 minutes; the suite keeps one per token). */
+async function proofFor(token: string): Promise<string | undefined> {
+  const password = passwords.get(token);
+  if (!password) return undefined;
+  const response = await fetch(`${E2E_BASE_URL}/api/auth/reauth`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ password }),
+  });
+  if (!response.ok) throw new Error(`Password confirmation failed: ${response.status}`);
+  const { proof } = (await response.json()) as { proof: string };
+  proofs.set(token, proof);
+  return proof;
+}
+
+/**
+ * Calls the API as `token`; throws on a non-2xx answer. A system change refused for want of
+ * the password confirmation is confirmed (for tokens made by tokenFor) and sent again.
+ */
 export async function apiAs<T = unknown>(
   token: string,
   method: string,
   path: string,
   body?: unknown,
 ): Promise<T> {
-  const response = await fetch(`${E2E_BASE_URL}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const send = (proof?: string) =>
+    fetch(`${E2E_BASE_URL}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(proof ? { 'x-reauth': proof } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  let response = await send(proofs.get(token));
+  if (
+    response.status === 403 &&
+    (
+      await response
+        .clone()
+        .json()
+        .catch(() => ({}))
+    ).code === 'REAUTH_REQUIRED'
+  ) {
+    const proof = await proofFor(token);
+    if (proof) response = await send(proof);
+  }
   if (!response.ok) throw new Error(`${method} ${path} failed: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
+}
+
+/** Answers the console's password dialog, which opens before a change that can take the site. */
+export async function confirmPassword(page: Page, password: string): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel('Your password').fill(password);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog).toBeHidden();
 }
 
 let counter = 0;

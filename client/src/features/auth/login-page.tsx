@@ -20,7 +20,10 @@ export function LoginPage() {
   // Why the console signed this person out (account deleted or suspended), shown once.
   // Read after hydration: the pre-rendered page has no such message.
   const [signedOut, setSignedOut] = useState<string | null>(null);
-  useEffect(() => setSignedOut(takeSignedOutMessage()), []);
+  useEffect(() => {
+    const message = takeSignedOutMessage();
+    if (message) setSignedOut(message);
+  }, []);
   const { onSubmit, error, pending } = useSubmit(async () => {
     const destination = await login({ email, password });
     // Its code arrives while the button still says it is signing in, so the next page shows at once.
