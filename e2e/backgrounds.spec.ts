@@ -6,7 +6,7 @@ import { SLIDER_DEFAULTS } from '@common/slider-defaults';
 import { expect, type Page, test } from '@playwright/test';
 import { E2E_DATA_DIR } from './support/env';
 import { solidPng } from './support/png';
-import { adminToken, apiAs, openSignedIn } from './support/session';
+import { adminToken, answerConfirmation, apiAs, openSignedIn } from './support/session';
 
 const run = Date.now().toString(36);
 const names = ['a', 'b', 'c'].map((letter) => `bg-${run}-${letter}.png`);
@@ -132,14 +132,11 @@ test('deleting a playlist asks first; playlist and settings mistakes are explain
   await openManager(page);
   const remove = page.getByRole('button', { name: `Delete playlist ${name}` });
 
-  page.once('dialog', (dialog) => {
-    expect(dialog.message()).toBe('Delete this playlist?');
-    void dialog.dismiss();
-  });
   await remove.click();
+  expect(await answerConfirmation(page, false)).toContain('Delete this playlist?');
   await expect(remove).toBeVisible();
-  page.once('dialog', (dialog) => void dialog.accept());
   await remove.click();
+  await answerConfirmation(page, true);
   await expect(remove).toHaveCount(0);
 
   // A blank name is ignored without a request.

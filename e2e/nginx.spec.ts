@@ -7,8 +7,8 @@ import {
   stopNginx,
 } from '../server/src/features/nginx/nginx-test-support';
 import { freePort } from '../server/src/test/free-port';
-import { E2E_DATA_DIR } from './support/env';
-import { adminToken, apiAs, openSignedIn } from './support/session';
+import { ADMIN, E2E_DATA_DIR } from './support/env';
+import { adminToken, answerConfirmation, apiAs, confirmPassword, openSignedIn } from './support/session';
 
 // The e2e server manages its own nginx under its DATA_DIR; this spec gives it a free port.
 const nginxDir = path.join(E2E_DATA_DIR, 'nginx');
@@ -59,6 +59,7 @@ test('an administrator changes the max body size, saves, and restarts nginx afte
   });
   await page.getByLabel('Max body size').fill('256M');
   await page.getByRole('button', { name: 'Save Configuration' }).click();
+  await confirmPassword(page, ADMIN.password);
   await expect(page.getByRole('button', { name: 'Saving...' })).toBeDisabled();
   await expect(page.getByRole('status').filter({ hasText: 'Nginx configuration' })).toHaveText(
     'Nginx configuration saved successfully!',
@@ -73,17 +74,14 @@ test('an administrator changes the max body size, saves, and restarts nginx afte
   await expect(page.getByLabel('Max body size')).toHaveValue('256M');
 
   // Dismissed: nothing happens.
-  page.once('dialog', (dialog) => dialog.dismiss());
   await page.getByRole('button', { name: 'Restart Nginx' }).click();
+  await answerConfirmation(page, false);
   await expect(page.getByRole('button', { name: 'Restart Nginx' })).toBeEnabled();
   await expect(state(page)).toHaveText('Stopped');
 
-  let question = '';
-  page.once('dialog', (dialog) => {
-    question = dialog.message();
-    void dialog.accept();
-  });
   await page.getByRole('button', { name: 'Restart Nginx' }).click();
+  const question = await answerConfirmation(page, true);
+  await confirmPassword(page, ADMIN.password);
   await expect(page.getByRole('status').filter({ hasText: 'restarted' })).toHaveText(
     'Nginx restarted successfully!',
   );
@@ -101,8 +99,8 @@ test('an administrator changes the max body size, saves, and restarts nginx afte
   expect(asset.headers['cache-control']).toContain('immutable');
 
   // A running nginx is reloaded, not restarted.
-  page.once('dialog', (dialog) => void dialog.accept());
   await page.getByRole('button', { name: 'Restart Nginx' }).click();
+  await answerConfirmation(page, true);
   await expect(page.getByRole('status').filter({ hasText: 'restarted' })).toHaveText(
     'Nginx restarted successfully!',
   );
@@ -118,6 +116,7 @@ test('a refused value is named and marked, and nothing changes', async ({ page }
   );
   await page.getByLabel('Max body size').fill('1G; include /etc/passwd');
   await page.getByRole('button', { name: 'Save Configuration' }).click();
+  await confirmPassword(page, ADMIN.password);
   await expect(page.getByRole('alert')).toHaveText(/^Failed to save: Max body size must be a whole number/);
   await expect(page.getByLabel('Max body size')).toHaveAttribute('aria-invalid', 'true');
   const after = await apiAs<{ data: { maxBodySize: string } }>(

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { ADMIN } from './support/env';
-import { adminToken, apiAs, confirmPassword, openSignedIn } from './support/session';
+import { adminToken, answerConfirmation, apiAs, confirmPassword, openSignedIn } from './support/session';
 
 interface Status {
   status: { uptime: number };
@@ -89,17 +89,14 @@ test('restart asks first, says it started, and the console keeps working without
   const before = await serverStartedAt();
 
   // Declining the confirmation restarts nothing.
-  page.once('dialog', (dialog) => dialog.dismiss());
   await page.getByRole('button', { name: 'Restart Server' }).click();
+  await answerConfirmation(page, false);
   await page.waitForTimeout(500);
   expect(Math.abs((await serverStartedAt()) - before)).toBeLessThan(1000);
 
-  let question = '';
-  page.once('dialog', (dialog) => {
-    question = dialog.message();
-    void dialog.accept();
-  });
   await page.getByRole('button', { name: 'Restart Server' }).click();
+  const question = await answerConfirmation(page, true);
+  await confirmPassword(page, ADMIN.password);
   // Both buttons wait while the request is in flight.
   await expect(page.getByRole('button', { name: 'Restarting...' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Save Configuration' })).toBeDisabled();

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { PublicUser } from '@common/schemas/user';
 import { expect, type Page, test } from '@playwright/test';
-import { adminToken, apiAs, openSignedIn } from './support/session';
+import { adminToken, answerConfirmation, apiAs, openSignedIn } from './support/session';
 
 // Every user this file makes carries the run's tag, so a search for it shows only them.
 const run = `um${Date.now().toString(36)}`;
@@ -176,28 +176,25 @@ test('Delete asks first; only a confirmed delete removes the row, and a failure 
   await makeUser('Hotel');
   await openUsers(page, run);
 
-  const messages: string[] = [];
-  page.once('dialog', (dialog) => {
-    messages.push(dialog.message());
-    void dialog.dismiss();
-  });
   await page.getByRole('button', { name: `Delete ${run} Hotel` }).click();
+  const question = await answerConfirmation(page, false);
   await expect(row(page, `${run} Hotel`)).toBeVisible();
-  expect(messages).toEqual(['Are you sure you want to delete this user? This action cannot be undone.']);
+  expect(question).toContain('Are you sure you want to delete this user? This action cannot be undone.');
+  expect(question).toContain(`${run} Hotel`);
 
   await page.route('**/api/admin/users/*', (route) =>
     route.request().method() === 'DELETE'
       ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"Disk full"}' })
       : route.fallback(),
   );
-  page.once('dialog', (dialog) => void dialog.accept());
   await page.getByRole('button', { name: `Delete ${run} Hotel` }).click();
+  await answerConfirmation(page, true);
   await expect(page.getByRole('alert')).toContainText('Failed to delete user.');
   await expect(row(page, `${run} Hotel`)).toBeVisible();
   await page.unroute('**/api/admin/users/*');
 
-  page.once('dialog', (dialog) => void dialog.accept());
   await page.getByRole('button', { name: `Delete ${run} Hotel` }).click();
+  await answerConfirmation(page, true);
   await expect(row(page, `${run} Hotel`)).toHaveCount(0);
 });
 

@@ -120,3 +120,20 @@ export async function registerMember(
   if (!response.ok) throw new Error(`Registration failed: ${response.status}`);
   return person;
 }
+
+/**
+ * Answers the console's own confirmation dialog (never the browser's `confirm`): `accept` clicks
+ * its action, else Cancel. Resolves with the dialog's title and text.
+ */
+export async function answerConfirmation(page: Page, accept: boolean): Promise<string> {
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toBeVisible();
+  const text = await dialog.innerText();
+  const buttons = dialog.getByRole('button');
+  await (accept
+    ? buttons.filter({ hasNotText: /^Cancel$/ })
+    : buttons.filter({ hasText: /^Cancel$/ })
+  ).click();
+  await expect(dialog).toBeHidden();
+  return text;
+}
