@@ -4,6 +4,7 @@ import { ConfirmProvider } from './components/confirm-dialog';
 import { NotBuiltPanel } from './components/not-built-panel';
 import { PasswordPromptHost } from './components/password-prompt';
 import { Sidebar } from './components/sidebar';
+import { NoticeProvider } from './notices/notices';
 import { DEFAULT_PANEL, PANELS, type PanelId } from './panels';
 
 /**
@@ -29,50 +30,52 @@ export function Component() {
   const Panel = panel.component;
 
   return (
-    <ConfirmProvider>
-      <div className="flex min-h-screen bg-stone-950/70">
-        <Sidebar
-          active={active}
-          open={drawerOpen}
-          // Off screen on a phone: out of the tab order and hidden from screen readers too.
-          hidden={!wide && !drawerOpen}
-          onLogout={logout}
-          onSelect={(id) => {
-            setActive(id);
-            setDrawerOpen(false);
-          }}
-        />
-        {drawerOpen && (
-          <button
-            type="button"
-            aria-label="Close menu"
-            className="fixed inset-0 z-20 bg-black/60 lg:hidden"
-            onClick={() => setDrawerOpen(false)}
+    <NoticeProvider>
+      <ConfirmProvider>
+        <div className="flex min-h-screen bg-stone-950/70">
+          <Sidebar
+            active={active}
+            open={drawerOpen}
+            // Off screen on a phone: out of the tab order and hidden from screen readers too.
+            hidden={!wide && !drawerOpen}
+            onLogout={logout}
+            onSelect={(id) => {
+              setActive(id);
+              setDrawerOpen(false);
+            }}
           />
-        )}
-        <div className="min-w-0 flex-1">
-          <header className="sticky top-0 z-10 flex items-center gap-3 border-b border-white/10 bg-stone-950/80 px-4 py-3 backdrop-blur lg:hidden">
+          {drawerOpen && (
             <button
               type="button"
-              aria-label="Open menu"
-              aria-controls="admin-sidebar"
-              aria-expanded={drawerOpen}
-              onClick={() => setDrawerOpen(true)}
-              className="rounded-lg px-2 py-1 text-xl text-stone-200 hover:bg-white/10"
-            >
-              ☰
-            </button>
-            <span className="font-semibold text-white">{panel.label}</span>
-          </header>
-          <main className="p-4 sm:p-6 lg:p-8">
-            <Suspense fallback={<p className="text-stone-400">Loading…</p>}>
-              {Panel ? <Panel key={panel.id} /> : <NotBuiltPanel key={panel.id} title={panel.label} />}
-            </Suspense>
-          </main>
+              aria-label="Close menu"
+              className="fixed inset-0 z-20 bg-black/60 lg:hidden"
+              onClick={() => setDrawerOpen(false)}
+            />
+          )}
+          <div className="min-w-0 flex-1">
+            <header className="sticky top-0 z-10 flex items-center gap-3 border-b border-white/10 bg-stone-950/80 px-4 py-3 backdrop-blur lg:hidden">
+              <button
+                type="button"
+                aria-label="Open menu"
+                aria-controls="admin-sidebar"
+                aria-expanded={drawerOpen}
+                onClick={() => setDrawerOpen(true)}
+                className="rounded-lg px-2 py-1 text-xl text-stone-200 hover:bg-white/10"
+              >
+                ☰
+              </button>
+              <span className="font-semibold text-white">{panel.label}</span>
+            </header>
+            <main className="p-4 sm:p-6 lg:p-8">
+              <Suspense fallback={<p className="text-stone-400">Loading…</p>}>
+                {Panel ? <Panel key={panel.id} /> : <NotBuiltPanel key={panel.id} title={panel.label} />}
+              </Suspense>
+            </main>
+          </div>
         </div>
-      </div>
-      <PasswordPromptHost />
-    </ConfirmProvider>
+        <PasswordPromptHost />
+      </ConfirmProvider>
+    </NoticeProvider>
   );
 }
 

@@ -3,6 +3,7 @@ import type { SliderConfig } from '@common/schemas/slider';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useConfirm } from '../admin/components/confirm-dialog';
+import { useNotices } from '../admin/notices/notices';
 import { previewSlider, reloadSlider } from '../slideshow/slider-events';
 import {
   backgroundKeys,
@@ -20,7 +21,6 @@ import { LibraryCard } from './components/library-card';
 import { PlaylistOrderStrip } from './components/playlist-order-strip';
 import { PlaylistsCard } from './components/playlists-card';
 import { SliderSettingsCard } from './components/slider-settings-card';
-import { useNotice } from './use-notice';
 import { usePlaylistEditor } from './use-playlist-editor';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -29,7 +29,9 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 export function BackgroundsPanel() {
   const confirm = useConfirm();
   const queryClient = useQueryClient();
-  const { notice, success, error } = useNotice();
+  const notices = useNotices();
+  const success = (text: string) => notices.success(text);
+  const error = (text: string) => notices.error(text);
   const configQuery = useSliderConfig();
   const playlistsQuery = usePlaylists();
   const saved = configQuery.data;
@@ -225,18 +227,6 @@ export function BackgroundsPanel() {
           className="pointer-events-none fixed inset-0 z-40"
           style={{ backgroundColor: `rgba(${draft.overlayColor}, ${draft.overlayOpacity})` }}
         />
-      )}
-      {notice && (
-        <p
-          role={notice.tone === 'error' ? 'alert' : 'status'}
-          className={`fixed top-4 right-4 z-[60] max-w-sm rounded-lg border px-4 py-3 text-sm shadow-2xl backdrop-blur ${
-            notice.tone === 'error'
-              ? 'border-red-500/40 bg-red-950/90 text-red-100'
-              : 'border-emerald-500/40 bg-emerald-950/90 text-emerald-100'
-          }`}
-        >
-          {notice.text}
-        </p>
       )}
     </section>
   );

@@ -1,7 +1,8 @@
 import { DATABASE_DEFAULTS } from '@common/schemas/database';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useConfirm } from '../admin/components/confirm-dialog';
+import { useNotices } from '../admin/notices/notices';
 import {
   type DatabaseForm,
   databaseKeys,
@@ -13,9 +14,7 @@ import {
 } from './api';
 import { ConnectionSettings } from './components/connection-settings';
 import { DatabaseStatsCard } from './components/database-stats-card';
-import { NoticeToast } from './components/notice-toast';
 import { StatusLine } from './components/status-line';
-import { useDatabaseNotice } from './use-database-notice';
 
 /** SPEC section 9: the status is reloaded this long after a save. */
 const STATUS_RELOAD_MS = 1000;
@@ -31,11 +30,19 @@ const EMPTY_FORM: DatabaseForm = {
   password: '',
 };
 
+const DATABASE_NOTICE_SECONDS = 5;
+
 /** The console's MongoDB section (SPEC "Database panel"): status, connection settings, statistics. */
 export function DatabasePanel() {
   const confirm = useConfirm();
   const queryClient = useQueryClient();
-  const { notice, success, error } = useDatabaseNotice();
+  const notices = useNotices();
+  // SPEC section 9: this panel's success notices show for 5 seconds; errors stay until dismissed.
+  const success = useCallback(
+    (text: string, detail?: string) => notices.success(text, { detail, seconds: DATABASE_NOTICE_SECONDS }),
+    [notices],
+  );
+  const error = useCallback((text: string, detail?: string) => notices.error(text, { detail }), [notices]);
   const config = useQuery({ queryKey: databaseKeys.config, queryFn: fetchConfig, retry: false });
   const status = useQuery({ queryKey: databaseKeys.status, queryFn: fetchStatus, retry: false });
   const databases = useDatabases();
@@ -91,7 +98,7 @@ export function DatabasePanel() {
         const { collections = 0, documents = 0 } = answer.stats ?? {};
         success(`Connection successful! Found ${collections} collections and ${documents} documents.`);
         setTested(answer.databases ?? []);
-      } else error(answer.message || 'Connection failed');
+      } else notices.error(answer.message || 'Connection failed', { technical: answer.detail });
     } catch (failure) {
       error(`Connection test failed: ${messageOf(failure)}`);
     } finally {
@@ -185,7 +192,6 @@ export function DatabasePanel() {
           </ul>
         )}
       </div>
-      <NoticeToast notice={notice} />
     </section>
   );
 }

@@ -4,14 +4,15 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { FormMessage } from '../../components/ui/form-message';
 import { useConfirm } from '../admin/components/confirm-dialog';
+import { useNotices } from '../admin/notices/notices';
 import { deleteFiles, fetchFiles, fetchLastScan, mediaKeys, scanFiles, uploadFile } from './api';
 import { MediaLibraryCard } from './components/media-library-card';
 import { MediaTypeTabs } from './components/media-type-tabs';
 import { PendingUploads, type UploadEntry } from './components/pending-uploads';
 import { ScannerCard } from './components/scanner-card';
 import { UploadCard } from './components/upload-card';
+import { messageTone } from './message-tone';
 import { checkSelection } from './upload-rules';
-import { messageTone, useFlashMessage } from './use-flash-message';
 
 const NO_BASE_PATH = 'Please set a base path in Background Manager first.';
 /** SPEC section 7: the library scan refreshes this long after an upload. */
@@ -26,7 +27,12 @@ let nextEntryId = 0;
 export function MediaManagerPanel() {
   const confirm = useConfirm();
   const queryClient = useQueryClient();
-  const { message, flash } = useFlashMessage();
+  const notices = useNotices();
+  /** SPEC section 8: messages mentioning an error (or refusing) are errors, which now stay until dismissed. */
+  const flash = (text: string, seconds?: number) => {
+    if (messageTone(text) === 'error') notices.error(text);
+    else notices.success(text, { seconds });
+  };
   const [category, setCategory] = useState<MediaCategory>('image');
   const [entries, setEntries] = useState<UploadEntry[]>([]);
   const [uploading, setUploading] = useState(false);
@@ -121,6 +127,7 @@ export function MediaManagerPanel() {
     if (!basePath) return flash(NO_BASE_PATH);
     setUploading(true);
     let uploaded = 0;
+    const uploadedNames: string[] = [];
     const failures: string[] = [];
     const done = new Set<string>();
     // One request per file: each gets its own progress bar, and one refusal spoils nothing else.
@@ -134,6 +141,7 @@ export function MediaManagerPanel() {
           onProgress: (progress) => patchEntry(entry.id, { progress }),
         });
         uploaded += result.uploadedCount;
+        uploadedNames.push(entry.name);
         done.add(entry.id);
         patchEntry(entry.id, { status: 'done', progress: 1 });
       } catch (error) {
@@ -149,9 +157,13 @@ export function MediaManagerPanel() {
     }
     setUploading(false);
     dropEntries((entry) => !done.has(entry.id));
-    const success = uploaded ? `Successfully uploaded ${uploaded} file(s) to ${category}.` : '';
-    if (failures.length) flash(`${success ? `${success} ` : ''}Upload error: ${failures.join('; ')}`, 7);
-    else flash(success);
+    // What was uploaded and what was refused (and why) are told apart: the refusal stays until read.
+    if (uploaded)
+      notices.success(`Successfully uploaded ${uploaded} file(s) to ${category}.`, {
+        detail: firstNames(uploadedNames),
+        seconds: failures.length ? 7 : 3,
+      });
+    if (failures.length) notices.error(`Upload error: ${failures.join('; ')}`);
     if (uploaded) {
       clearTimeout(rescanTimer.current);
       rescanTimer.current = setTimeout(() => void runScan(true), RESCAN_AFTER_UPLOAD_MS);
@@ -209,20 +221,9 @@ export function MediaManagerPanel() {
           Upload, scan and remove the images, videos and audio of the media library.
         </p>
       </header>
-
       {settings.error && (
         <FormMessage tone="error">{`Error: ${errorText(settings.error, 'Could not load the library')}`}</FormMessage>
       )}
-      {/* Sticky, so that a message is seen wherever the page is scrolled to. */}
-      <div aria-live="polite" className="sticky top-16 z-10 lg:top-4">
-        {message && (
-          // Opaque backing: the message floats over the cards when the page is scrolled.
-          <div className="rounded-lg bg-stone-950/95 shadow-lg shadow-black/40">
-            <FormMessage tone={messageTone(message)}>{message}</FormMessage>
-          </div>
-        )}
-      </div>
-
       <ScannerCard
         basePath={basePath}
         lastScan={settings.data?.lastScan}
@@ -231,9 +232,7 @@ export function MediaManagerPanel() {
         libraryOpen={libraryOpen}
         onToggleLibrary={() => setLibraryOpen((open) => !open)}
       />
-
       <MediaTypeTabs value={category} onChange={chooseCategory} disabled={uploading} />
-
       <UploadCard category={category} disabled={uploading} onFiles={addFiles}>
         <PendingUploads
           category={category}
@@ -244,22 +243,27 @@ export function MediaManagerPanel() {
           onUpload={() => void uploadAll()}
         />
       </UploadCard>
-
-      {libraryOpen && (
-        <MediaLibraryCard
-          category={category}
-          files={files.data}
-          version={settings.data?.lastScan?.timestamp}
-          loading={files.isFetching}
-          error={files.error ? errorText(files.error, 'Could not load the library') : null}
-          selected={selected}
-          onToggle={toggle}
-          onToggleAll={(all) => setSelected(all ? new Set(files.data?.map((file) => file.path)) : new Set())}
-          onRefresh={() => void files.refetch()}
-          onDelete={() => void deleteSelected()}
-          deleting={deleting}
-        />
-      )}
+      libraryOpen && (
+      <MediaLibraryCard
+        category={category}
+        files={files.data}
+        version={settings.data?.lastScan?.timestamp}
+        loading={files.isFetching}
+        error={files.error ? errorText(files.error, 'Could not load the library') : null}
+        selected={selected}
+        onToggle={toggle}
+        onToggleAll={(all) => setSelected(all ? new Set(files.data?.map((file) => file.path)) : new Set())}
+        onRefresh={() => void files.refetch()}
+        onDelete={() => void deleteSelected()}
+        deleting={deleting}
+      />
+      )
     </section>
   );
+}
+
+/** "a.png, b.png, c.png and 4 more" */
+function firstNames(names: string[], shown = 3): string {
+  const head = names.slice(0, shown).join(', ');
+  return names.length > shown ? `${head} and ${names.length - shown} more` : head;
 }

@@ -1,7 +1,7 @@
 import { MAX_UPLOAD_BYTES } from '@common/constants';
 import { describe, expect, it } from 'vitest';
+import { messageTone } from './message-tone';
 import { acceptFor, checkSelection, formatSize } from './upload-rules';
-import { messageTone } from './use-flash-message';
 
 /** A File that claims `size` bytes without allocating them. */
 function file(name: string, type: string, size = 10): File {

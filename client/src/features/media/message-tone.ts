@@ -1,0 +1,15 @@
+/** Refusals of what the person asked for: shown red like errors, although the word is not in them. */
+const REFUSALS = [
+  'No files to upload.',
+  'No files selected.',
+  'Please set a base path',
+  'Files too large',
+  'Invalid file types',
+];
+
+export type MessageTone = 'error' | 'success';
+
+/** Messages mentioning an error are red, others green (SPEC section 8); refusals count as errors. */
+export function messageTone(text: string): MessageTone {
+  return /error/i.test(text) || REFUSALS.some((refusal) => text.startsWith(refusal)) ? 'error' : 'success';
+}
