@@ -76,9 +76,23 @@ test('saving shows the spec message, and a field fixed by the environment is rea
   );
   expect(saved.config.rateLimitMax).toBe(5000);
 
+  // Every bad field at once, at the field, in the label's words; nothing is sent.
   await page.getByLabel('Rate Limit Window (ms)').fill('10');
+  await page.getByLabel('Max Request Size').fill('huge');
   await page.getByRole('button', { name: 'Save Configuration' }).click();
-  await expect(page.getByText(/^Failed to save: rateLimitWindow must be between 1000/)).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'Failed to save' })).toHaveText(
+    /Failed to save: please correct Max Request Size and Rate Limit Window \(ms\)\./,
+  );
+  await expect(page.getByLabel('Rate Limit Window (ms)')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Max Request Size')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText(/^Rate Limit Window \(ms\) must be between 1000/)).toBeVisible();
+  await expect(page.getByText(/^Max Request Size must be/)).toBeVisible();
+  await expect(page.getByText(/rateLimitWindow|maxRequestSize/)).toHaveCount(0);
+  // Errors stay until dismissed.
+  await page.waitForTimeout(3500);
+  await expect(page.getByRole('alert').filter({ hasText: 'Failed to save' })).toBeVisible();
+  await page.getByRole('button', { name: 'Dismiss notice' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Failed to save' })).toHaveCount(0);
 });
 
 test('restart asks first, says it started, and the console keeps working without signing in again', async ({
@@ -100,8 +114,12 @@ test('restart asks first, says it started, and the console keeps working without
   // Both buttons wait while the request is in flight.
   await expect(page.getByRole('button', { name: 'Restarting...' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Save Configuration' })).toBeDisabled();
-  await expect(page.getByText('Server restart initiated...')).toBeVisible({ timeout: 45_000 });
   expect(question).toContain('This will disconnect all users briefly');
+  // The notice is true when shown: it turns into "Server is back" once the new process answers.
+  await expect(page.getByRole('status').filter({ hasText: 'Server is back' })).toBeVisible({
+    timeout: 45_000,
+  });
+  await expect(page.getByText('Server restart initiated...')).toHaveCount(0);
   await expect.poll(serverStartedAt, { timeout: 30_000 }).toBeGreaterThan(before + 1000);
 
   // Same page, same token, a new server process.

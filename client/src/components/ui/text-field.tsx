@@ -12,21 +12,35 @@ export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   /** Rendered inside the input's box on the right, such as a show/hide toggle. */
   trailing?: ReactNode;
   hint?: string;
+  /** What is wrong with the value, shown at the field (which is then marked invalid). */
+  error?: string;
 }
 
 /** An input with a visible label tied to it, so screen readers and getByLabel both find it. */
-export function TextField({ label, trailing, hint, id, className = '', ...props }: TextFieldProps) {
+export function TextField({ label, trailing, hint, error, id, className = '', ...props }: TextFieldProps) {
   const generated = useId();
   const inputId = id ?? generated;
+  const errorId = `${inputId}-error`;
   return (
     <div className={className}>
       <label htmlFor={inputId} className="mb-1.5 block text-sm font-medium text-stone-300">
         {label}
       </label>
       <div className="relative">
-        <input id={inputId} className={`${INPUT_CLASS} ${trailing ? 'pr-16' : ''}`} {...props} />
+        <input
+          id={inputId}
+          className={`${INPUT_CLASS} ${trailing ? 'pr-16' : ''} ${error ? 'border-red-400 ring-2 ring-red-400/30' : ''}`}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          {...props}
+        />
         {trailing && <div className="absolute inset-y-0 right-2 flex items-center">{trailing}</div>}
       </div>
+      {error && (
+        <p id={errorId} className="mt-1 text-sm font-medium text-red-300">
+          {error}
+        </p>
+      )}
       {hint && <p className="mt-1 text-xs text-stone-400">{hint}</p>}
     </div>
   );

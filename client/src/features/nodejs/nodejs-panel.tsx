@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { FormMessage } from '../../components/ui/form-message';
 import { clearToken, getToken, handOverUrl } from '../../lib/auth-token';
 import { useConfirm } from '../admin/components/confirm-dialog';
+import { useNotices } from '../admin/notices/notices';
 import {
   fetchAppServerConfig,
   nodejsKeys,
@@ -12,19 +12,21 @@ import {
   useAppServerConfig,
   useAppServerStatus,
 } from './api';
-import { bodyOf, type ConfigDraft, ConfigForm, draftOf } from './components/config-form';
+import {
+  bodyOf,
+  type ConfigDraft,
+  ConfigForm,
+  draftOf,
+  FIELD_LABELS,
+  type FieldErrors,
+  fieldErrors,
+} from './components/config-form';
 import { StatusCard } from './components/status-card';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 /** Long enough to read 'Server restart initiated...' before the console moves on. */
 const MOVE_AFTER_MS = 1500;
-const SUCCESS_SHOWN_MS = 5000;
-
-interface Notice {
-  tone: 'error' | 'success';
-  text: string;
-  detail?: string;
-}
+const SUCCESS_SECONDS = 5;
 
 /** The console's Node.js panel (SPEC sections 2, 4 and 8): live status, settings and restart. */
 export function NodejsPanel() {
@@ -36,34 +38,36 @@ export function NodejsPanel() {
   const config = configQuery.data;
   const [draft, setDraft] = useState<ConfigDraft | null>(null);
   const [busy, setBusy] = useState<null | 'save' | 'restart'>(null);
-  const [notice, setNotice] = useState<Notice | null>(null);
+  const notices = useNotices();
+  const [errors, setErrors] = useState<FieldErrors>({});
   const moving = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   // The form starts from the saved settings once; a later refetch must not wipe what is typed.
   useEffect(() => {
     if (config) setDraft((current) => current ?? draftOf(config));
   }, [config]);
-  useEffect(() => {
-    if (notice?.tone !== 'success') return;
-    const timer = setTimeout(() => setNotice(null), SUCCESS_SHOWN_MS);
-    return () => clearTimeout(timer);
-  }, [notice]);
   useEffect(() => () => clearTimeout(moving.current), []);
 
   async function save() {
-    if (!draft) return;
+    if (!draft || !config) return;
+    // Every bad field is shown at once, at the field, before anything is sent.
+    const problems = fieldErrors(draft, config.fixedByEnvironment);
+    setErrors(problems);
+    const bad = Object.keys(problems) as Array<keyof FieldErrors>;
+    if (bad.length > 0) {
+      notices.error(`Failed to save: please correct ${bad.map((f) => FIELD_LABELS[f]).join(' and ')}.`);
+      return;
+    }
     setBusy('save');
-    setNotice(null);
     try {
       const answer = await saveAppServerConfig(bodyOf(draft));
       queryClient.setQueryData(nodejsKeys.config, answer.config);
       setDraft(draftOf(answer.config));
-      setNotice({
-        tone: 'success',
-        text: 'Node.js configuration saved! Restart the server for changes to take effect.',
+      notices.success('Node.js configuration saved! Restart the server for changes to take effect.', {
+        seconds: SUCCESS_SECONDS,
       });
     } catch (error) {
-      setNotice({ tone: 'error', text: `Failed to save: ${messageOf(error)}` });
+      notices.error(`Failed to save: ${messageOf(error)}`);
     } finally {
       setBusy(null);
     }
@@ -77,7 +81,8 @@ export function NodejsPanel() {
     });
     if (!sure) return;
     setBusy('restart');
-    setNotice(null);
+    // Stays on screen until it is true: the server is back, or it failed.
+    const progress = notices.progress('Server restart initiated...');
     const signsEveryoneOut = config?.pendingRestart.includes('sessionSecret') ?? false;
     try {
       const answer = await restartAppServer();
@@ -86,23 +91,20 @@ export function NodejsPanel() {
       if (moved && here === String(answer.previousPort)) {
         // This page talks to the server directly: follow it to its new port.
         const origin = `${window.location.protocol}//${window.location.hostname}:${answer.port}`;
-        setNotice({ tone: 'success', text: 'Server restart initiated...', detail: `Moving to ${origin}…` });
+        progress.update(`Server restart initiated... Moving to ${origin}…`);
         const token = getToken();
         moving.current = setTimeout(() => {
           window.location.assign(signsEveryoneOut || !token ? `${origin}/login` : handOverUrl(origin, token));
         }, MOVE_AFTER_MS);
         return;
       }
-      setNotice({
-        tone: 'success',
-        text: 'Server restart initiated...',
-        detail: moved
-          ? `The server now listens on port ${answer.port}. If the web server forwards to it, update its proxy target.`
-          : signsEveryoneOut
-            ? 'The new session secret signs everyone out: sign in again.'
-            : undefined,
-      });
+      const detail = moved
+        ? `The server now listens on port ${answer.port}. If the web server forwards to it, update its proxy target.`
+        : undefined;
       if (signsEveryoneOut) {
+        progress.update(
+          'Server restart initiated... The new session secret signs everyone out: sign in again.',
+        );
         moving.current = setTimeout(() => {
           clearToken();
           navigate('/login', { replace: true });
@@ -114,8 +116,9 @@ export function NodejsPanel() {
       queryClient.setQueryData(nodejsKeys.config, fresh);
       setDraft(draftOf(fresh));
       await queryClient.invalidateQueries({ queryKey: nodejsKeys.status });
+      progress.success('Server is back: the restart is complete.', { detail, seconds: SUCCESS_SECONDS });
     } catch (error) {
-      setNotice({ tone: 'error', text: `Failed to restart: ${messageOf(error)}` });
+      progress.error(`Failed to restart: ${messageOf(error)}`);
     } finally {
       setBusy(null);
     }
@@ -146,17 +149,19 @@ export function NodejsPanel() {
           config={config}
           draft={draft}
           busy={busy}
-          onChange={(change) => setDraft((current) => (current ? { ...current, ...change } : current))}
+          onChange={(change) => {
+            setDraft((current) => (current ? { ...current, ...change } : current));
+            // A field's message goes once it is edited; the rest stay until the next save.
+            setErrors((current) => {
+              const next = { ...current };
+              for (const field of Object.keys(change)) delete next[field as keyof FieldErrors];
+              return next;
+            });
+          }}
           onSave={save}
           onRestart={restart}
-          message={
-            notice && (
-              <div className="space-y-1">
-                <FormMessage tone={notice.tone}>{notice.text}</FormMessage>
-                {notice.detail && <p className="text-sm text-stone-300">{notice.detail}</p>}
-              </div>
-            )
-          }
+          message={null}
+          errors={errors}
         />
       ) : (
         <p className="text-stone-400">Loading settings…</p>

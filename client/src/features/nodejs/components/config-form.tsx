@@ -4,6 +4,7 @@ import {
   type AppServerConfigInput,
   type AppServerConfigView,
   type AppServerField,
+  appServerFieldSchemas,
   type NodeEnv,
 } from '@common/schemas/app-server';
 import type { FormEvent, ReactNode } from 'react';
@@ -41,6 +42,27 @@ export function draftOf(config: AppServerConfigView): ConfigDraft {
 /** SPEC section 5: numeric fields are parsed as integers; anything else goes as typed, for the server to name. */
 const integer = (text: string): number | string =>
   /^\s*-?\d+\s*$/.test(text) ? Number.parseInt(text, 10) : text;
+
+export type FieldErrors = Partial<Record<AppServerField, string>>;
+
+/**
+ * Every bad field at once, in the words of its label ("Rate Limit Window (ms) must be…"), checked
+ * with the same rules the server applies. Fields fixed by the environment are not sent, so not checked.
+ */
+export function fieldErrors(draft: ConfigDraft, fixed: Partial<Record<AppServerField, string>>): FieldErrors {
+  const body = bodyOf(draft) as Record<AppServerField, unknown>;
+  const errors: FieldErrors = {};
+  for (const field of Object.keys(FIELD_LABELS) as AppServerField[]) {
+    if (fixed[field]) continue;
+    const result = appServerFieldSchemas[field].safeParse(body[field]);
+    if (result.success) continue;
+    const message = result.error.issues[0]?.message ?? 'is not valid';
+    errors[field] = message.startsWith(field)
+      ? `${FIELD_LABELS[field]}${message.slice(field.length)}`
+      : `${FIELD_LABELS[field]}: ${message}`;
+  }
+  return errors;
+}
 
 export function bodyOf(draft: ConfigDraft): AppServerConfigInput {
   return {
@@ -80,13 +102,23 @@ export interface ConfigFormProps {
   draft: ConfigDraft;
   busy: null | 'save' | 'restart';
   message: ReactNode;
+  errors: FieldErrors;
   onChange: (change: Partial<ConfigDraft>) => void;
   onSave: () => void;
   onRestart: () => void;
 }
 
 /** The application server's settings (SPEC section 2), with Save Configuration and Restart Server. */
-export function ConfigForm({ config, draft, busy, message, onChange, onSave, onRestart }: ConfigFormProps) {
+export function ConfigForm({
+  config,
+  draft,
+  busy,
+  message,
+  errors,
+  onChange,
+  onSave,
+  onRestart,
+}: ConfigFormProps) {
   const fixed = config.fixedByEnvironment;
   /** The hint of a field: why it is read-only, else what it does. */
   const hint = (field: AppServerField, usual: string) =>
@@ -113,6 +145,7 @@ export function ConfigForm({ config, draft, busy, message, onChange, onSave, onR
       <form onSubmit={submit} noValidate className="mt-5 grid grid-cols-1 gap-5 md:grid-cols-2">
         <TextField
           label={FIELD_LABELS.port}
+          error={errors.port}
           type="number"
           inputMode="numeric"
           min={L.portMin}
@@ -133,6 +166,7 @@ export function ConfigForm({ config, draft, busy, message, onChange, onSave, onR
         />
         <TextField
           label={FIELD_LABELS.corsOrigin}
+          error={errors.corsOrigin}
           value={draft.corsOrigin}
           disabled={Boolean(fixed.corsOrigin)}
           onChange={(e) => onChange({ corsOrigin: e.target.value })}
@@ -143,6 +177,7 @@ export function ConfigForm({ config, draft, busy, message, onChange, onSave, onR
         />
         <TextField
           label={FIELD_LABELS.maxRequestSize}
+          error={errors.maxRequestSize}
           value={draft.maxRequestSize}
           disabled={Boolean(fixed.maxRequestSize)}
           onChange={(e) => onChange({ maxRequestSize: e.target.value })}
@@ -153,6 +188,7 @@ export function ConfigForm({ config, draft, busy, message, onChange, onSave, onR
         />
         <TextField
           label={FIELD_LABELS.rateLimitWindow}
+          error={errors.rateLimitWindow}
           type="number"
           inputMode="numeric"
           min={L.rateLimitWindowMin}
@@ -164,6 +200,7 @@ export function ConfigForm({ config, draft, busy, message, onChange, onSave, onR
         />
         <TextField
           label={FIELD_LABELS.rateLimitMax}
+          error={errors.rateLimitMax}
           type="number"
           inputMode="numeric"
           min={L.rateLimitMaxMin}
@@ -178,6 +215,7 @@ export function ConfigForm({ config, draft, busy, message, onChange, onSave, onR
         />
         <PasswordField
           label={FIELD_LABELS.sessionSecret}
+          error={errors.sessionSecret}
           autoComplete="new-password"
           value={draft.sessionSecret}
           disabled={Boolean(fixed.sessionSecret)}
