@@ -56,7 +56,9 @@ test('an administrator builds, reorders and activates a playlist; the landing pa
 }) => {
   await openManager(page);
   await page.getByRole('button', { name: 'Scan Files' }).click();
-  await expect(page.getByRole('status')).toHaveText(/^Scan complete: \d+ files found$/);
+  await expect(
+    page.getByRole('status').filter({ hasText: /^Scan complete: \d+ files found$/ }),
+  ).toBeVisible();
 
   const images = page.getByRole('region', { name: 'Image Library' });
   for (const name of names) await images.getByRole('button', { name }).click();
@@ -81,7 +83,7 @@ test('an administrator builds, reorders and activates a playlist; the landing pa
   await expect.poll(() => stripOrder(page)).toEqual([names[1], names[0], names[2]].map((n) => url(n!)));
 
   await page.getByRole('button', { name: 'Save Selected Playlist' }).click();
-  await expect(page.getByRole('status')).toHaveText('Playlist saved successfully!');
+  await expect(page.getByRole('status').filter({ hasText: 'Playlist saved successfully!' })).toBeVisible();
   const saved = (await apiAs<Playlist[]>(await adminToken(), 'GET', '/api/playlists')).find(
     (p) => p.name === playlistName,
   );
@@ -98,7 +100,9 @@ test('an administrator builds, reorders and activates a playlist; the landing pa
   await expect(page.getByTestId('overlay-preview')).toHaveCSS('background-color', 'rgba(10, 20, 30, 0.5)');
   await expect.poll(() => overlayColour(page)).toBe('rgba(10, 20, 30, 0.5)');
   await page.getByRole('button', { name: 'Save Settings' }).click();
-  await expect(page.getByRole('status')).toHaveText('Configuration saved successfully!');
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Configuration saved successfully!' }),
+  ).toBeVisible();
   await expect(page.getByTestId('overlay-preview')).toHaveCount(0);
 
   await page.goto('/');
@@ -150,11 +154,15 @@ test('deleting a playlist asks first; playlist and settings mistakes are explain
   const original = await basePath.inputValue();
   await basePath.fill('');
   await page.getByRole('button', { name: 'Scan Files' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Please set a base path first.');
+  await expect(page.getByRole('alert').filter({ hasText: 'Please set a base path first.' })).toBeVisible();
   await basePath.fill('/etc');
   await page.getByRole('button', { name: 'Save Settings' }).click();
-  await expect(page.getByRole('alert')).toHaveText(
-    /^Error: The base path must be inside an allowed media folder/,
-  );
+  // Errors stay until dismissed, so both are on screen now.
+  await expect(
+    page
+      .getByRole('alert')
+      .filter({ hasText: /^Error: The base path must be inside an allowed media folder/ }),
+  ).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(2);
   await basePath.fill(original);
 });

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { newPasswordSchema } from './auth';
 import { emailSchema, nameSchema, type PublicUser, ROLES, STATUSES, TIERS } from './user';
 
-/** Users per page of the console's list. The server decides it; the client only reads totalPages. */
+/** Users per page of the console's list unless the console asks for another of USERS_PAGE_SIZES. */
 export const USERS_PAGE_SIZE = 10;
+/** The page sizes the list accepts (`pageSize`); anything else is refused. */
+export const USERS_PAGE_SIZES = [10, 25, 50, 100] as const;
 /** Longer search text than this is refused rather than turned into a long regular expression. */
 export const MAX_USER_SEARCH_LENGTH = 100;
 
@@ -33,6 +35,10 @@ export const userListQuery = userExportQuery.extend({
     .min(1, 'page must be a whole number from 1')
     .max(1_000_000, 'page is too large')
     .default(1),
+  pageSize: z.coerce
+    .number({ error: 'pageSize must be 10, 25, 50 or 100' })
+    .refine((n) => (USERS_PAGE_SIZES as readonly number[]).includes(n), 'pageSize must be 10, 25, 50 or 100')
+    .default(USERS_PAGE_SIZE),
 });
 export type UserListQuery = z.infer<typeof userListQuery>;
 

@@ -243,21 +243,21 @@ export function MediaManagerPanel() {
           onUpload={() => void uploadAll()}
         />
       </UploadCard>
-      libraryOpen && (
-      <MediaLibraryCard
-        category={category}
-        files={files.data}
-        version={settings.data?.lastScan?.timestamp}
-        loading={files.isFetching}
-        error={files.error ? errorText(files.error, 'Could not load the library') : null}
-        selected={selected}
-        onToggle={toggle}
-        onToggleAll={(all) => setSelected(all ? new Set(files.data?.map((file) => file.path)) : new Set())}
-        onRefresh={() => void files.refetch()}
-        onDelete={() => void deleteSelected()}
-        deleting={deleting}
-      />
-      )
+      {libraryOpen && (
+        <MediaLibraryCard
+          category={category}
+          files={files.data}
+          version={settings.data?.lastScan?.timestamp}
+          loading={files.isFetching}
+          error={files.error ? errorText(files.error, 'Could not load the library') : null}
+          selected={selected}
+          onToggle={toggle}
+          onToggleAll={(all) => setSelected(all ? new Set(files.data?.map((file) => file.path)) : new Set())}
+          onRefresh={() => void files.refetch()}
+          onDelete={() => void deleteSelected()}
+          deleting={deleting}
+        />
+      )}
     </section>
   );
 }

@@ -13,6 +13,7 @@ import { statsQueryKey } from '../dashboard/api';
 
 export interface UserListParams {
   page: number;
+  pageSize: number;
   search: string;
   sortBy: UserSortField;
   sortOrder: SortOrder;
@@ -20,7 +21,11 @@ export interface UserListParams {
 
 const usersKey = ['admin', 'users'] as const;
 
-function listQuery({ search, sortBy, sortOrder }: Omit<UserListParams, 'page'>): URLSearchParams {
+function listQuery({
+  search,
+  sortBy,
+  sortOrder,
+}: Omit<UserListParams, 'page' | 'pageSize'>): URLSearchParams {
   const query = new URLSearchParams({ sortBy, sortOrder });
   if (search) query.set('search', search);
   return query;
@@ -32,6 +37,7 @@ export function useUserList(params: UserListParams) {
     queryFn: ({ signal }) => {
       const query = listQuery(params);
       query.set('page', String(params.page));
+      query.set('pageSize', String(params.pageSize));
       return api<UserListResponse>(`/api/admin/users?${query}`, { auth: true, signal });
     },
     placeholderData: keepPreviousData,
@@ -83,7 +89,7 @@ export function useDeleteUser() {
 }
 
 /** Downloads the searched and sorted list (every page) as a CSV file. */
-export async function downloadUsersCsv(params: Omit<UserListParams, 'page'>): Promise<void> {
+export async function downloadUsersCsv(params: Omit<UserListParams, 'page' | 'pageSize'>): Promise<void> {
   const token = getToken();
   const response = await fetch(`/api/admin/users/export.csv?${listQuery(params)}`, {
     headers: token ? { Authorization: `Bearer ${token}` } : {},

@@ -7,4 +7,8 @@ export const SORTABLE_COLUMNS: ReadonlyArray<{ field: UserSortField; label: stri
   { field: 'role', label: 'Role' },
   { field: 'membershipTier', label: 'Tier' },
   { field: 'status', label: 'Status' },
+  { field: 'createdAt', label: 'Joined' },
 ];
+
+/** A newly chosen column sorts A→Z, except Joined, which starts with the newest (SPEC: the default order). */
+export const firstOrderOf = (field: UserSortField) => (field === 'createdAt' ? 'desc' : 'asc');

@@ -1,32 +1,34 @@
 import { USER_SEARCH_DEBOUNCE_MS } from '@common/constants';
-import type { UpdateUserBody, UserListResponse, UserSortField } from '@common/schemas/admin-users';
+import {
+  type UpdateUserBody,
+  USERS_PAGE_SIZE,
+  USERS_PAGE_SIZES,
+  type UserListResponse,
+  type UserSortField,
+} from '@common/schemas/admin-users';
 import type { PublicUser } from '@common/schemas/user';
 import { useEffect, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { INPUT_CLASS } from '../../components/ui/text-field';
 import { readSession } from '../../lib/auth-token';
 import { useConfirm } from '../admin/components/confirm-dialog';
+import { useNotices } from '../admin/notices/notices';
 import { downloadUsersCsv, type UserListParams, useDeleteUser, useUpdateUser, useUserList } from './api';
 import { AddUserModal } from './components/add-user-modal';
 import { MobileSort } from './components/mobile-sort';
 import { Pagination } from './components/pagination';
 import { SortHeader } from './components/sort-header';
 import { UserRow } from './components/user-row';
-import { SORTABLE_COLUMNS } from './sort-columns';
+import { firstOrderOf, SORTABLE_COLUMNS } from './sort-columns';
 import { useDebouncedValue } from './use-debounced-value';
 
 export const DELETE_CONFIRMATION = 'Are you sure you want to delete this user? This action cannot be undone.';
-
-/** A failure shown above the table: the spec's words first, then the server's reason if any. */
-interface Notice {
-  text: string;
-  detail?: string;
-}
 
 export function UserManagementPanel() {
   const confirm = useConfirm();
   const [params, setParams] = useState<UserListParams>({
     page: 1,
+    pageSize: USERS_PAGE_SIZE,
     search: '',
     sortBy: 'createdAt',
     sortOrder: 'desc',
@@ -35,7 +37,9 @@ export function UserManagementPanel() {
   const search = useDebouncedValue(searchText.trim(), USER_SEARCH_DEBOUNCE_MS);
   const [adding, setAdding] = useState(false);
   const [editingId, setEditingId] = useState<string | null>(null);
-  const [notice, setNotice] = useState<Notice | null>(null);
+  const notices = useNotices();
+  /** The user just added: highlighted until the list changes otherwise. */
+  const [highlightId, setHighlightId] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
 
   const list = useUserList(params);
@@ -65,25 +69,23 @@ export function UserManagementPanel() {
     setParams((current) => ({
       ...current,
       sortBy: field,
-      sortOrder: current.sortBy === field && current.sortOrder === 'asc' ? 'desc' : 'asc',
+      sortOrder:
+        current.sortBy === field ? (current.sortOrder === 'asc' ? 'desc' : 'asc') : firstOrderOf(field),
       page: 1,
     }));
 
   async function save(id: string, changes: UpdateUserBody) {
-    setNotice(null);
     try {
       await update.mutateAsync({ id, changes });
       setEditingId(null);
     } catch (failure) {
-      setNotice({ text: `Failed to update user: ${(failure as Error).message}` });
+      notices.error(`Failed to update user: ${(failure as Error).message}`);
     }
   }
 
   async function destroy(user: PublicUser) {
-    setNotice(null);
     if (user._id === readSession()?.userId) {
-      setNotice({
-        text: 'You cannot delete your own account here.',
+      notices.error('You cannot delete your own account here.', {
         detail: 'Another administrator can do it.',
       });
       return;
@@ -106,23 +108,35 @@ export function UserManagementPanel() {
     try {
       await remove.mutateAsync(user._id);
     } catch (failure) {
-      setNotice({ text: 'Failed to delete user.', detail: (failure as Error).message });
+      notices.error('Failed to delete user.', { detail: (failure as Error).message });
     }
   }
 
   async function exportCsv() {
     setExporting(true);
-    setNotice(null);
     try {
       await downloadUsersCsv({ search: params.search, sortBy: params.sortBy, sortOrder: params.sortOrder });
     } catch (failure) {
-      setNotice({ text: `Failed to export users: ${(failure as Error).message}` });
+      notices.error(`Failed to export users: ${(failure as Error).message}`);
     } finally {
       setExporting(false);
     }
   }
 
+  /** After Add User: say so, and show them first in the list (newest first), highlighted. */
+  function created(user: PublicUser) {
+    setSearchText('');
+    setParams((current) => ({ ...current, page: 1, search: '', sortBy: 'createdAt', sortOrder: 'desc' }));
+    setHighlightId(user._id);
+    notices.success(`Added ${user.name} (${user.email}).`, {
+      detail: 'They are highlighted at the top of the list, newest first.',
+      seconds: 5,
+    });
+  }
+
   const users = shown?.data ?? [];
+  const passwordColumn = editingId !== null;
+  const columns = SORTABLE_COLUMNS.length + (passwordColumn ? 2 : 1);
   return (
     <section aria-labelledby="users-heading">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -154,26 +168,6 @@ export function UserManagementPanel() {
         />
       </div>
 
-      {notice && (
-        <div
-          role="alert"
-          className="mt-4 flex items-start justify-between gap-4 rounded-lg border border-red-500/40 bg-red-500/15 px-4 py-3 text-sm text-red-100"
-        >
-          <p>
-            <span className="font-semibold">{notice.text}</span>
-            {notice.detail && <span className="ml-1 text-red-200/90">{notice.detail}</span>}
-          </p>
-          <button
-            type="button"
-            onClick={() => setNotice(null)}
-            aria-label="Dismiss"
-            className="text-red-200 hover:text-white"
-          >
-            ✕
-          </button>
-        </div>
-      )}
-
       <MobileSort
         sortBy={params.sortBy}
         sortOrder={params.sortOrder}
@@ -193,12 +187,14 @@ export function UserManagementPanel() {
                   onSort={sortBy}
                 />
               ))}
-              <th
-                scope="col"
-                className="px-3 py-3 text-left text-xs font-semibold uppercase tracking-wider text-stone-400"
-              >
-                Password
-              </th>
+              {passwordColumn && (
+                <th
+                  scope="col"
+                  className="px-3 py-3 text-left text-xs font-semibold uppercase tracking-wider text-stone-400"
+                >
+                  Password
+                </th>
+              )}
               <th
                 scope="col"
                 className="px-3 py-3 text-right text-xs font-semibold uppercase tracking-wider text-stone-400"
@@ -214,6 +210,8 @@ export function UserManagementPanel() {
                 user={user}
                 editing={editingId === user._id}
                 busy={(update.isPending && editingId === user._id) || remove.isPending}
+                passwordColumn={passwordColumn}
+                highlighted={highlightId === user._id}
                 onEdit={() => setEditingId(user._id)}
                 onCancel={() => setEditingId(null)}
                 onSave={(changes) => save(user._id, changes)}
@@ -222,14 +220,14 @@ export function UserManagementPanel() {
             ))}
             {shown && users.length === 0 && (
               <tr className="block md:table-row">
-                <td colSpan={7} className="block px-4 py-10 text-center text-stone-400 md:table-cell">
+                <td colSpan={columns} className="block px-4 py-10 text-center text-stone-400 md:table-cell">
                   {params.search ? `No users match “${params.search}”.` : 'No users yet.'}
                 </td>
               </tr>
             )}
             {!shown && (
               <tr className="block md:table-row">
-                <td colSpan={7} className="block px-4 py-10 text-center text-stone-400 md:table-cell">
+                <td colSpan={columns} className="block px-4 py-10 text-center text-stone-400 md:table-cell">
                   {list.isError ? 'Could not load users.' : 'Loading users…'}
                 </td>
               </tr>
@@ -239,9 +237,26 @@ export function UserManagementPanel() {
       </div>
 
       <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
-        <p className="text-sm text-stone-400">
-          {shown ? `${shown.total.toLocaleString()} ${shown.total === 1 ? 'user' : 'users'}` : ''}
-        </p>
+        <div className="flex items-center gap-3 text-sm text-stone-400">
+          <span>
+            {shown ? `${shown.total.toLocaleString()} ${shown.total === 1 ? 'user' : 'users'}` : ''}
+          </span>
+          <label htmlFor="users-page-size">Per page</label>
+          <select
+            id="users-page-size"
+            value={params.pageSize}
+            onChange={(e) =>
+              setParams((current) => ({ ...current, pageSize: Number(e.target.value), page: 1 }))
+            }
+            className="rounded-lg border border-white/15 bg-stone-900 px-2 py-1.5 text-stone-100"
+          >
+            {USERS_PAGE_SIZES.map((size) => (
+              <option key={size} value={size}>
+                {size}
+              </option>
+            ))}
+          </select>
+        </div>
         <Pagination
           page={shown?.currentPage ?? params.page}
           totalPages={shown?.totalPages ?? 1}
@@ -249,7 +264,7 @@ export function UserManagementPanel() {
         />
       </div>
 
-      <AddUserModal open={adding} onClose={() => setAdding(false)} />
+      <AddUserModal open={adding} onClose={() => setAdding(false)} onCreated={created} />
     </section>
   );
 }

@@ -64,6 +64,16 @@ describe('GET /api/admin/users', () => {
     expect(seen.size).toBe(2 * USERS_PAGE_SIZE + 4);
   });
 
+  it('answers 10, 25, 50 or 100 users a page when asked, and refuses any other page size', async () => {
+    await seed(Array.from({ length: 60 }, () => ({})));
+    const page = (await list('?pageSize=25&page=3')).json();
+    expect(page).toMatchObject({ currentPage: 3, totalPages: 3, total: 61 });
+    expect(page.data).toHaveLength(11);
+    expect((await list('?pageSize=100')).json().data).toHaveLength(61);
+    expect((await list()).json().data).toHaveLength(USERS_PAGE_SIZE);
+    for (const size of ['7', '1000', 'abc']) expect((await list(`?pageSize=${size}`)).statusCode, size).toBe(400);
+  });
+
   it('never sends a password hash, token version or __v', async () => {
     const user = (await list()).json().data[0];
     expect(Object.keys(user).sort()).toEqual(

@@ -2,7 +2,6 @@ import {
   type AdminStats,
   type CreateUserBody,
   type UpdateUserBody,
-  USERS_PAGE_SIZE,
   type UserListQuery,
 } from '@common/schemas/admin-users';
 import type { PublicUser } from '@common/schemas/user';
@@ -72,20 +71,20 @@ export class UsersService {
       this.users.count(filter),
       this.users.find(filter, {
         sort: sortSpec(query.sortBy, query.sortOrder),
-        skip: (query.page - 1) * USERS_PAGE_SIZE,
-        limit: USERS_PAGE_SIZE,
+        skip: (query.page - 1) * query.pageSize,
+        limit: query.pageSize,
       }),
     ]);
     return {
       data: docs.map(toPublicUser),
-      totalPages: Math.max(1, Math.ceil(total / USERS_PAGE_SIZE)),
+      totalPages: Math.max(1, Math.ceil(total / query.pageSize)),
       currentPage: query.page,
       total,
     };
   }
 
   /** Every user matching the search, in the asked order (for the CSV export). */
-  async listAll(query: Omit<UserListQuery, 'page'>): Promise<UserDoc[]> {
+  async listAll(query: Omit<UserListQuery, 'page' | 'pageSize'>): Promise<UserDoc[]> {
     return this.users.find(searchFilter(query.search), { sort: sortSpec(query.sortBy, query.sortOrder) });
   }
 

@@ -68,10 +68,11 @@ export function NoticeProvider({ children }: { children: ReactNode }) {
 
   const put = useCallback((notice: Notice) => {
     setShown((list) => {
-      const others = list.filter((n) => n.id !== notice.id);
-      const index = list.findIndex((n) => n.id === notice.id);
-      const next = index >= 0 ? list.map((n) => (n.id === notice.id ? notice : n)) : [...others, notice];
-      return next.slice(-MAX_SHOWN);
+      // A progress notice turns into its outcome in place.
+      if (list.some((n) => n.id === notice.id)) return list.map((n) => (n.id === notice.id ? notice : n));
+      // The same words again replace the older notice (its time starts again) rather than stack.
+      const others = list.filter((n) => !(n.tone === notice.tone && n.text === notice.text));
+      return [...others, notice].slice(-MAX_SHOWN);
     });
   }, []);
 
@@ -137,15 +138,17 @@ function NoticeCard({ notice, onDismiss }: { notice: Notice; onDismiss: () => vo
 
   return (
     <div
-      role={notice.tone === 'error' ? 'alert' : 'status'}
       className={`pointer-events-auto flex items-start gap-3 rounded-xl border px-4 py-3 text-sm shadow-2xl shadow-black/50 backdrop-blur ${TONES[notice.tone]}`}
     >
       <span aria-hidden className="mt-px font-bold">
         {ICONS[notice.tone]}
       </span>
       <div className="min-w-0 flex-1">
-        <p className="break-words font-medium">{notice.text}</p>
-        {notice.detail && <p className="mt-1 break-words opacity-85">{notice.detail}</p>}
+        {/* Only the words are in the live region: screen readers hear them, not the icons and buttons. */}
+        <div role={notice.tone === 'error' ? 'alert' : 'status'}>
+          <p className="break-words font-medium">{notice.text}</p>
+          {notice.detail && <p className="mt-1 break-words opacity-85">{notice.detail}</p>}
+        </div>
         {notice.technical && (
           <>
             <button

@@ -1,5 +1,6 @@
 import { MIN_PASSWORD_LENGTH } from '@common/constants';
 import type { CreateUserBody } from '@common/schemas/admin-users';
+import type { PublicUser } from '@common/schemas/user';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
@@ -22,10 +23,12 @@ const EMPTY: CreateUserBody = {
 export interface AddUserModalProps {
   open: boolean;
   onClose: () => void;
+  /** The user as created, so the list can say so and show them. */
+  onCreated: (user: PublicUser) => void;
 }
 
 /** 'Add New User': a native modal dialog, so focus stays inside and Escape closes it. */
-export function AddUserModal({ open, onClose }: AddUserModalProps) {
+export function AddUserModal({ open, onClose, onCreated }: AddUserModalProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [form, setForm] = useState<CreateUserBody>(EMPTY);
   const [error, setError] = useState<string | null>(null);
@@ -48,8 +51,9 @@ export function AddUserModal({ open, onClose }: AddUserModalProps) {
     event.preventDefault();
     setError(null);
     try {
-      await create.mutateAsync(form);
+      const { data } = await create.mutateAsync(form);
       onClose();
+      onCreated(data);
     } catch (failure) {
       setError(`Failed to add user: ${(failure as Error).message}`);
     }

@@ -5,7 +5,10 @@ import { SORTABLE_COLUMNS } from '../sort-columns';
 // Newest first is the list's default order, so it leads the picker.
 const FIELDS: ReadonlyArray<{ value: UserSortField; label: string }> = [
   { value: 'createdAt', label: 'Date joined' },
-  ...SORTABLE_COLUMNS.map(({ field, label }) => ({ value: field, label })),
+  ...SORTABLE_COLUMNS.filter(({ field }) => field !== 'createdAt').map(({ field, label }) => ({
+    value: field,
+    label,
+  })),
 ];
 
 export interface MobileSortProps {

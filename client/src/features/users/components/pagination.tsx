@@ -1,3 +1,5 @@
+import { type FormEvent, useEffect, useId, useState } from 'react';
+
 export interface PaginationProps {
   page: number;
   totalPages: number;
@@ -8,8 +10,17 @@ const BUTTON =
   'rounded-lg border border-white/15 bg-white/5 px-4 py-2 text-sm font-medium text-stone-200 transition-colors hover:bg-white/10 disabled:cursor-not-allowed disabled:opacity-40';
 
 export function Pagination({ page, totalPages, onPage }: PaginationProps) {
+  const inputId = useId();
+  const [typed, setTyped] = useState(String(page));
+  useEffect(() => setTyped(String(page)), [page]);
+  const go = (event: FormEvent) => {
+    event.preventDefault();
+    const wanted = Number.parseInt(typed, 10);
+    if (Number.isInteger(wanted)) onPage(Math.min(totalPages, Math.max(1, wanted)));
+    else setTyped(String(page));
+  };
   return (
-    <nav aria-label="Pages" className="flex items-center justify-between gap-4 sm:justify-end">
+    <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-3 sm:justify-end">
       <button type="button" className={BUTTON} disabled={page <= 1} onClick={() => onPage(page - 1)}>
         Previous
       </button>
@@ -19,6 +30,26 @@ export function Pagination({ page, totalPages, onPage }: PaginationProps) {
       <button type="button" className={BUTTON} disabled={page >= totalPages} onClick={() => onPage(page + 1)}>
         Next
       </button>
+      {totalPages > 2 && (
+        <form onSubmit={go} className="flex items-center gap-2">
+          <label htmlFor={inputId} className="text-sm text-stone-400">
+            Go to page
+          </label>
+          <input
+            id={inputId}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={totalPages}
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            className="w-20 rounded-lg border border-white/15 bg-black/30 px-2 py-1.5 text-sm text-stone-100 tabular-nums focus:border-accent-400 focus:outline-none focus:ring-2 focus:ring-accent-400/30"
+          />
+          <button type="submit" className={BUTTON}>
+            Go
+          </button>
+        </form>
+      )}
     </nav>
   );
 }

@@ -10,6 +10,10 @@ export interface UserRowProps {
   user: PublicUser;
   editing: boolean;
   busy: boolean;
+  /** Some row is being edited: the Password column is there, empty in the other rows. */
+  passwordColumn: boolean;
+  /** The user just added: marked so that the eye finds them. */
+  highlighted?: boolean;
   onEdit: () => void;
   onCancel: () => void;
   /** The panel leaves edit mode when the save succeeds. */
@@ -51,14 +55,27 @@ const CAPTION = 'mb-1 block text-[0.65rem] font-semibold uppercase tracking-wide
 const ACTION = 'rounded-md px-2.5 py-1.5 text-sm font-medium transition-colors disabled:opacity-50';
 
 /** One user: shown plainly, or edited in place. Editing starts from the user's values and an empty password. */
-export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelete }: UserRowProps) {
+export function UserRow({
+  user,
+  editing,
+  busy,
+  passwordColumn,
+  highlighted = false,
+  onEdit,
+  onCancel,
+  onSave,
+  onDelete,
+}: UserRowProps) {
   const [draft, setDraft] = useState(() => toDraft(user));
   const set = (key: keyof ReturnType<typeof toDraft>, value: string) =>
     setDraft((d) => ({ ...d, [key]: value }));
 
   if (!editing) {
     return (
-      <tr className={`${ROW} hover:bg-white/[0.03]`}>
+      <tr
+        className={`${ROW} ${highlighted ? 'bg-accent-400/10 ring-2 ring-inset ring-accent-400/60' : 'hover:bg-white/[0.03]'}`}
+        aria-current={highlighted ? 'true' : undefined}
+      >
         <td data-label="Name" className={`${CELL} font-medium text-white`}>
           {user.name}
         </td>
@@ -74,10 +91,11 @@ export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelet
         <td data-label="Status" className={CELL}>
           <Badge value={user.status} />
         </td>
-        <td data-label="Password" className={`${CELL} text-stone-400`}>
-          <span aria-hidden="true">••••••</span>
-          <span className="sr-only">Hidden</span>
+        <td data-label="Joined" className={`${CELL} whitespace-nowrap text-stone-300`}>
+          <time dateTime={user.createdAt}>{joined(user.createdAt)}</time>
         </td>
+        {/* Passwords are never shown: the column exists only while a row is edited. */}
+        {passwordColumn && <td aria-hidden="true" className="hidden md:table-cell" />}
         <td className={ACTIONS_CELL}>
           <button
             key="edit"
@@ -170,6 +188,9 @@ export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelet
           onChange={(e) => set('status', e.target.value)}
         />
       </td>
+      <td data-label="Joined" className={`${CELL} whitespace-nowrap text-stone-400`}>
+        <time dateTime={user.createdAt}>{joined(user.createdAt)}</time>
+      </td>
       <td className={EDIT_CELL}>{field('password', 'New password', 'password')}</td>
       <td className={`${EDIT_CELL} whitespace-nowrap pt-3`}>
         {/* Stacked in the table, so that editing a row does not make the table wider than a laptop. */}
@@ -198,6 +219,8 @@ export function UserRow({ user, editing, busy, onEdit, onCancel, onSave, onDelet
     </tr>
   );
 }
+
+const joined = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 
 function toDraft(user: PublicUser) {
   return {
