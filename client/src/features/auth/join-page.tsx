@@ -79,10 +79,13 @@ export function JoinPage() {
  */
 function CardDetails() {
   return (
-    <fieldset className="rounded-xl border border-white/10 bg-white/5 p-4">
+    <fieldset aria-describedby="payment-note" className="rounded-xl border border-white/10 bg-white/5 p-4">
       <legend className="px-1 text-sm font-semibold text-stone-200">
         Payment Details (For Architect Tier)
       </legend>
+      <p id="payment-note" className="mb-3 text-sm text-stone-300">
+        No payment is taken when you enrol, and card details are not stored or sent anywhere.
+      </p>
       <div className="space-y-3">
         <TextField
           label="Card Number"

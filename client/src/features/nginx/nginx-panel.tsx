@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { FormMessage } from '../../components/ui/form-message';
 import { useConfirm } from '../admin/components/confirm-dialog';
+import { useNotices } from '../admin/notices/notices';
 import {
   type NginxAnswer,
   nginxKeys,
@@ -38,7 +39,7 @@ export function NginxPanel() {
   const historyQuery = useNginxHistory();
   const [form, setForm] = useState<NginxForm | null>(null);
   const [busy, setBusy] = useState<Busy>(null);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const notices = useNotices();
   const [invalid, setInvalid] = useState<keyof NginxConfig | null>(null);
 
   // The form follows the saved configuration: on load, and when it reloads after a save or restart.
@@ -48,14 +49,14 @@ export function NginxPanel() {
 
   async function act(kind: Exclude<Busy, null>, texts: ActionTexts, call: () => Promise<NginxAnswer>) {
     setBusy(kind);
-    setOutcome(null);
     let result: Outcome;
     try {
       result = outcomeOf(texts, { answer: await call() });
     } catch (failure) {
       result = outcomeOf(texts, { failure });
     }
-    setOutcome(result);
+    if (result.ok) notices.success(result.text, { detail: result.warning, seconds: result.warning ? 7 : 3 });
+    else notices.error(result.text);
     setInvalid(result.field ?? null);
     if (result.ok) await queryClient.invalidateQueries({ queryKey: nginxKeys.config });
     // Status and history change with a save or restart, and may have changed even when it failed.
@@ -119,14 +120,7 @@ export function NginxPanel() {
             }}
             onSave={() => void save()}
             onRestart={restart}
-          >
-            {outcome && <FormMessage tone={outcome.ok ? 'success' : 'error'}>{outcome.text}</FormMessage>}
-            {outcome?.warning && (
-              <p className="rounded-lg border border-amber-400/30 bg-amber-400/10 px-3.5 py-2.5 text-sm text-amber-100">
-                {outcome.warning}
-              </p>
-            )}
-          </ConfigForm>
+          ></ConfigForm>
         ) : (
           <p className="text-stone-400">Loading configuration…</p>
         )}

@@ -3,6 +3,7 @@ import type { LastScan } from '@common/schemas/media';
 import type { PlaylistItem } from '@common/schemas/playlist';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { videoFrameSrc } from '../../../lib/video-frame';
 
 export interface LibraryCardProps {
   lastScan: LastScan | null | undefined;
@@ -97,7 +98,7 @@ function Grid({ title, kind, files, selected, version, onToggle }: GridProps) {
                     <img src={src} alt="" loading="lazy" className="h-full w-full object-cover" />
                   ) : (
                     <video
-                      src={src}
+                      src={videoFrameSrc(src)}
                       muted
                       playsInline
                       preload="metadata"

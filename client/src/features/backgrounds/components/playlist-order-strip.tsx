@@ -2,6 +2,7 @@ import type { PlaylistItem } from '@common/schemas/playlist';
 import { DragDropContext, Draggable, Droppable, type DropResult } from '@hello-pangea/dnd';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { videoFrameSrc } from '../../../lib/video-frame';
 
 export interface PlaylistOrderStripProps {
   name: string | null;
@@ -81,7 +82,7 @@ export function PlaylistOrderStrip({
                           />
                         ) : (
                           <video
-                            src={item.url}
+                            src={videoFrameSrc(item.url)}
                             muted
                             preload="metadata"
                             className="aspect-video w-full object-cover"

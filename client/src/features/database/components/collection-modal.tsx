@@ -60,23 +60,26 @@ export function CollectionModal({ database, collection, onClose }: CollectionMod
 
             <section>
               <h3 className="font-semibold text-white">Indexes</h3>
-              <div className="mt-2 overflow-x-auto rounded-lg border border-white/10">
-                <table className="w-full min-w-[28rem] text-left text-sm">
+              {/* No fixed minimum width: on a phone the long names and keys wrap instead of being cut. */}
+              <div className="mt-2 rounded-lg border border-white/10">
+                <table className="w-full table-fixed text-left text-sm">
                   <thead className="bg-white/5 text-xs uppercase tracking-wider text-stone-400">
                     <tr>
-                      <th className="px-3 py-2 font-medium">Name</th>
-                      <th className="px-3 py-2 font-medium">Keys</th>
-                      <th className="px-3 py-2 font-medium">Unique</th>
-                      <th className="px-3 py-2 font-medium">Sparse</th>
+                      <th className="px-2 py-2 font-medium sm:px-3">Name</th>
+                      <th className="px-2 py-2 font-medium sm:px-3">Keys</th>
+                      <th className="w-16 px-2 py-2 font-medium sm:w-20 sm:px-3">Unique</th>
+                      <th className="w-16 px-2 py-2 font-medium sm:w-20 sm:px-3">Sparse</th>
                     </tr>
                   </thead>
                   <tbody>
                     {collection.indexes.map((index) => (
                       <tr key={index.name} className="border-t border-white/5">
-                        <td className="px-3 py-2 font-mono text-xs">{index.name}</td>
-                        <td className="px-3 py-2 font-mono text-xs">{JSON.stringify(index.keys)}</td>
-                        <td className="px-3 py-2">{index.unique ? 'Yes' : 'No'}</td>
-                        <td className="px-3 py-2">{index.sparse ? 'Yes' : 'No'}</td>
+                        <td className="break-all px-2 py-2 font-mono text-xs sm:px-3">{index.name}</td>
+                        <td className="break-all px-2 py-2 font-mono text-xs sm:px-3">
+                          {JSON.stringify(index.keys)}
+                        </td>
+                        <td className="px-2 py-2 sm:px-3">{index.unique ? 'Yes' : 'No'}</td>
+                        <td className="px-2 py-2 sm:px-3">{index.sparse ? 'Yes' : 'No'}</td>
                       </tr>
                     ))}
                   </tbody>
@@ -107,7 +110,7 @@ export function CollectionModal({ database, collection, onClose }: CollectionMod
                           _id: {String(doc._id ?? '—')}
                         </span>
                       </p>
-                      <pre className="overflow-x-auto px-3 py-2 font-mono text-xs leading-relaxed text-stone-200">
+                      <pre className="whitespace-pre-wrap break-all px-3 py-2 font-mono text-xs leading-relaxed text-stone-200">
                         {JSON.stringify(doc, null, 2)}
                       </pre>
                     </li>

@@ -108,7 +108,7 @@ export function MediaLibraryCard(props: MediaLibraryCardProps) {
                       {category === 'audio' ? '♪' : '▶'}
                     </span>
                   )}
-                  <span className="min-w-0 flex-1 truncate text-sm text-stone-100">{file.name}</span>
+                  <span className="min-w-0 flex-1 break-all text-sm text-stone-100">{file.name}</span>
                   <span className="shrink-0 text-xs text-stone-400">{formatSize(file.size)}</span>
                 </label>
                 <a

@@ -1,5 +1,6 @@
 import type { MediaCategory } from '@common/media';
 import { Button } from '../../../components/ui/button';
+import { videoFrameSrc } from '../../../lib/video-frame';
 import { formatSize } from '../upload-rules';
 
 /** SPEC section 3, "Upload entry": a chosen file waiting to be sent, with its progress. */
@@ -105,7 +106,9 @@ function Preview({ category, entry }: { category: MediaCategory; entry: UploadEn
     return <img src={entry.preview} alt="" className={`${box} object-cover`} />;
   }
   if (entry.preview && category === 'video') {
-    return <video src={entry.preview} muted preload="metadata" className={`${box} object-cover`} />;
+    return (
+      <video src={videoFrameSrc(entry.preview)} muted preload="metadata" className={`${box} object-cover`} />
+    );
   }
   return (
     <span aria-hidden="true" className={`${box} flex items-center justify-center text-xl text-stone-400`}>

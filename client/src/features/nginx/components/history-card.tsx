@@ -37,7 +37,8 @@ export function HistoryCard({ history, loadFailed, busy, onRestore }: HistoryCar
       ) : (
         <ol className="mt-4 space-y-2" aria-label="Saved versions">
           {entries.map((entry) => {
-            const live = entry.rendered === current;
+            // After a restore two versions hold the same file: only the newest (the restore) is Live.
+            const live = entry.id === entries.find((candidate) => candidate.rendered === current)?.id;
             const open = openId === entry.id;
             return (
               <li key={entry.id} className="rounded-xl border border-white/10 bg-black/20">
