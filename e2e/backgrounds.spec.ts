@@ -117,13 +117,26 @@ test('an administrator builds, reorders and activates a playlist; the landing pa
   expect(await page.getByTestId('slideshow').locator('img, video').count()).toBeLessThanOrEqual(2);
 });
 
-test('an unsaved overlay preview stays in the console and is dropped on leaving it', async ({ page }) => {
+test('leaving with unsaved changes asks first; an unsaved overlay preview stays in the console and is dropped on leaving it', async ({
+  page,
+}) => {
   await openManager(page);
   const savedColour = await overlayColour(page);
   await page.getByLabel('Overlay opacity').fill('0.9');
   await page.getByLabel('Red').fill('255');
   await expect.poll(() => overlayColour(page)).toMatch(/^rgba\(255, \d+, \d+, 0\.9\)$/);
+  // Leaving with unsaved settings asks first; staying keeps the work.
   await page.getByRole('button', { name: 'Logout' }).click();
+  expect(await answerConfirmation(page, false)).toContain('unsaved changes: the slider settings');
+  await expect(page.getByLabel('Overlay opacity')).toHaveValue('0.9');
+  await page
+    .getByRole('navigation', { name: 'Console sections' })
+    .getByRole('button', { name: 'Media Manager' })
+    .click();
+  await answerConfirmation(page, false);
+  await expect(page.getByRole('heading', { name: 'Background Manager' })).toBeVisible();
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await answerConfirmation(page, true);
   await expect(page).toHaveURL(/\/$/);
   // The URL changes a moment before React renders the new route, so wait for that render.
   await expect.poll(() => overlayColour(page)).toBe(savedColour);

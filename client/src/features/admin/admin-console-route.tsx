@@ -4,6 +4,7 @@ import { ConfirmProvider } from './components/confirm-dialog';
 import { NotBuiltPanel } from './components/not-built-panel';
 import { PasswordPromptHost } from './components/password-prompt';
 import { Sidebar } from './components/sidebar';
+import { LeaveGuardProvider, useConfirmLeave } from './leave-guard';
 import { NoticeProvider } from './notices/notices';
 import { DEFAULT_PANEL, PANELS, type PanelId } from './panels';
 
@@ -12,6 +13,20 @@ import { DEFAULT_PANEL, PANELS, type PanelId } from './panels';
  * (SPEC section 2), so /admin/dashboard is its one address.
  */
 export function Component() {
+  return (
+    <NoticeProvider>
+      <ConfirmProvider>
+        <LeaveGuardProvider>
+          <Console />
+        </LeaveGuardProvider>
+        <PasswordPromptHost />
+      </ConfirmProvider>
+    </NoticeProvider>
+  );
+}
+
+function Console() {
+  const confirmLeave = useConfirmLeave();
   const [active, setActive] = useState<PanelId>(DEFAULT_PANEL);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const wide = useWideScreen();

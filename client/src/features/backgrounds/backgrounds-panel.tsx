@@ -3,6 +3,7 @@ import type { SliderConfig } from '@common/schemas/slider';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useConfirm } from '../admin/components/confirm-dialog';
+import { useUnsavedChanges } from '../admin/leave-guard';
 import { useNotices } from '../admin/notices/notices';
 import { previewSlider, reloadSlider } from '../slideshow/slider-events';
 import {
@@ -21,7 +22,7 @@ import { LibraryCard } from './components/library-card';
 import { PlaylistOrderStrip } from './components/playlist-order-strip';
 import { PlaylistsCard } from './components/playlists-card';
 import { SliderSettingsCard } from './components/slider-settings-card';
-import { usePlaylistEditor } from './use-playlist-editor';
+import { itemsOf, usePlaylistEditor } from './use-playlist-editor';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -160,6 +161,17 @@ export function BackgroundsPanel() {
 
   const playlists = playlistsQuery.data;
   const selected = playlists?.find((p) => p._id === editor.selectedId) ?? null;
+
+  // Leaving the panel with either of these unsaved asks first.
+  const settingsUnsaved =
+    draft !== null && saved !== undefined && JSON.stringify(draft) !== JSON.stringify(saved);
+  const playlistUnsaved =
+    selected !== null && JSON.stringify(editor.items) !== JSON.stringify(itemsOf(selected));
+  useUnsavedChanges(
+    [settingsUnsaved && 'the slider settings', playlistUnsaved && `the playlist “${selected?.name}”`]
+      .filter(Boolean)
+      .join(' and ') || null,
+  );
 
   return (
     <section className="space-y-6">
