@@ -171,3 +171,47 @@ test('a person whose account is deleted is signed out at their next call, with a
   await expect(page.getByRole('alert')).toContainText('You have been signed out');
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
 });
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('the Activity section, the password dialog and a confirmation fit the screen and pass axe', async ({
+    page,
+  }) => {
+    const fitsWidth = async (what: string) => {
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${what} is wider than the phone`).toBeLessThanOrEqual(0);
+    };
+
+    await openPanel(page, 'Activity');
+    await expect(
+      page.getByRole('list', { name: 'Activity entries' }).getByRole('listitem').first(),
+    ).toBeVisible();
+    await fitsWidth('the Activity section');
+    await expectNoSeriousViolations(page, 'the Activity section on a phone');
+    await shoot(page, 'activity-390');
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page
+      .getByRole('navigation', { name: 'Console sections' })
+      .getByRole('button', { name: 'Node.js' })
+      .click();
+    await page.getByRole('button', { name: 'Restart Server' }).click();
+    const question = page.getByRole('alertdialog', { name: 'Restart the server?' });
+    await expect(question).toBeVisible();
+    await expect(question.getByRole('button', { name: 'Restart Server' })).toBeInViewport();
+    await expectNoSeriousViolations(page, 'a confirmation on a phone');
+    await shoot(page, 'confirmation-390');
+    await page.keyboard.press('Escape');
+    await expect(question).toBeHidden();
+
+    await page.getByRole('button', { name: 'Save Configuration' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
+    await expect(dialog.getByRole('button', { name: 'Confirm' })).toBeInViewport();
+    await fitsWidth('the password dialog');
+    await expectNoSeriousViolations(page, 'the password dialog on a phone');
+    await shoot(page, 'password-dialog-390');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+  });
+});

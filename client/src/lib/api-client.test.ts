@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, api } from './api-client';
+import { forgetProof, rememberProof, setPasswordPrompt } from './reauth-proof';
+import { takeSignedOutMessage } from './signed-out';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -43,5 +45,52 @@ describe('api()', () => {
     answer(401, '{"message":"Your session has expired. Please sign in again."}');
     await expect(api('/api/x', { auth: true })).rejects.toBeInstanceOf(ApiError);
     expect(localStorage.getItem('token')).toBeNull();
+  });
+});
+
+describe('api() and the password confirmation', () => {
+  afterEach(() => {
+    setPasswordPrompt(null);
+    forgetProof();
+  });
+
+  it('asks for the password on REAUTH_REQUIRED and sends the call again with the proof', async () => {
+    localStorage.setItem('token', 'tok');
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(
+        new Response('{"code":"REAUTH_REQUIRED","message":"Please confirm your password"}', { status: 403 }),
+      )
+      .mockResolvedValueOnce(new Response('{"success":true}', { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+    const ask = vi.fn(async () => {
+      rememberProof('proof-1', new Date(Date.now() + 60_000).toISOString());
+      return true;
+    });
+    setPasswordPrompt(ask);
+
+    expect(await api('/api/admin/nodejs/restart', { method: 'POST', auth: true })).toEqual({ success: true });
+    expect(ask).toHaveBeenCalledTimes(1);
+    const [, replay] = fetchMock.mock.calls[1] as [string, RequestInit];
+    expect(replay.headers).toMatchObject({ Authorization: 'Bearer tok', 'X-Reauth': 'proof-1' });
+  });
+
+  it('changes nothing and says so when the dialog is cancelled', async () => {
+    localStorage.setItem('token', 'tok');
+    answer(403, '{"code":"REAUTH_REQUIRED","message":"Please confirm your password"}');
+    setPasswordPrompt(async () => false);
+    await expect(api('/api/x', { method: 'POST', auth: true })).rejects.toMatchObject({
+      code: 'REAUTH_CANCELLED',
+      message: 'Not changed: your password was not confirmed.',
+    });
+    expect(localStorage.getItem('token')).toBe('tok');
+  });
+
+  it('signs a suspended account out with a message for the sign-in page', async () => {
+    localStorage.setItem('token', 'tok');
+    answer(403, '{"code":"ACCOUNT_SUSPENDED","message":"This account is suspended."}');
+    await expect(api('/api/admin/users', { auth: true })).rejects.toBeInstanceOf(ApiError);
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(takeSignedOutMessage()).toBe('You have been signed out: your account has been suspended.');
   });
 });
