@@ -81,7 +81,7 @@ test('Test Connection reports an unreachable server, then a reachable one with i
   await page.getByRole('button', { name: 'Details' }).click();
   await expect(page.getByText(/ECONNREFUSED 127\.0\.0\.1:\d+/)).toBeVisible();
   // An error stays until it is dismissed.
-  await page.getByRole('button', { name: 'Dismiss notice' }).click();
+  await page.getByRole('button', { name: /^Dismiss: Connection test failed/ }).click();
   await expect(failure).toBeHidden();
 
   await page.getByLabel('Port').fill(String(mongo.port));

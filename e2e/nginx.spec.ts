@@ -105,6 +105,19 @@ test('an administrator changes the max body size, saves, and restarts nginx afte
     'Nginx restarted successfully!',
   );
   await expect(state(page)).toHaveText('Running');
+
+  // Restoring an earlier version: two saved versions now hold the live file, only the newest is Live.
+  await page.getByLabel('Max body size').fill('128M');
+  await page.getByRole('button', { name: 'Save Configuration' }).click();
+  const versions = page.getByRole('list', { name: 'Saved versions' });
+  await expect(versions.getByRole('listitem').first()).toContainText('Live');
+  await versions.getByRole('listitem').nth(1).getByRole('button').first().click();
+  await page.getByRole('button', { name: 'Restore this version' }).click();
+  expect(await answerConfirmation(page, true)).toContain('Restore this version?');
+  await expect(page.getByLabel('Max body size')).toHaveValue('256M');
+  await expect(versions.getByRole('listitem').first()).toContainText('restored an earlier version');
+  await expect(versions.getByText('Live', { exact: true })).toHaveCount(1);
+  await expect(versions.getByRole('listitem').first().getByText('Live', { exact: true })).toBeVisible();
 });
 
 test('a refused value is named and marked, and nothing changes', async ({ page }) => {

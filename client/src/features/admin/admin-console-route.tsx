@@ -53,8 +53,11 @@ function Console() {
             open={drawerOpen}
             // Off screen on a phone: out of the tab order and hidden from screen readers too.
             hidden={!wide && !drawerOpen}
-            onLogout={logout}
-            onSelect={(id) => {
+            onLogout={async () => {
+              if (await confirmLeave()) logout();
+            }}
+            onSelect={async (id) => {
+              if (id !== active && !(await confirmLeave())) return;
               setActive(id);
               setDrawerOpen(false);
             }}

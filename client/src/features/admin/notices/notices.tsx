@@ -167,7 +167,7 @@ function NoticeCard({ notice, onDismiss }: { notice: Notice; onDismiss: () => vo
         <button
           type="button"
           onClick={onDismiss}
-          aria-label="Dismiss notice"
+          aria-label={`Dismiss: ${notice.text}`}
           className="-mr-1 rounded px-1 opacity-70 hover:opacity-100"
         >
           ✕
