@@ -257,3 +257,49 @@ test('Export CSV downloads the searched, sorted list', async ({ page }) => {
   expect(names).toEqual([...names].sort());
   expect(names).toContain(`${run} Alpha`);
 });
+
+test('Joined column, page size, page number box, Password column only while editing, and the added user shown', async ({
+  page,
+}) => {
+  await openUsers(page);
+  const table = page.getByRole('table');
+  await expect(table.getByRole('columnheader', { name: 'Joined' })).toBeVisible();
+  await expect(table.getByRole('columnheader', { name: 'Password' })).toHaveCount(0);
+  // Newest first by default: the Joined dates never go up.
+  const joined = await table
+    .locator('tbody time')
+    .evaluateAll((times) => times.map((t) => Date.parse(t.getAttribute('datetime') ?? '')));
+  expect(joined).toEqual([...joined].sort((a, b) => b - a));
+
+  await page.getByLabel('Per page').selectOption('25');
+  await expect.poll(() => table.locator('tbody tr').count()).toBeGreaterThan(10);
+  await page.getByLabel('Per page').selectOption('10');
+  await expect(table.locator('tbody tr')).toHaveCount(10);
+  await page.getByLabel('Go to page').fill('2');
+  await page.getByRole('button', { name: 'Go', exact: true }).click();
+  await expect(page.getByText(/^Page 2 of \d+$/)).toBeVisible();
+
+  await page
+    .getByRole('button', { name: /^Edit / })
+    .first()
+    .click();
+  await expect(table.getByRole('columnheader', { name: 'Password' })).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(table.getByRole('columnheader', { name: 'Password' })).toHaveCount(0);
+
+  // Sorted by Status on page 2, a new user would be anywhere: the list shows them first, highlighted.
+  await table.getByRole('button', { name: 'Status' }).click();
+  await page.getByRole('button', { name: 'Add User' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add New User' });
+  await dialog.getByLabel('Name').fill(`${run} Juliet`);
+  await dialog.getByLabel('Email').fill(`${run}-juliet@e2e.test`);
+  await dialog.getByLabel('Password', { exact: true }).fill('juliet-pass');
+  await dialog.getByRole('button', { name: 'Create User' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: `Added ${run} Juliet (${run}-juliet@e2e.test).` }),
+  ).toBeVisible();
+  await expect(page.getByText(/^Page 1 of \d+$/)).toBeVisible();
+  const first = table.locator('tbody tr').first();
+  await expect(first).toContainText(`${run} Juliet`);
+  await expect(first).toHaveAttribute('aria-current', 'true');
+});
