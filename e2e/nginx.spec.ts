@@ -108,9 +108,12 @@ test('an administrator changes the max body size, saves, and restarts nginx afte
 
   // Restoring an earlier version: two saved versions now hold the live file, only the newest is Live.
   await page.getByLabel('Max body size').fill('128M');
+  const savedAgain = page.waitForResponse((r) => r.url().endsWith('/api/system/nginx/config') && r.ok());
   await page.getByRole('button', { name: 'Save Configuration' }).click();
+  await savedAgain;
   const versions = page.getByRole('list', { name: 'Saved versions' });
-  await expect(versions.getByRole('listitem').first()).toContainText('Live');
+  await expect(page.getByLabel('Max body size')).toHaveValue('128M');
+  await expect(versions.getByRole('listitem').nth(1)).not.toContainText('Live');
   await versions.getByRole('listitem').nth(1).getByRole('button').first().click();
   await page.getByRole('button', { name: 'Restore this version' }).click();
   expect(await answerConfirmation(page, true)).toContain('Restore this version?');

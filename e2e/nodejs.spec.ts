@@ -91,7 +91,11 @@ test('saving shows the spec message, and a field fixed by the environment is rea
   // Errors stay until dismissed.
   await page.waitForTimeout(3500);
   await expect(page.getByRole('alert').filter({ hasText: 'Failed to save' })).toBeVisible();
-  await page.getByRole('button', { name: /^Dismiss: Failed to save/ }).click();
+  await page
+    .locator('[data-notice]')
+    .filter({ hasText: 'Failed to save' })
+    .getByRole('button', { name: 'Dismiss notice' })
+    .click();
   await expect(page.getByRole('alert').filter({ hasText: 'Failed to save' })).toHaveCount(0);
 });
 

@@ -138,6 +138,7 @@ function NoticeCard({ notice, onDismiss }: { notice: Notice; onDismiss: () => vo
 
   return (
     <div
+      data-notice={notice.tone}
       className={`pointer-events-auto flex items-start gap-3 rounded-xl border px-4 py-3 text-sm shadow-2xl shadow-black/50 backdrop-blur ${TONES[notice.tone]}`}
     >
       <span aria-hidden className="mt-px font-bold">
@@ -167,7 +168,7 @@ function NoticeCard({ notice, onDismiss }: { notice: Notice; onDismiss: () => vo
         <button
           type="button"
           onClick={onDismiss}
-          aria-label={`Dismiss: ${notice.text}`}
+          aria-label="Dismiss notice"
           className="-mr-1 rounded px-1 opacity-70 hover:opacity-100"
         >
           ✕
