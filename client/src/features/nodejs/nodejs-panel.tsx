@@ -160,7 +160,6 @@ export function NodejsPanel() {
           }}
           onSave={save}
           onRestart={restart}
-          message={null}
           errors={errors}
         />
       ) : (

@@ -71,7 +71,8 @@ describe('GET /api/admin/users', () => {
     expect(page.data).toHaveLength(11);
     expect((await list('?pageSize=100')).json().data).toHaveLength(61);
     expect((await list()).json().data).toHaveLength(USERS_PAGE_SIZE);
-    for (const size of ['7', '1000', 'abc']) expect((await list(`?pageSize=${size}`)).statusCode, size).toBe(400);
+    for (const size of ['7', '1000', 'abc'])
+      expect((await list(`?pageSize=${size}`)).statusCode, size).toBe(400);
   });
 
   it('never sends a password hash, token version or __v', async () => {

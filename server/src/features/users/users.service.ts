@@ -1,9 +1,4 @@
-import {
-  type AdminStats,
-  type CreateUserBody,
-  type UpdateUserBody,
-  type UserListQuery,
-} from '@common/schemas/admin-users';
+import type { AdminStats, CreateUserBody, UpdateUserBody, UserListQuery } from '@common/schemas/admin-users';
 import type { PublicUser } from '@common/schemas/user';
 import { AppError } from '../../lib/app-error';
 import { DuplicateKeyError, type Filter, type SortSpec } from '../../store/store';

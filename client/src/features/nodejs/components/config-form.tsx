@@ -7,7 +7,7 @@ import {
   appServerFieldSchemas,
   type NodeEnv,
 } from '@common/schemas/app-server';
-import type { FormEvent, ReactNode } from 'react';
+import type { FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { PasswordField } from '../../../components/ui/password-field';
@@ -101,7 +101,6 @@ export interface ConfigFormProps {
   config: AppServerConfigView;
   draft: ConfigDraft;
   busy: null | 'save' | 'restart';
-  message: ReactNode;
   errors: FieldErrors;
   onChange: (change: Partial<ConfigDraft>) => void;
   onSave: () => void;
@@ -109,16 +108,7 @@ export interface ConfigFormProps {
 }
 
 /** The application server's settings (SPEC section 2), with Save Configuration and Restart Server. */
-export function ConfigForm({
-  config,
-  draft,
-  busy,
-  message,
-  errors,
-  onChange,
-  onSave,
-  onRestart,
-}: ConfigFormProps) {
+export function ConfigForm({ config, draft, busy, errors, onChange, onSave, onRestart }: ConfigFormProps) {
   const fixed = config.fixedByEnvironment;
   /** The hint of a field: why it is read-only, else what it does. */
   const hint = (field: AppServerField, usual: string) =>
@@ -234,8 +224,7 @@ export function ConfigForm({
           onChange={(e) => onChange({ logLevel: e.target.value as AppLogLevel })}
           hint={hint('logLevel', 'What the server writes to its log, from errors only to everything.')}
         />
-        <div className="flex flex-col gap-3 md:col-span-2 sm:flex-row sm:items-center sm:justify-between">
-          <div className="min-h-6 flex-1">{message}</div>
+        <div className="flex flex-col gap-3 md:col-span-2 sm:flex-row sm:items-center sm:justify-end">
           <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
             <Button
               variant="secondary"
