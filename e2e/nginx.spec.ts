@@ -108,9 +108,12 @@ test('an administrator changes the max body size, saves, and restarts nginx afte
 
   // Restoring an earlier version: two saved versions now hold the live file, only the newest is Live.
   await page.getByLabel('Max body size').fill('128M');
-  const savedAgain = page.waitForResponse((r) => r.url().endsWith('/api/system/nginx/config') && r.ok());
+  // The history is read again after the save: wait for that, so the list holds the new version.
+  const historyAgain = page.waitForResponse(
+    (r) => r.url().endsWith('/api/system/nginx/history') && r.request().method() === 'GET' && r.ok(),
+  );
   await page.getByRole('button', { name: 'Save Configuration' }).click();
-  await savedAgain;
+  await historyAgain;
   const versions = page.getByRole('list', { name: 'Saved versions' });
   await expect(page.getByLabel('Max body size')).toHaveValue('128M');
   await expect(versions.getByRole('listitem').nth(1)).not.toContainText('Live');

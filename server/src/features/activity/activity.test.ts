@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ActivityEntry, ActivityKind } from '@common/schemas/activity';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
+import { fixtures, multipart } from '../media/media-test-fixtures';
 import type { UserDoc } from '../users/users.repository';
 import { ActivityRepository } from './activity.repository';
 import { ActivityLog } from './activity.service';
@@ -10,7 +11,10 @@ import { ActivityLog } from './activity.service';
 let t: TestApp;
 let admin: { user: UserDoc; token: string; password: string };
 beforeEach(async () => {
-  t = await createTestApp({ NGINX_BIN: '/nonexistent/nginx' });
+  t = await createTestApp(
+    { NGINX_BIN: '/nonexistent/nginx' },
+    { requestRestart: async () => ({ started: true, port: 0 }) },
+  );
   admin = await createUser(t, { email: 'owner@example.com', role: 'admin' });
 });
 afterEach(() => t.close());
@@ -82,11 +86,26 @@ describe('the Activity log', () => {
         () => call('PUT', `/api/playlists/${playlistId}`, { items: [], images: [], videos: [] }),
       ],
       ['playlist.deleted', () => call('DELETE', `/api/playlists/${playlistId}`)],
+      [
+        'media.uploaded',
+        () => {
+          const form = multipart({ mediaType: 'image', basePath: media }, [
+            { name: 'b.png', content: fixtures.png(), type: 'image/png' },
+          ]);
+          return t.app.inject({
+            method: 'POST',
+            url: '/api/media/upload',
+            payload: form.payload,
+            headers: { ...bearer(admin.token), ...form.headers },
+          });
+        },
+      ],
       ['media.deleted', () => call('POST', '/api/media/delete', { basePath: media, paths: ['image/a.png'] })],
       [
         'nodejs.saved',
         () => call('POST', '/api/admin/nodejs/config', { sessionSecret: 's'.repeat(40) }, proof),
       ],
+      ['nodejs.restarted', () => call('POST', '/api/admin/nodejs/restart', {}, proof)],
       [
         'signin.succeeded',
         () => call('POST', '/api/auth/login', { email: 'owner@example.com', password: admin.password }, {}),
@@ -112,6 +131,16 @@ describe('the Activity log', () => {
     expect(all).not.toContain('new-secret-2');
     expect(all).not.toContain('s'.repeat(40));
     expect(all).not.toMatch(/\$argon2/);
+  });
+
+  it('records a wrong password confirmation, without the password', async () => {
+    const made = await added(async () => {
+      const r = await call('POST', '/api/auth/reauth', { password: 'not-it' });
+      expect(r.statusCode).toBe(400);
+      return { statusCode: 200, body: '' };
+    });
+    expect(made.map((e) => [e.kind, e.actorEmail])).toEqual([['reauth.failed', 'owner@example.com']]);
+    expect(JSON.stringify(made)).not.toContain('not-it');
   });
 
   it('records failed sign-ins to an administrator’s account, and only those', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RestartOutcome } from '../../app-context';
 import { openEmbeddedStore } from '../../store/embedded-store';
-import type { Store } from '../../store/store';
+import type { Store, StoredDoc } from '../../store/store';
 import { MOVES_COLLECTION } from '../../store/store-copy';
 import { storeSettingsPath } from '../../store/store-settings';
 import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
@@ -121,7 +121,6 @@ describe('Save Configuration', () => {
     expect(uris[0]).toBe(
       'mongodb://site:p%40ss%2Fword@db.example.com:27018/members?maxPoolSize=20&authSource=admin',
     );
-
     // Nothing can be acknowledged on the old store any more: it would be missing from the new one.
     const late = await register(t, 'late@example.com');
     expect(late.statusCode).toBe(503);
@@ -163,6 +162,12 @@ describe('Save Configuration', () => {
     expect(member).toEqual(original);
     expect(await target.collection('users').count({ email: 'late@example.com' })).toBe(0);
     expect(await target.collection(MOVES_COLLECTION).count({ state: 'complete' })).toBe(1);
+    // The Activity entry was written before the copy, so it moved with the data; password redacted.
+    const entries = await target
+      .collection<StoredDoc & { kind: string; after: unknown }>('activity')
+      .find({ kind: 'database.saved' });
+    expect(entries).toHaveLength(1);
+    expect(JSON.stringify(entries[0]!.after)).not.toContain('p@ss/word');
   });
 
   it('refuses a target with users where the administrator is not an active administrator: locked out', async () => {

@@ -37,14 +37,29 @@ export function databaseRoutes(database: DatabaseService, ctx: Pick<AppContext, 
         await ctx.reauth.require(request);
         const body = parseInput(databaseConfigBody, request.body);
         const before = (await database.getConfig()).config;
-        const result = await database.saveConfig(body, request.user!);
-        await ctx.activity.record(request, {
-          kind: 'database.saved',
-          summary: `Moved the site's data to MongoDB at ${body.host}:${body.port}/${body.database}`,
-          before,
-          after: body,
-        });
-        return result;
+        const where = `MongoDB at ${body.host}:${body.port}/${body.database}`;
+        // Written before the copy, so that the entry moves with the data (writes stop during the move).
+        let recorded = false;
+        const record = async () => {
+          recorded = true;
+          await ctx.activity.record(request, {
+            kind: 'database.saved',
+            summary: `Moved the site's data to ${where}`,
+            before,
+            after: body,
+          });
+        };
+        try {
+          return await database.saveConfig(body, request.user!, record);
+        } catch (error) {
+          // The move began and failed: the log says so next to the entry it already holds.
+          if (recorded)
+            await ctx.activity.record(request, {
+              kind: 'database.saved',
+              summary: `The move to ${where} failed: ${(error as Error).message}`,
+            });
+          throw error;
+        }
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         if (error.status >= 500) request.log.error({ err: error }, error.message);

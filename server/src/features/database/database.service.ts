@@ -161,7 +161,15 @@ export function createDatabaseService(deps: DatabaseServiceDeps) {
     },
 
     /** Connects, copies this site into the target when it has no users, and restarts on it. */
-    async saveConfig(body: DatabaseConfigBody, admin: UserDoc) {
+    /**
+     * `beforeMove` runs once the target answered and before any data is copied: what it writes
+     * (the Activity entry) is copied along, so it survives on the new store.
+     */
+    async saveConfig(
+      body: DatabaseConfigBody,
+      admin: UserDoc,
+      beforeMove: () => Promise<void> = async () => {},
+    ) {
       if (deps.environmentUri) {
         throw new AppError(
           'CONFLICT',
@@ -180,6 +188,7 @@ export function createDatabaseService(deps: DatabaseServiceDeps) {
             `Connection failed: ${plainReason(error, settings.host, settings.port).reason}`,
           );
         }
+        await beforeMove();
         moving = 'Moving to the new database: the server restarts on it in a moment.';
         const result = await moveTo(deps, settings, admin);
         // After the answer has gone out; the restart waits for requests under way to finish.

@@ -58,6 +58,9 @@ const call = async (method: 'GET' | 'POST', url: string, payload?: object) =>
 const viaNginx = (pathname: string, headers: Record<string, string> = {}) =>
   httpGet(`http://127.0.0.1:${httpPort}${pathname}`, headers);
 const history = async () => (await call('GET', '/api/system/nginx/history')).json().data as NginxHistory;
+/** The kinds of the Activity log's entries, newest first. */
+const activityKinds = async (): Promise<string[]> =>
+  (await call('GET', '/api/admin/activity?pageSize=100')).json().data.map((e: { kind: string }) => e.kind);
 
 function httpsGet(port: number, pathname: string): Promise<Fetched> {
   return new Promise((resolve, reject) => {
@@ -116,6 +119,7 @@ describe.skipIf(!nginxBinary)('the web-server panel on a real nginx', () => {
   it('saves while stopped, then Restart starts nginx and status counts master and workers', async () => {
     const defaults = (await call('GET', '/api/system/config')).json().data;
     expect(defaults.proxyPass).toBe(`http://127.0.0.1:${appPort}`);
+    const logged = (await activityKinds()).length;
 
     const saved = await call('POST', '/api/system/nginx/config', {
       ...defaults,
@@ -134,6 +138,9 @@ describe.skipIf(!nginxBinary)('the web-server panel on a real nginx', () => {
       action: 'started',
       message: 'Nginx restarted successfully!',
     });
+    // One Activity entry for each change: the save, then the restart.
+    const kinds = await activityKinds();
+    expect(kinds.slice(0, kinds.length - logged)).toEqual(['nginx.restarted', 'nginx.saved']);
     const status = (await call('GET', '/api/system/status')).json();
     const master = await readPid(pidFile());
     expect(status).toMatchObject({ success: true, running: true, state: 'running' });
@@ -280,6 +287,7 @@ describe.skipIf(!nginxBinary)('the web-server panel on a real nginx', () => {
     expect(withSsl).toBeDefined();
 
     const first = entries.at(-1)!;
+    const logged = (await activityKinds()).length;
     const restored = await call('POST', `/api/system/nginx/history/${first.id}/restore`);
     expect(restored.json()).toMatchObject({
       success: true,
@@ -288,6 +296,8 @@ describe.skipIf(!nginxBinary)('the web-server panel on a real nginx', () => {
     const after = await history();
     expect(after.entries[0]).toMatchObject({ restoredFrom: first.id, config: first.config });
     expect(after.current).toBe(first.rendered);
+    const kinds = await activityKinds();
+    expect(kinds.slice(0, kinds.length - logged)).toEqual(['nginx.restored']);
     expect((await viaNginx('/api/health')).status).toBe(200);
     expect((await call('POST', '/api/system/nginx/history/0123456789ab/restore')).statusCode).toBe(404);
   });
