@@ -45,11 +45,25 @@ async function waitFor<T>(
   }
 }
 
-function api(base: string, token: string | null, method: string, url: string, body?: unknown) {
+/** A change as the console makes it: the Node.js panel's saves and restarts need the password confirmed. */
+async function api(base: string, token: string | null, method: string, url: string, body?: unknown) {
+  const proof =
+    token && method !== 'GET' && url.startsWith('/api/admin/nodejs/')
+      ? (
+          (await (
+            await fetch(`${base}/api/auth/reauth`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+              body: JSON.stringify({ password: ADMIN.password }),
+            })
+          ).json()) as { proof: string }
+        ).proof
+      : undefined;
   return fetch(`${base}${url}`, {
     method,
     headers: {
       ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(proof ? { 'x-reauth': proof } : {}),
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     body: body === undefined ? undefined : JSON.stringify(body),

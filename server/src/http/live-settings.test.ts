@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtures, multipart } from '../features/media/media-test-fixtures';
-import { bearer, createTestApp, createUser, type TestApp } from '../test/test-app';
+import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../test/test-app';
 
 /** The settings of the Node.js panel that apply at once, each observed from outside, with no restart. */
 
@@ -19,7 +19,7 @@ async function save(admin: string, payload: Record<string, unknown>) {
   const response = await t.app.inject({
     method: 'POST',
     url: '/api/admin/nodejs/config',
-    headers: bearer(admin),
+    headers: await confirmed(t, admin),
     payload,
   });
   expect(response.statusCode, response.body).toBe(200);
