@@ -15,7 +15,7 @@ import {
   stopNginx,
 } from '../server/src/features/nginx/nginx-test-support';
 import { freePort } from '../server/src/test/free-port';
-import { signIn, startProduct } from './support/product';
+import { confirmPassword, signIn, startProduct } from './support/product';
 
 const CONNECTIONS = 10;
 const ADMIN = { email: 'bench@example.com', password: 'bench-password-1' };
@@ -37,8 +37,14 @@ const app = await startProduct({
 try {
   const appUrl = app.url;
   const token = await signIn(appUrl, ADMIN);
-  await call(appUrl, token, '/api/system/config', { port: nginxPort, gzipEnabled: true, cacheEnabled: true });
-  await call(appUrl, token, '/api/system/restart');
+  // Saving and restarting nginx need the password confirmed, as in the console.
+  const proof = await confirmPassword(appUrl, token, ADMIN.password);
+  await call(appUrl, token, proof, '/api/system/config', {
+    port: nginxPort,
+    gzipEnabled: true,
+    cacheEnabled: true,
+  });
+  await call(appUrl, token, proof, '/api/system/restart');
 
   const targets = {
     app: `${appUrl}/api/slider/public`,
@@ -95,10 +101,20 @@ async function load(url: string, duration: number): Promise<Result> {
   return result;
 }
 
-async function call(url: string, token: string, pathname: string, body?: object): Promise<void> {
+async function call(
+  url: string,
+  token: string,
+  proof: string,
+  pathname: string,
+  body?: object,
+): Promise<void> {
   const response = await fetch(`${url}${pathname}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'x-reauth': proof,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   if (!response.ok) throw new Error(`POST ${pathname}: ${response.status} ${await response.text()}`);

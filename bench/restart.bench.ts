@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon, { type RequestParams } from 'autocannon';
-import { signIn, startProduct } from './support/product';
+import { confirmPassword, signIn, startProduct } from './support/product';
 
 const CONNECTIONS = 50;
 const SECONDS = 10;
@@ -31,6 +31,8 @@ let exitCode = 0;
 try {
   const token = await signIn(base, ADMIN);
   const auth = { authorization: `Bearer ${token}` };
+  // Restarting needs the password confirmed, as in the console.
+  const proof = await confirmPassword(base, token, ADMIN.password);
   const firstStart = await startedAt(auth);
 
   // Writes of two kinds: playlists (cheap) and users (each costs an argon2 hash, like a sign-up).
@@ -106,7 +108,10 @@ try {
 
   const loadStarted = performance.now();
   await new Promise((resolve) => setTimeout(resolve, RESTART_AT_MS));
-  const restart = await fetch(`${base}/api/admin/nodejs/restart`, { method: 'POST', headers: auth });
+  const restart = await fetch(`${base}/api/admin/nodejs/restart`, {
+    method: 'POST',
+    headers: { ...auth, 'x-reauth': proof },
+  });
   // The answer comes once the new process has loaded its code; the hand-over starts right after.
   const handOverAt = performance.now() - loadStarted;
   if (!restart.ok) throw new Error(`restart answered ${restart.status}: ${await restart.text()}`);

@@ -96,3 +96,18 @@ export async function signIn(url: string, account: { email: string; password: st
   if (!response.ok) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
   return ((await response.json()) as { token: string }).token;
 }
+
+/**
+ * The password confirmation the console asks for before a change that can take the site; send
+ * the answer in the X-Reauth header (valid 10 minutes).
+ */
+export async function confirmPassword(url: string, token: string, password: string): Promise<string> {
+  const response = await fetch(`${url}/api/auth/reauth`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ password }),
+  });
+  if (!response.ok)
+    throw new Error(`password confirmation answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { proof: string }).proof;
+}
