@@ -32,10 +32,13 @@ const TIMED_OUT = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-
  * within `publicBodyMs`; a signed-in request's body may take as long as it needs while it moves.
  */
 export function registerRequestTimeouts(app: FastifyInstance, timeouts: RequestTimeouts): void {
-  app.server.headersTimeout = timeouts.headersMs;
-  app.server.requestTimeout = 0;
+  // Node reads connectionsCheckingInterval when it starts its checks (on listen, or when the
+  // ConnectionPool turns them on); @types/node 20 does not declare it.
+  const server = app.server as typeof app.server & { connectionsCheckingInterval: number };
+  server.headersTimeout = timeouts.headersMs;
+  server.requestTimeout = 0;
   // How often Node checks the headers timeout (the default, 30 s, would let it run to 50 s).
-  app.server.connectionsCheckingInterval = Math.min(1000, timeouts.headersMs);
+  server.connectionsCheckingInterval = Math.min(1000, timeouts.headersMs);
 
   app.addHook('preParsing', (request, reply, payload, done) => {
     const socket = request.raw.socket;
