@@ -1,8 +1,11 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app';
+import { loadConfig } from '../../config';
+import { openEmbeddedStore } from '../../store/embedded-store';
 import { loadTokenKey, TokenService } from './token-service';
 
 let dir = '';
@@ -40,5 +43,24 @@ describe('token signing key', () => {
       .sign(key);
     expect(await service.verify(expired)).toBeNull();
     expect(await service.verify(hs512)).toBeNull();
+  });
+});
+
+describe('the jwt-secret file (16.10)', () => {
+  it.each([
+    ['empty', ''],
+    ['three bytes', 'abc\n'],
+  ])('stops the start with a message naming it when it is %s', async (_label, content) => {
+    dir = await mkdtemp(path.join(tmpdir(), 'key-'));
+    const file = path.join(dir, 'jwt-secret');
+    await writeFile(file, content, { mode: 0o600 });
+    const store = await openEmbeddedStore(dir);
+    try {
+      const starting = buildApp({ config: loadConfig({ DATA_DIR: dir }), store });
+      await expect(starting).rejects.toThrow(`${file} holds`);
+      await expect(starting).rejects.toThrow(/a session secret needs at least 32/);
+    } finally {
+      await store.close();
+    }
   });
 });
