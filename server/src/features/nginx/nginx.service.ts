@@ -34,7 +34,7 @@ export interface SaveResult {
   warning?: string;
 }
 
-type AppSettings = Pick<Config, 'port' | 'host' | 'dataDir' | 'clientDistDir' | 'nginx'>;
+type AppSettings = Pick<Config, 'port' | 'host' | 'dataDir' | 'clientDistDir' | 'mediaRoots' | 'nginx'>;
 
 /**
  * The web-server panel's logic: settings in, one rendered server-block file out, tested by nginx
@@ -160,7 +160,7 @@ export class NginxService {
       throw new NginxFieldError(field, issue.message || `${NGINX_FIELD_LABELS[field]} is not valid`);
     }
     const config = result.data;
-    const rootProblem = await checkStaticRoot(config.staticRoot, this.app.dataDir);
+    const rootProblem = await checkStaticRoot(config.staticRoot, this.app);
     if (rootProblem)
       throw new NginxFieldError('staticRoot', `${NGINX_FIELD_LABELS.staticRoot} ${rootProblem}`);
     if (config.sslEnabled && config.sslPort === config.port) {
