@@ -6,6 +6,7 @@ import {
   nginxConfigBody,
 } from '@common/schemas/nginx';
 import type { Config } from '../../config';
+import { pageSecurityHeaders } from '../../http/security-headers';
 import { AppError } from '../../lib/app-error';
 import { NginxBinary } from './nginx-binary';
 import { ensureCertificate } from './nginx-certificate';
@@ -90,6 +91,7 @@ export class NginxService {
         config,
         listenAddress: this.app.nginx.listenAddress,
         ssl: certificate && { ...certificate, hsts: !certificate.selfSigned },
+        pageHeaders: await pageSecurityHeaders(),
       });
       await this.files.apply(binary, rendered, (master) => this.reload(binary, master));
       await this.store.record({ config, rendered, savedBy, ...(restoredFrom ? { restoredFrom } : {}) });
@@ -114,7 +116,12 @@ export class NginxService {
       }
       if (!(await this.files.siteExists())) {
         const config = await this.parse({});
-        await this.files.apply(binary, renderSite({ config, listenAddress: this.app.nginx.listenAddress }));
+        const site = renderSite({
+          config,
+          listenAddress: this.app.nginx.listenAddress,
+          pageHeaders: await pageSecurityHeaders(),
+        });
+        await this.files.apply(binary, site);
       }
       await this.files.start(binary);
       return 'started';
