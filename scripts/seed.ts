@@ -5,6 +5,7 @@ import { loadConfig } from '../server/src/config';
 import { hashPassword } from '../server/src/features/auth/passwords';
 import { demoUsers } from '../server/src/features/users/demo-users';
 import { UsersRepository } from '../server/src/features/users/users.repository';
+import { PRIVATE_UMASK } from '../server/src/lib/private-files';
 import { openStore } from '../server/src/store/open-store';
 
 export const DEMO_PASSWORD = 'demo-password';
@@ -24,6 +25,8 @@ if (!values.remove && (!Number.isInteger(wanted) || wanted < 1 || wanted > 10_00
 }
 
 const config = loadConfig();
+// The store files it creates are the owner's alone, as the server's are.
+process.umask(PRIVATE_UMASK);
 const store = await openStore(config);
 const users = new UsersRepository(store);
 await users.init();

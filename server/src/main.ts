@@ -2,8 +2,10 @@ import { mkdir } from 'node:fs/promises';
 import { buildApp } from './app';
 import type { RestartOutcome } from './app-context';
 import { ConfigError, loadConfig } from './config';
+import { dataDirRules } from './features/nginx/nginx-layout';
 import { ConnectionPool } from './features/nodejs/connection-pool';
 import { SupervisorLink } from './features/nodejs/supervisor-link';
+import { makeDataDirPrivate } from './lib/private-files';
 import { openStore } from './store/open-store';
 
 /**
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
   }
 
   await mkdir(config.dataDir, { recursive: true });
+  await makeDataDirPrivate(config.dataDir, dataDirRules(config));
   const store = await openStore(config);
   const app = await buildApp({
     config,

@@ -47,13 +47,29 @@ export function nginxLayout(settings: NginxSettings): NginxLayout {
   };
 }
 
+/**
+ * What nginx's workers need under DATA_DIR (see lib/private-files.ts): to pass through DATA_DIR,
+ * the managed instance's folder and its temp folder, whose subfolders nginx makes for itself.
+ * The media library stays as uploads left it.
+ */
+export function dataDirRules(config: { dataDir: string; nginx: NginxSettings }): {
+  passable: string[];
+  skip: string[];
+} {
+  const dir = config.nginx.dir;
+  return {
+    passable: [config.dataDir, dir, path.join(dir, 'temp')],
+    skip: [path.join(config.dataDir, 'media'), ...TEMP_PATHS.map((name) => path.join(dir, 'temp', name))],
+  };
+}
+
 /** The arguments that point nginx at this configuration (`-p` only for the managed instance). */
 export function configArgs(layout: NginxLayout, mainConf = layout.mainConf): string[] {
   return layout.mode === 'managed' ? ['-p', `${layout.dir}/`, '-c', mainConf] : ['-c', mainConf];
 }
 
 /** Writes a whole file or nothing: a half-written config must never be what nginx reads. */
-export async function writeFileAtomic(file: string, text: string, mode = 0o644): Promise<void> {
+export async function writeFileAtomic(file: string, text: string, mode = 0o600): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
