@@ -16,8 +16,8 @@ export const MEMBERS_PER_ADDRESS = 10;
  * The general API rate limit (the console's Rate Limit Window and Max Requests), a fixed
  * window per caller: visitors are counted per address (IPv6 per /64), signed-in members per
  * account and, at MEMBERS_PER_ADDRESS times the limit, per address. The routes anyone may call
- * without signing in (`/api/auth/*`: registration, sign-in, reset) are always counted per
- * address, whatever token is sent, so a fresh token never buys a fresh budget. Not counted: a
+ * without signing in (`/api/auth/*` but `/me`: registration, sign-in, reset) are always counted
+ * per address, whatever token is sent, so a fresh token never buys a fresh budget. Not counted: a
  * signed-in administrator's requests outside `/api/auth`, the slideshow's reloads, static files
  * and /media (they are not under /api), the health check, CORS preflights and answers of 304.
  * The sign-in routes keep their own, stricter limits on top of this one.
@@ -83,6 +83,13 @@ function isCounted(request: FastifyRequest): boolean {
   return !(isRead && UNCOUNTED_GETS.some((pattern) => pattern.test(pathname)));
 }
 
+/** The sign-in routes' own calls that need a token; every other one anyone may call. */
+const SIGNED_IN_AUTH = /^\/api\/auth\/me(?:$|\?)/;
+
+function isAnonymousCapable(url: string): boolean {
+  return url.startsWith('/api/auth/') && !SIGNED_IN_AUTH.test(url);
+}
+
 /** The budgets one request is counted against, each a key and its multiple of the limit. */
 type Budget = { key: string; times: number };
 
@@ -97,7 +104,7 @@ async function callerBudgets(
   deps: { tokens: TokenService; users: UsersRepository },
 ): Promise<Budget[]> {
   const address = `ip:${clientKey(request.ip)}`;
-  if (request.url.startsWith('/api/auth/')) return [{ key: address, times: 1 }];
+  if (isAnonymousCapable(request.url)) return [{ key: address, times: 1 }];
   const match = /^Bearer ([\w.-]+)$/i.exec(request.headers.authorization ?? '');
   const claims = match?.[1] ? await deps.tokens.verify(match[1]) : null;
   if (!claims) return [{ key: address, times: 1 }];

@@ -55,7 +55,11 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.fre
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
   const pageHeaders = await pageSecurityHeaders();
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith('/api/') ? API_SECURITY_HEADERS : pageHeaders);
+    if (request.url.startsWith('/api/')) {
+      // Answers may hold someone's data: no browser or proxy keeps a copy unless the route says
+      // it may (the slideshow's public data and default backgrounds set their own).
+      reply.headers(API_SECURITY_HEADERS).header('cache-control', 'no-store');
+    } else reply.headers(pageHeaders);
     done();
   });
 }

@@ -150,6 +150,8 @@ export function renderSite({ config, listenAddress, ssl, pageHeaders = {} }: Sit
     ...block('location = /', toApp),
     ...block('location = /index.html', toApp),
     ...block('location ~ /\\.', ['deny all;']),
+    '# Source maps stay on the disk: they describe the code to anyone who asks.',
+    ...block('location ~ \\.map$', ['return 404;']),
     ...block('location @members_site_app', toApp),
   ];
 
