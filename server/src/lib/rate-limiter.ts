@@ -22,6 +22,8 @@ export interface RateCounters {
 /** Enough for every client of a busy site at once, and at most about 10 MB. */
 export const DEFAULT_MAX_KEYS = 50_000;
 
+const SWEEP_EVERY_MS = 60_000;
+
 interface Window {
   count: number;
   resetAt: number;
@@ -29,7 +31,7 @@ interface Window {
 
 /**
  * Fixed windows in this process's memory, never more than `maxKeys` of them whatever the number
- * of clients: expired windows are dropped first, then the oldest ones. Dropping the oldest lets
+ * of clients: expired windows are swept out now and then, and past the ceiling the oldest go. Dropping the oldest lets
  * someone with more than `maxKeys` addresses reset counters, but only by using up that many
  * addresses, which the limits per address already make costly.
  */
@@ -80,17 +82,22 @@ export class MemoryRateCounters implements RateCounters {
     this.windows.clear();
   }
 
-  /** Keeps the map under its ceiling: expired windows go first, then the oldest. */
+  private lastSweep = 0;
+
+  /**
+   * Keeps the map under its ceiling at a constant cost per new window: expired windows are swept
+   * out at most once a minute, and when the map is still full its oldest window goes (Map keeps
+   * insertion order, so that is the first key).
+   */
   private makeRoom(now: number): void {
-    if (this.windows.size < this.maxKeys) return;
-    for (const [key, entry] of this.windows) if (entry.resetAt <= now) this.windows.delete(key);
-    // Map keeps insertion order: the first keys are the oldest windows.
-    const excess = this.windows.size - this.maxKeys + 1;
-    if (excess <= 0) return;
-    let dropped = 0;
-    for (const key of this.windows.keys()) {
-      if (dropped++ >= excess) break;
-      this.windows.delete(key);
+    if (now - this.lastSweep >= SWEEP_EVERY_MS) {
+      this.lastSweep = now;
+      for (const [key, entry] of this.windows) if (entry.resetAt <= now) this.windows.delete(key);
+    }
+    while (this.windows.size >= this.maxKeys) {
+      const oldest = this.windows.keys().next();
+      if (oldest.done) break;
+      this.windows.delete(oldest.value);
     }
   }
 }
