@@ -53,6 +53,13 @@ async function main(): Promise<void> {
     store,
     logger: { level: config.logLevel },
     requestRestart: link ? () => link.requestRestart() : restartUnsupervised,
+  }).catch(async (error: unknown) => {
+    // A file a person has to fix (a jwt-secret too short to be safe): one plain line, no restart.
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    link?.fatal(error.message);
+    await store.close();
+    process.exit(78);
   });
   process.off('SIGINT', stopEarly);
   process.off('SIGTERM', stopEarly);
