@@ -28,6 +28,11 @@ import { registerCors } from './http/cors';
 import { refuseUnknownPaths, registerErrorHandler } from './http/error-handler';
 import { LiveSettings } from './http/live-settings';
 import { RequestLogController, sharedRequestLogger } from './http/request-log';
+import {
+  DEFAULT_REQUEST_TIMEOUTS,
+  type RequestTimeouts,
+  registerRequestTimeouts,
+} from './http/request-timeouts';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerSpa } from './http/spa';
 import { createMailer, type Mailer } from './mail/mailer';
@@ -41,6 +46,8 @@ export interface AppDeps {
   authLimits?: AuthLimits;
   /** Restarts the server (the console's restart); main.ts provides it. */
   requestRestart?: () => Promise<RestartOutcome> | undefined;
+  /** How long slow clients may take; tests give shorter ones. */
+  requestTimeouts?: RequestTimeouts;
   /** Where the database panel connects to other MongoDB servers; tests give a stand-in. */
   databaseTargets?: TargetConnector;
 }
@@ -97,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerSecurityHeaders(app);
   registerCors(app, live);
   registerBodyLimit(app, live);
+  registerRequestTimeouts(app, deps.requestTimeouts ?? DEFAULT_REQUEST_TIMEOUTS);
   registerApiRateLimit(app, { live, tokens, users });
   await registerCompression(app);
 

@@ -2,8 +2,10 @@ import { mkdir } from 'node:fs/promises';
 import { buildApp } from './app';
 import type { RestartOutcome } from './app-context';
 import { ConfigError, loadConfig } from './config';
+import { dataDirRules } from './features/nginx/nginx-layout';
 import { ConnectionPool } from './features/nodejs/connection-pool';
 import { SupervisorLink } from './features/nodejs/supervisor-link';
+import { makeDataDirPrivate } from './lib/private-files';
 import { openStore } from './store/open-store';
 
 /**
@@ -44,12 +46,20 @@ async function main(): Promise<void> {
   }
 
   await mkdir(config.dataDir, { recursive: true });
+  await makeDataDirPrivate(config.dataDir, dataDirRules(config));
   const store = await openStore(config);
   const app = await buildApp({
     config,
     store,
     logger: { level: config.logLevel },
     requestRestart: link ? () => link.requestRestart() : restartUnsupervised,
+  }).catch(async (error: unknown) => {
+    // A file a person has to fix (a jwt-secret too short to be safe): one plain line, no restart.
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    link?.fatal(error.message);
+    await store.close();
+    process.exit(78);
   });
   process.off('SIGINT', stopEarly);
   process.off('SIGTERM', stopEarly);

@@ -1,8 +1,12 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app';
+import { loadConfig } from '../../config';
+import { openEmbeddedStore } from '../../store/embedded-store';
+import { spawnServer } from '../../test/spawn-server';
 import { loadTokenKey, TokenService } from './token-service';
 
 let dir = '';
@@ -41,4 +45,31 @@ describe('token signing key', () => {
     expect(await service.verify(expired)).toBeNull();
     expect(await service.verify(hs512)).toBeNull();
   });
+});
+
+describe('the jwt-secret file (16.10)', () => {
+  it.each([
+    ['empty', ''],
+    ['three bytes', 'abc\n'],
+  ])('stops the start with a message naming it when it is %s', async (_label, content) => {
+    dir = await mkdtemp(path.join(tmpdir(), 'key-'));
+    const file = path.join(dir, 'jwt-secret');
+    await writeFile(file, content, { mode: 0o600 });
+    const store = await openEmbeddedStore(dir);
+    try {
+      const starting = buildApp({ config: loadConfig({ DATA_DIR: dir }), store });
+      await expect(starting).rejects.toThrow(`${file} holds`);
+      await expect(starting).rejects.toThrow(/a session secret needs at least 32/);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('the server stops at start with that one line and the exit code that asks for no restart', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'key-'));
+    await writeFile(path.join(dir, 'jwt-secret'), 'abc\n', { mode: 0o600 });
+    await expect(spawnServer({ DATA_DIR: dir, MONGODB_URI: '', JWT_SECRET: '' })).rejects.toThrow(
+      `Server exited with 78: ${path.join(dir, 'jwt-secret')} holds 3 bytes`,
+    );
+  }, 30_000);
 });

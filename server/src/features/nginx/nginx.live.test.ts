@@ -1,4 +1,5 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { get } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
@@ -50,6 +51,22 @@ const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
 const viaNginx = (pathname: string, headers: Record<string, string> = {}) =>
   httpGet(`http://127.0.0.1:${httpPort}${pathname}`, headers);
 const history = async () => (await call('GET', '/api/system/nginx/history')).json().data as NginxHistory;
+
+/** One TLS handshake with openssl s_client: whether it was agreed, and what openssl said. */
+function tls(port: number, args: string[]): Promise<{ ok: boolean; output: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      'openssl',
+      ['s_client', '-connect', `127.0.0.1:${port}`, '-servername', 'localhost', ...args],
+      { timeout: 10_000, env: { PATH: process.env.PATH ?? '' } },
+      (error, stdout, stderr) => {
+        const output = `${stdout}${stderr}`;
+        resolve({ ok: !error && /Cipher is (?!\(NONE\))/.test(output), output });
+      },
+    );
+    child.stdin?.end();
+  });
+}
 
 function httpsGet(port: number, pathname: string): Promise<Fetched> {
   return new Promise((resolve, reject) => {
@@ -161,6 +178,23 @@ describe.skipIf(!nginxBinary)('the web-server panel on a real nginx', () => {
     const hidden = await viaNginx('/.env');
     expect(hidden.status).toBe(403);
 
+    // 16.19: a page nginx serves from the folder carries the app's own page headers.
+    await mkdir(path.join(site.root, 'pages'), { recursive: true });
+    await chmod(path.join(site.root, 'pages'), 0o755);
+    await writeFile(path.join(site.root, 'pages', 'home.html'), '<!doctype html><title>Home</title>');
+    const fromApp = await viaNginx('/');
+    const fromNginx = await viaNginx('/pages/home.html');
+    expect(fromNginx.status).toBe(200);
+    expect(logged.slice(before).some((entry) => entry.path === '/pages/home.html')).toBe(false);
+    expect(fromNginx.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    for (const header of [
+      'content-security-policy',
+      'x-frame-options',
+      'x-content-type-options',
+      'referrer-policy',
+    ])
+      expect(fromNginx.headers[header], header).toBe(fromApp.headers[header]);
+
     const saved = await call('POST', '/api/system/config', { gzipEnabled: false, cacheEnabled: false });
     expect(saved.statusCode).toBe(200);
     const plain = await viaNginx(site.bundle, { 'accept-encoding': 'gzip' });
@@ -222,9 +256,39 @@ describe.skipIf(!nginxBinary)('the web-server panel on a real nginx', () => {
     expect(secure.status).toBe(200);
     expect(JSON.parse(secure.body.toString()).status).toBe('ok');
     expect(secure.headers['strict-transport-security']).toBeUndefined();
+    // 16.18: to a configured name, never to whatever Host the client sent.
     const redirect = await viaNginx('/api/health?x=1');
     expect(redirect.status).toBe(301);
-    expect(redirect.headers.location).toBe(`https://127.0.0.1:${sslPort}/api/health?x=1`);
+    expect(redirect.headers.location).toBe(`https://localhost:${sslPort}/api/health?x=1`);
+    const forged = await viaNginx('/x', { host: 'evil.example' });
+    expect(forged.headers.location).toBe(`https://localhost:${sslPort}/x`);
+    expect(
+      (await call('POST', '/api/system/config', { serverName: 'members.example www.members.example' }))
+        .statusCode,
+    ).toBe(200);
+    expect((await viaNginx('/x', { host: 'www.members.example' })).headers.location).toBe(
+      `https://www.members.example:${sslPort}/x`,
+    );
+    expect((await viaNginx('/x', { host: 'evil.example' })).headers.location).toBe(
+      `https://members.example:${sslPort}/x`,
+    );
+    expect((await call('POST', '/api/system/config', { serverName: '_' })).statusCode).toBe(200);
+    expect((await viaNginx('/x', { host: 'evil.example' })).headers.location).toBe(
+      `https://127.0.0.1:${sslPort}/x`,
+    );
+    expect((await call('POST', '/api/system/config', { serverName: 'localhost' })).statusCode).toBe(200);
+
+    // 16.17: Mozilla intermediate: TLS 1.2 with AEAD suites only, TLS 1.3, no session tickets.
+    const handshake = (...args: string[]) => tls(sslPort, args);
+    // (The trial certificate has an ECDSA key.)
+    const aead = await handshake('-tls1_2', '-cipher', 'ECDHE-ECDSA-AES128-GCM-SHA256');
+    expect(aead.ok, aead.output).toBe(true);
+    expect(aead.output).not.toMatch(/TLS session ticket:/);
+    expect((await handshake('-tls1_3')).ok).toBe(true);
+    // Every suite that is not AEAD (the CBC ones testssl flagged) is refused.
+    const cbc = await handshake('-tls1_2', '-cipher', 'ALL:!AESGCM:!AESCCM:!CHACHA20:!ARIAGCM:@SECLEVEL=0');
+    expect(cbc.ok, cbc.output).toBe(false);
+    expect((await handshake('-tls1_1', '-cipher', 'ALL:@SECLEVEL=0')).ok).toBe(false);
 
     expect((await call('POST', '/api/system/config', { sslEnabled: false })).statusCode).toBe(200);
     expect((await viaNginx('/api/health')).status).toBe(200);
@@ -282,6 +346,16 @@ describe.skipIf(!nginxBinary)('the web-server panel on a real nginx', () => {
     expect(after.current).toBe(first.rendered);
     expect((await viaNginx('/api/health')).status).toBe(200);
     expect((await call('POST', '/api/system/nginx/history/0123456789ab/restore')).statusCode).toBe(404);
+  });
+
+  it('keeps reset tokens out of its access log, in the request line and the Referer (16.13)', async () => {
+    const token = 'c2VjcmV0LXJlc2V0LXRva2VuLWZvci10aGUtbG9nLXRlc3Q';
+    await viaNginx(`/reset-password/${token}`);
+    await viaNginx(site.bundle, { referer: `http://localhost/reset-password/${token}` });
+    const log = await readFile(path.join(nginxDir(), 'logs', 'access.log'), 'utf8');
+    expect(log).toContain('"GET /reset-password/[token] HTTP/1.1"');
+    expect(log).toContain('"http://localhost/reset-password/[token]"');
+    expect(log).not.toContain(token);
   });
 
   it('status says Stopped after a stop, Error for a broken file or a crash, and Restart starts it again', async () => {

@@ -6,6 +6,7 @@ import {
   nginxConfigBody,
 } from '@common/schemas/nginx';
 import type { Config } from '../../config';
+import { pageSecurityHeaders } from '../../http/security-headers';
 import { AppError } from '../../lib/app-error';
 import { NginxBinary } from './nginx-binary';
 import { ensureCertificate } from './nginx-certificate';
@@ -34,7 +35,7 @@ export interface SaveResult {
   warning?: string;
 }
 
-type AppSettings = Pick<Config, 'port' | 'host' | 'dataDir' | 'clientDistDir' | 'nginx'>;
+type AppSettings = Pick<Config, 'port' | 'host' | 'dataDir' | 'clientDistDir' | 'mediaRoots' | 'nginx'>;
 
 /**
  * The web-server panel's logic: settings in, one rendered server-block file out, tested by nginx
@@ -90,6 +91,7 @@ export class NginxService {
         config,
         listenAddress: this.app.nginx.listenAddress,
         ssl: certificate && { ...certificate, hsts: !certificate.selfSigned },
+        pageHeaders: await pageSecurityHeaders(),
       });
       await this.files.apply(binary, rendered, (master) => this.reload(binary, master));
       await this.store.record({ config, rendered, savedBy, ...(restoredFrom ? { restoredFrom } : {}) });
@@ -114,7 +116,12 @@ export class NginxService {
       }
       if (!(await this.files.siteExists())) {
         const config = await this.parse({});
-        await this.files.apply(binary, renderSite({ config, listenAddress: this.app.nginx.listenAddress }));
+        const site = renderSite({
+          config,
+          listenAddress: this.app.nginx.listenAddress,
+          pageHeaders: await pageSecurityHeaders(),
+        });
+        await this.files.apply(binary, site);
       }
       await this.files.start(binary);
       return 'started';
@@ -160,7 +167,7 @@ export class NginxService {
       throw new NginxFieldError(field, issue.message || `${NGINX_FIELD_LABELS[field]} is not valid`);
     }
     const config = result.data;
-    const rootProblem = await checkStaticRoot(config.staticRoot, this.app.dataDir);
+    const rootProblem = await checkStaticRoot(config.staticRoot, this.app);
     if (rootProblem)
       throw new NginxFieldError('staticRoot', `${NGINX_FIELD_LABELS.staticRoot} ${rootProblem}`);
     if (config.sslEnabled && config.sslPort === config.port) {

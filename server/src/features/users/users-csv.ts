@@ -5,12 +5,14 @@ const HEADER = ['Name', 'Email', 'Role', 'Tier', 'Status', 'Created'];
 const ROWS_PER_CHUNK = 1000;
 
 /**
- * One CSV cell. A value that a spreadsheet would run as a formula (starting with = + - @,
- * or a tab or carriage return) gets a leading apostrophe; quotes, commas and line breaks are quoted.
+ * One CSV cell, always quoted. Any part of the value that a spreadsheet could read as a cell of
+ * its own and run as a formula gets a leading apostrophe: the start of the value, and anything
+ * after a `,`, `;` or tab (a spreadsheet set to another separator splits there, quotes or not),
+ * when it starts with = + - @, a tab or a carriage return.
  */
 export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  const safe = value.replace(/(^|[,;\t])([=+\-@\t\r])/g, "$1'$2");
+  return `"${safe.replaceAll('"', '""')}"`;
 }
 
 function csvRow(cells: string[]): string {

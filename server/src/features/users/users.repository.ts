@@ -21,6 +21,8 @@ export interface UserDoc extends StoredDoc {
   tokenVersion: number;
   resetTokenHash?: string;
   resetTokenExpiresAt?: Date;
+  /** Made by `npm run seed` (shared, published password); never an administrator. */
+  demo?: true;
 }
 
 /** The only code that reads or writes users in the store. */
