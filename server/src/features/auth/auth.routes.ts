@@ -58,7 +58,7 @@ export function authRoutes(auth: AuthService, guards: Guards, limits: AuthLimits
     app.post('/forgot-password', async (request) => {
       const { email } = parseInput(forgotPasswordBody, request.body);
       limit(request, 'forgot', email);
-      await auth.forgotPassword(email);
+      auth.forgotPassword(email);
       return { message: FORGOT_PASSWORD_MESSAGE };
     });
 
