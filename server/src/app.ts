@@ -9,6 +9,7 @@ import { databaseRoutes } from './features/database/database.routes';
 import { createDatabaseService } from './features/database/database.service';
 import { mongoTargets, type TargetConnector } from './features/database/mongo-target';
 import { healthRoutes } from './features/health/health.routes';
+import { mailRoutes } from './features/mail/mail.routes';
 import { mediaRoutes } from './features/media/media.routes';
 import { registerMediaServing } from './features/media/media-serve';
 import { nginxRoutes } from './features/nginx/nginx.routes';
@@ -137,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         { prefix: '/mongodb' },
       );
       await admin.register(nodejsRoutes(new NodejsService(ctx, live)), { prefix: '/nodejs' });
+      await admin.register(mailRoutes(mailer), { prefix: '/mail' });
       refuseUnknownPaths(admin);
     },
     { prefix: '/api/admin' },

@@ -4,7 +4,9 @@
  */
 export function plainMailError(error: unknown, where: string): string {
   const e = error as NodeJS.ErrnoException & { responseCode?: number; response?: string };
-  const code = e?.code ?? '';
+  // nodemailer wraps socket errors (code ESOCKET, ECONNECTION): the cause is named in the message.
+  const wrapped = /\b(ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH)\b/.exec(e?.message ?? '');
+  const code = wrapped?.[1] ?? e?.code ?? '';
   switch (code) {
     case 'ECONNREFUSED':
       return `The mail server ${where} refused the connection (is it running?).`;
@@ -17,6 +19,8 @@ export function plainMailError(error: unknown, where: string): string {
     case 'EDNS':
     case 'EAI_AGAIN':
       return `The mail server's name in SMTP_URL (${where}) could not be found.`;
+    case 'EHOSTUNREACH':
+      return `The mail server ${where} cannot be reached from this machine.`;
     case 'ECONNRESET':
     case 'ECONNECTION':
       return `The connection to the mail server ${where} was cut.`;

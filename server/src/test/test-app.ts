@@ -26,7 +26,7 @@ export async function createTestApp(
   {
     openStore = openEmbeddedStore,
     ...options
-  }: Pick<AppDeps, 'authLimits' | 'databaseTargets' | 'requestRestart' | 'logger'> & {
+  }: Pick<AppDeps, 'authLimits' | 'databaseTargets' | 'requestRestart' | 'logger' | 'mailRetryDelaysMs'> & {
     openStore?: (dataDir: string) => Promise<Store>;
   } = {},
 ): Promise<TestApp> {
