@@ -5,7 +5,9 @@
 export function plainMailError(error: unknown, where: string): string {
   const e = error as NodeJS.ErrnoException & { responseCode?: number; response?: string };
   // nodemailer wraps socket errors (code ESOCKET, ECONNECTION): the cause is named in the message.
-  const wrapped = /\b(ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH)\b/.exec(e?.message ?? '');
+  const wrapped = /\b(ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH)\b/.exec(
+    e?.message ?? '',
+  );
   const code = wrapped?.[1] ?? e?.code ?? '';
   switch (code) {
     case 'ECONNREFUSED':
