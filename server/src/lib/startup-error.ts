@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, mkdir, open, rm } from 'node:fs/promises';
+import { access, mkdir, open, rm, statfs } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 
@@ -97,7 +97,7 @@ export async function checkWritableFolder(folder: string, what: string, setting:
  * mkdir on a read-only disk may answer ENOENT for a missing parent; the nearest folder that exists
  * tells the real reason (read-only, permission denied).
  */
-async function realCause(folder: string, error: unknown): Promise<unknown> {
+export async function realCause(folder: string, error: unknown): Promise<unknown> {
   if ((error as NodeJS.ErrnoException)?.code !== 'ENOENT') return error;
   let dir = path.dirname(folder);
   for (;;) {
@@ -116,4 +116,31 @@ async function realCause(folder: string, error: unknown): Promise<unknown> {
   } catch (cause) {
     return cause;
   }
+}
+
+/**
+ * Why files could not be written into `folder` (or the folder created), without writing anything:
+ * the nearest existing folder's write access (read-only disk, permission) and its free space.
+ * Null when it looks writable.
+ */
+export async function folderRefusal(folder: string): Promise<NodeJS.ErrnoException | null> {
+  let dir = folder;
+  for (;;) {
+    try {
+      await access(dir, constants.F_OK);
+      break;
+    } catch {
+      const parent = path.dirname(dir);
+      if (parent === dir) return null;
+      dir = parent;
+    }
+  }
+  try {
+    await access(dir, constants.W_OK);
+  } catch (error) {
+    return error as NodeJS.ErrnoException;
+  }
+  const space = await statfs(dir).catch(() => null);
+  if (space && space.bavail === 0) return Object.assign(new Error('no space left'), { code: 'ENOSPC' });
+  return null;
 }
