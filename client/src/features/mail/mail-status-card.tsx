@@ -66,9 +66,8 @@ export function MailStatusCard() {
           {shown.map((message) => (
             <li key={message.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
               <div className="min-w-0 text-sm">
-                <p className="truncate text-stone-100">
-                  {message.subject} <span className="text-stone-400">to {message.to}</span>
-                </p>
+                <p className="truncate text-stone-100">{message.subject}</p>
+                <p className="truncate text-stone-300">To {message.to}</p>
                 <p className="text-xs text-stone-400">{describe(message)}</p>
               </div>
               {message.state === 'waiting' && (
