@@ -9,9 +9,9 @@ export const RETRY_DELAYS_MS = [10_000, 30_000, 60_000, 2 * 60_000, 5 * 60_000] 
 /** A message that says nothing about its own life is given three days. */
 export const DEFAULT_MAIL_LIFE_MS = 3 * 24 * 60 * 60 * 1000;
 /** Even with nothing due, the queue looks again this often (claims of a process that died). */
-const IDLE_CHECK_MS = 30_000;
-/** On shutdown, a send in progress gets this long to finish before the process lets go. */
-const FINISH_WAIT_MS = 5_000;
+const IDLE_CHECK_MS = 10_000;
+/** On shutdown, a send in progress gets this long to finish: a restart must not wait on a slow mail server. */
+const FINISH_WAIT_MS = 1_000;
 const RECEIPT_LIFE_MS = 2 * 24 * 60 * 60 * 1000;
 
 export interface OutgoingMail {
