@@ -176,6 +176,27 @@ describe('mail drills: the SMTP server fails', () => {
   });
 });
 
+describe('reset links and logs', () => {
+  it('never writes a reset link or its token to the log, at any level; the owner finds it in the outbox file', async () => {
+    const lines: string[] = [];
+    const t = await createTestApp(
+      { PUBLIC_URL },
+      { logger: { level: 'trace', stream: { write: (line: string) => lines.push(line) } } },
+    );
+    cleanups.push(() => t.close());
+    await createUser(t, { email: 'logged@example.com' });
+    await expectSameAnswers(t, 'logged@example.com');
+    const [mail] = await readOutbox(t.dataDir, 1);
+    const token = tokenIn(mail!.text);
+    expect(token).not.toBe('');
+    await until('the outbox log line', async () =>
+      lines.some((line) => line.includes('Mail written to the outbox')) ? true : undefined,
+    );
+    expect(lines.join('\n')).not.toContain(token);
+    expect(lines.join('\n')).not.toMatch(/reset-password\//);
+  });
+});
+
 describe('mail drills: a server process stops while a mail is in flight', () => {
   it('after kill -9 mid-send, the next server process sends the mail, once, with a working link', async () => {
     const silent = await startSilentPeer();
