@@ -115,14 +115,27 @@ export class MailQueue {
   }
 
   async status(): Promise<QueueStatus> {
-    const [waiting, failed, claims, receipts] = await Promise.all([
+    const [waitingAll, failedAll, claims, receipts] = await Promise.all([
       this.files.list('waiting'),
       this.files.list('failed'),
       this.files.claims(),
       this.files.receipts(),
     ]);
-    const sending = (await Promise.all(claims.map((claim) => this.files.readClaim(claim.name)))).filter(
-      (message): message is QueuedMail => message !== null,
+    // A message moving between folders may be seen in two of them for a moment: the later
+    // state wins (sent, then failed, then waiting, then sending).
+    const seen = new Set(receipts.map((receipt) => receipt.id));
+    const unseen = <T extends { id: string }>(list: T[]) =>
+      list.filter((item) => {
+        if (seen.has(item.id)) return false;
+        seen.add(item.id);
+        return true;
+      });
+    const failed = unseen(failedAll);
+    const waiting = unseen(waitingAll);
+    const sending = unseen(
+      (await Promise.all(claims.map((claim) => this.files.readClaim(claim.name)))).filter(
+        (message): message is QueuedMail => message !== null,
+      ),
     );
     const startOfDay = new Date();
     startOfDay.setHours(0, 0, 0, 0);
