@@ -41,7 +41,7 @@ export async function readStatus(layout: NginxLayout, nginx: NginxBinary): Promi
       'error',
       `nginx's master process is gone, yet ${plural(found.orphans.length, 'worker process')} ` +
         `(${found.orphans.join(', ')}) still serve the old configuration without it. ` +
-        'Start stops them and starts nginx again on the same port.',
+        'Restart stops them and starts nginx again on the same port.',
       version,
       count,
     );
