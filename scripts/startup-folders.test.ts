@@ -83,9 +83,7 @@ describe.skipIf(!canMount('The read-only and disk-full start-up drills'))(
 
     it('permission denied: names the user the server runs as', async () => {
       const dataDir = path.join(await scratch(), 'root-only');
-      await mkdtemp(dataDir).catch(() => undefined);
-      await rm(dataDir, { recursive: true, force: true });
-      await import('node:fs/promises').then((fs) => fs.mkdir(dataDir, { mode: 0o700 }));
+      await mkdir(dataDir, { mode: 0o700 }); // root's, and closed to everyone else
       await chmod(path.dirname(dataDir), 0o755);
       const result = await startWith(dataDir, { uid: 65534, gid: 65534 });
       expectOnePlainLine(result, dataDir, /permission denied for user \S+ \(uid 65534\)/);
@@ -93,10 +91,20 @@ describe.skipIf(!canMount('The read-only and disk-full start-up drills'))(
   },
 );
 
-describe('a DATA_DIR that is a file', () => {
+describe('a DATA_DIR that is a file, or holds a file where a folder belongs', () => {
   it('says it is a file, not a folder', async () => {
     const file = path.join(await scratch(), 'not-a-folder');
     await writeFile(file, 'x');
     expectOnePlainLine(await startWith(file), file, /is \(or lies inside\) a file, not a folder/);
+  }, 60_000);
+
+  it("names the web server's folder when DATA_DIR/nginx is a file", async () => {
+    const dataDir = await scratch();
+    await writeFile(path.join(dataDir, 'nginx'), 'x');
+    expectOnePlainLine(
+      await startWith(dataDir),
+      path.join(dataDir, 'nginx'),
+      /web server's folder .* is \(or lies inside\) a file, not a folder/,
+    );
   }, 60_000);
 });

@@ -172,7 +172,11 @@ describe('mail drills: the SMTP server fails', () => {
     expect(status.waiting).toBe(0);
     expect(status.messages[0]).toMatchObject({ to: 'late@example.com', state: 'failed' });
     expect(status.messages[0]!.lastError).toMatch(/expired.*refused the connection/);
-    expect(await readdir(path.join(dataDir, 'mail', 'failed'))).toHaveLength(1);
+    const failed = await readdir(path.join(dataDir, 'mail', 'failed'));
+    expect(failed).toHaveLength(1);
+    // Owner-only: the queue holds live links while they wait.
+    expect((await stat(path.join(dataDir, 'mail'))).mode & 0o777).toBe(0o700);
+    expect((await stat(path.join(dataDir, 'mail', 'failed', failed[0]!))).mode & 0o777).toBe(0o600);
   });
 });
 
