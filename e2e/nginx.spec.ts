@@ -125,9 +125,9 @@ test('after its master process is killed, the console names the leftover workers
   await expect(state(page)).toHaveText('Error');
   await expect(page.getByText(/master process is gone/)).toBeVisible();
   // Counted: the workers serve on without their master.
-  await expect(page.locator('dt', { hasText: 'Processes' }).locator('xpath=following-sibling::dd')).toHaveText(
-    String(workers.length),
-  );
+  await expect(
+    page.locator('dt', { hasText: 'Processes' }).locator('xpath=following-sibling::dd'),
+  ).toHaveText(String(workers.length));
 
   page.once('dialog', (dialog) => void dialog.accept());
   await page.getByRole('button', { name: 'Restart Nginx' }).click();

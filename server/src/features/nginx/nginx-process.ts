@@ -108,7 +108,8 @@ export async function nginxProcessesOf(mainConf: string, logsDir: string): Promi
   const masters: number[] = [];
   for (const info of infos) {
     const line = await cmdline(info.pid);
-    if (line.startsWith('nginx: master process') && line.split(' ').includes(mainConf)) masters.push(info.pid);
+    if (line.startsWith('nginx: master process') && line.split(' ').includes(mainConf))
+      masters.push(info.pid);
   }
   const workers = infos.filter((info) => masters.includes(info.ppid)).map((info) => info.pid);
   const orphans: number[] = [];
