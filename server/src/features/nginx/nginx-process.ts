@@ -105,12 +105,15 @@ export async function nginxProcessesOf(mainConf: string, logsDir: string): Promi
   const infos = (await Promise.all((await procEntries()).map(procInfo))).filter(
     (info): info is ProcInfo => info !== null && info.state !== 'Z' && info.name.startsWith('nginx'),
   );
-  const masters: number[] = [];
+  const candidates: ProcInfo[] = [];
   for (const info of infos) {
     const line = await cmdline(info.pid);
-    if (line.startsWith('nginx: master process') && line.split(' ').includes(mainConf))
-      masters.push(info.pid);
+    if (line.startsWith('nginx: master process') && line.split(' ').includes(mainConf)) candidates.push(info);
   }
+  // A worker forked a moment ago still carries its master's command line: its parent tells.
+  const masters = candidates
+    .filter((info) => !candidates.some((other) => other.pid === info.ppid))
+    .map((info) => info.pid);
   const workers = infos.filter((info) => masters.includes(info.ppid)).map((info) => info.pid);
   const orphans: number[] = [];
   const folder = logsDir.endsWith('/') ? logsDir : `${logsDir}/`;
