@@ -9,6 +9,7 @@ import { databaseRoutes } from './features/database/database.routes';
 import { createDatabaseService } from './features/database/database.service';
 import { mongoTargets, type TargetConnector } from './features/database/mongo-target';
 import { healthRoutes } from './features/health/health.routes';
+import { mailRoutes } from './features/mail/mail.routes';
 import { mediaRoutes } from './features/media/media.routes';
 import { registerMediaServing } from './features/media/media-serve';
 import { nginxRoutes } from './features/nginx/nginx.routes';
@@ -35,14 +36,15 @@ import {
 } from './http/request-timeouts';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerSpa } from './http/spa';
-import { createMailer, type Mailer } from './mail/mailer';
+import { createMailer } from './mail/mailer';
 import type { Store } from './store/store';
 
 export interface AppDeps {
   config: Readonly<Config>;
   store: Store;
   logger?: FastifyServerOptions['logger'];
-  mailer?: Mailer;
+  /** Tests shorten the mail queue's retry schedule (mail/mail-queue.ts has the product's). */
+  mailRetryDelaysMs?: readonly number[];
   authLimits?: AuthLimits;
   /** Restarts the server (the console's restart); main.ts provides it. */
   requestRestart?: () => Promise<RestartOutcome> | undefined;
@@ -73,9 +75,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const sliderConfig = new SliderConfigRepository(store, config.dataDir);
   await sliderConfig.init();
   const tokens = new TokenService(await loadTokenKey(config.dataDir, config.jwtSecret));
-  const mailer =
-    deps.mailer ??
-    createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
+  const mailer = await createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    dataDir: config.dataDir,
+    log: app.log,
+    retryDelaysMs: deps.mailRetryDelaysMs,
+  });
+  // A send in progress may finish; a claim left behind goes back to the queue for the next process.
+  app.addHook('onClose', () => mailer.close());
   const ctx: AppContext = {
     config,
     store,
@@ -138,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         { prefix: '/mongodb' },
       );
       await admin.register(nodejsRoutes(new NodejsService(ctx, live)), { prefix: '/nodejs' });
+      await admin.register(mailRoutes(mailer), { prefix: '/mail' });
       refuseUnknownPaths(admin);
     },
     { prefix: '/api/admin' },

@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { buildApp } from './app';
 import type { RestartOutcome } from './app-context';
 import { ConfigError, loadConfig } from './config';
@@ -6,6 +5,7 @@ import { dataDirRules } from './features/nginx/nginx-layout';
 import { ConnectionPool } from './features/nodejs/connection-pool';
 import { SupervisorLink } from './features/nodejs/supervisor-link';
 import { makeDataDirPrivate } from './lib/private-files';
+import { checkWritableFolder, FOLDER_EXIT_CODE, StartupError } from './lib/startup-error';
 import { openStore } from './store/open-store';
 
 /**
@@ -26,6 +26,11 @@ async function main(): Promise<void> {
       link?.fatal(error.message);
       process.exit(78); // EX_CONFIG: do not restart, a person has to fix the environment
     }
+    if (error instanceof StartupError) {
+      console.error(error.message);
+      link?.fatal(error.message);
+      process.exit(FOLDER_EXIT_CODE);
+    }
     throw error;
   }
   // Libraries read it; the console's Environment setting decides it unless NODE_ENV is set.
@@ -45,8 +50,19 @@ async function main(): Promise<void> {
     }
   }
 
-  await mkdir(config.dataDir, { recursive: true });
-  await makeDataDirPrivate(config.dataDir, dataDirRules(config));
+  try {
+    await checkWritableFolder(config.dataDir, 'data folder (DATA_DIR)', 'DATA_DIR');
+    if (config.nginx.mode === 'managed') {
+      await checkWritableFolder(config.nginx.dir, "web server's folder", 'DATA_DIR');
+    }
+    await makeDataDirPrivate(config.dataDir, dataDirRules(config));
+  } catch (error) {
+    if (!(error instanceof StartupError)) throw error;
+    // One line, no stack: a person has to fix the folder, so starting again would not help.
+    console.error(error.message);
+    link?.fatal(error.message);
+    process.exit(FOLDER_EXIT_CODE);
+  }
   const store = await openStore(config);
   const app = await buildApp({
     config,
@@ -137,6 +153,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
+  if (error instanceof StartupError) {
+    console.error(error.message);
+    process.exit(FOLDER_EXIT_CODE);
+  }
   console.error(error);
   process.exit(1);
 });

@@ -26,7 +26,10 @@ export async function createTestApp(
   {
     openStore = openEmbeddedStore,
     ...options
-  }: Pick<AppDeps, 'authLimits' | 'databaseTargets' | 'requestRestart' | 'logger' | 'requestTimeouts'> & {
+  }: Pick<
+    AppDeps,
+    'authLimits' | 'databaseTargets' | 'requestRestart' | 'logger' | 'requestTimeouts' | 'mailRetryDelaysMs'
+  > & {
     openStore?: (dataDir: string) => Promise<Store>;
   } = {},
 ): Promise<TestApp> {

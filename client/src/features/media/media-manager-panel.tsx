@@ -103,6 +103,7 @@ export function MediaManagerPanel() {
         success: true,
         basePath,
         lastScan: { timestamp: scan.timestamp, discoveries: scan.discoveries },
+        folderProblem: settings.data?.folderProblem ?? null,
       });
       await queryClient.invalidateQueries({ queryKey: ['media', 'files'] });
       if (!silent) flash(`Scan complete: ${scan.discoveries.total} files found`);
@@ -192,6 +193,7 @@ export function MediaManagerPanel() {
       {settings.error && (
         <FormMessage tone="error">{`Error: ${errorText(settings.error, 'Could not load the library')}`}</FormMessage>
       )}
+      {settings.data?.folderProblem && <FormMessage tone="error">{settings.data.folderProblem}</FormMessage>}
       {/* Sticky, so that a message is seen wherever the page is scrolled to. */}
       <div aria-live="polite" className="sticky top-16 z-10 lg:top-4">
         {message && (

@@ -64,10 +64,15 @@ export function NginxPanel() {
 
   const save = () => form && act('save', SAVE_TEXTS, () => saveNginxConfig(toConfig(form)));
 
+  const nothingRunning = statusQuery.data?.stats.processes === 0;
+
   function restart() {
     const confirmed = window.confirm(
-      'Restart Nginx? A running nginx reloads its configuration gracefully; a stopped one is started. ' +
-        'Service may be briefly interrupted.',
+      nothingRunning
+        ? 'Start Nginx with the saved configuration?'
+        : 'Restart Nginx? A running nginx reloads its configuration gracefully; one whose master ' +
+            'process is gone has its leftover workers stopped and is started again. ' +
+            'Service may be briefly interrupted.',
     );
     if (confirmed) void act('restart', RESTART_TEXTS, restartNginx);
   }
@@ -114,6 +119,7 @@ export function NginxPanel() {
             }}
             onSave={() => void save()}
             onRestart={restart}
+            nothingRunning={nothingRunning}
           >
             {outcome && <FormMessage tone={outcome.ok ? 'success' : 'error'}>{outcome.text}</FormMessage>}
             {outcome?.warning && (

@@ -108,7 +108,8 @@ export function authRoutes(
       await limitClient(request, reply, 'forgot');
       const wait = await counters.hit(`forgot:${email}`, limits.resetsPerEmail, windowMs);
       if (wait > 0) throw tooManyAttempts(reply, wait);
-      await auth.forgotPassword(email);
+      // Not awaited: the answer goes first and takes the same time whether or not the account exists.
+      auth.forgotPassword(email);
       return { message: FORGOT_PASSWORD_MESSAGE };
     });
 

@@ -124,7 +124,7 @@ describe('file lists', () => {
 describe('scan', () => {
   it('counts the library, remembers the scan and gives its timestamp to the file lists', async () => {
     const never = await get('/api/media/last-scan');
-    expect(never.json()).toEqual({ success: true, basePath: base, lastScan: null });
+    expect(never.json()).toEqual({ success: true, basePath: base, lastScan: null, folderProblem: null });
     expect((await get('/api/media/files/images')).json().timestamp).toBeNull();
 
     const scan = await post('/api/media/scan-files', { basePath: base });

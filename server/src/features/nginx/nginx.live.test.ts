@@ -393,6 +393,59 @@ describe.skipIf(!nginxBinary)('the web-server panel on a real nginx', () => {
     expect((await call('GET', '/api/system/status')).json().state).toBe('running');
   });
 
+  it('after SIGKILL of the master, status counts the orphaned workers and Restart brings the site back on the same port', async () => {
+    if ((await call('GET', '/api/system/status')).json().state !== 'running') {
+      expect((await call('POST', '/api/system/restart')).json().action).toBe('started');
+    }
+    const master = (await readPid(pidFile()))!;
+    const workers = await workerPids(master);
+    expect(workers.length).toBeGreaterThanOrEqual(1);
+    kill(master, 'SIGKILL');
+    for (let i = 0; i < 100 && (await isNginxAlive(master)); i += 1)
+      await new Promise((r) => setTimeout(r, 20));
+    // The orphans still answer, with the old configuration.
+    expect((await viaNginx('/api/health')).status).toBe(200);
+
+    const orphaned = (await call('GET', '/api/system/status')).json();
+    expect(orphaned).toMatchObject({ running: false, state: 'error' });
+    expect(orphaned.stats.processes).toBe(workers.length);
+    expect(orphaned.message).toMatch(/master process is gone/);
+    for (const pid of workers) expect(orphaned.message).toContain(String(pid));
+
+    const restarted = await call('POST', '/api/system/restart');
+    expect(restarted.statusCode, restarted.body).toBe(200);
+    expect(restarted.json().action).toBe('started');
+    for (const pid of workers) expect(await isNginxAlive(pid)).toBe(false);
+    const status = (await call('GET', '/api/system/status')).json();
+    const newMaster = (await readPid(pidFile()))!;
+    expect(status).toMatchObject({ running: true, state: 'running' });
+    // Counted again once the new master has settled its workers.
+    await expect
+      .poll(async () => {
+        const now = (await call('GET', '/api/system/status')).json();
+        return now.stats.processes - (1 + (await workerPids(newMaster)).length);
+      })
+      .toBe(0);
+    expect((await viaNginx('/api/health')).status).toBe(200);
+    expect((await nginxProcessesUnder(nginxDir())).sort()).toEqual(
+      [newMaster, ...(await workerPids(newMaster))].sort(),
+    );
+  });
+
+  it('still names another program that holds the port', async () => {
+    expect(await stopNginx(pidFile())).toEqual([]);
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(httpPort, '127.0.0.1', resolve));
+    try {
+      const refused = await call('POST', '/api/system/restart');
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error).toMatch(/Another program already listens on that port/);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+    expect((await call('POST', '/api/system/restart')).json().action).toBe('started');
+  });
+
   // As root nginx may bind any port, so this runs where the tests run unprivileged (as on most CI).
   it.skipIf(process.getuid?.() === 0)(
     'refuses a port below 1024 without the right to bind it, saying why',

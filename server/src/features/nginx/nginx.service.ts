@@ -12,7 +12,7 @@ import { NginxBinary } from './nginx-binary';
 import { ensureCertificate } from './nginx-certificate';
 import { NginxFiles } from './nginx-files';
 import { configArgs, type NginxLayout, nginxLayout } from './nginx-layout';
-import { isNginxAlive, readPid } from './nginx-process';
+import { processesOfLayout, readPid, stopProcesses } from './nginx-process';
 import { reloadAndConfirm } from './nginx-reload';
 import { checkStaticRoot } from './nginx-static-root';
 import { readStatus } from './nginx-status';
@@ -105,15 +105,23 @@ export class NginxService {
     });
   }
 
-  /** Graceful reload when nginx runs (open connections finish), a start when it does not. */
+  /**
+   * Graceful reload when nginx runs (open connections finish), a start when it does not. Workers
+   * left serving by a master that died are stopped first, so the port is free again for this
+   * configuration; a port held by any other program is still refused with nginx's own words.
+   */
   async restart(): Promise<'reloaded' | 'started'> {
     const binary = await this.binary();
     return this.exclusive(async () => {
+      const found = await processesOfLayout(this.layout);
+      if (found.orphans.length > 0) await stopProcesses(found.orphans);
       const pid = await readPid(this.layout.pidFile);
-      if (pid && (await isNginxAlive(pid))) {
+      if (pid && found.masters.includes(pid)) {
         await this.reload(binary, pid);
         return 'reloaded';
       }
+      // A master that is not the pid file's (its file was removed or rewritten): stop it too.
+      if (found.masters.length > 0) await stopProcesses([...found.masters, ...found.workers]);
       if (!(await this.files.siteExists())) {
         const config = await this.parse({});
         const site = renderSite({
