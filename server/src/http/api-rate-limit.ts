@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerToken } from '../features/auth/auth.guard';
 import type { TokenService } from '../features/auth/token-service';
+import type { SessionsService } from '../features/sessions/sessions.service';
 import type { UsersRepository } from '../features/users/users.repository';
 import { AppError } from '../lib/app-error';
 import type { LiveSettings } from './live-settings';
@@ -12,10 +14,7 @@ import type { LiveSettings } from './live-settings';
  * under /api), the health check, CORS preflights and answers of 304. The sign-in routes keep
  * their own, stricter limits on top of this one.
  */
-export function registerApiRateLimit(
-  app: FastifyInstance,
-  deps: { live: LiveSettings; tokens: TokenService; users: UsersRepository },
-): void {
+export function registerApiRateLimit(app: FastifyInstance, deps: CallerDeps & { live: LiveSettings }): void {
   const counters = new WindowCounters();
   // A new rule starts a fresh window for everyone, instead of judging old counts by it.
   deps.live.onChange((next, previous) => {
@@ -67,21 +66,25 @@ function isCounted(request: FastifyRequest): boolean {
   return !(isRead && UNCOUNTED_GETS.some((pattern) => pattern.test(pathname)));
 }
 
+interface CallerDeps {
+  tokens: TokenService;
+  users: UsersRepository;
+  sessions: SessionsService;
+}
+
 /**
  * 'user:<id>' for a validly signed token, 'ip:<address>' for anyone else, null for an active
- * administrator. Only a token claiming the admin role costs a read of the user, so a member
- * demoted or suspended since the token was signed is counted again at once.
+ * administrator in a live session. Only a token claiming the admin role costs a read of the
+ * session and the user, so a member demoted, suspended or signed out since is counted again at once.
  */
-async function callerKey(
-  request: FastifyRequest,
-  deps: { tokens: TokenService; users: UsersRepository },
-): Promise<string | null> {
-  const match = /^Bearer ([\w.-]+)$/i.exec(request.headers.authorization ?? '');
-  const claims = match?.[1] ? await deps.tokens.verify(match[1]) : null;
+async function callerKey(request: FastifyRequest, deps: CallerDeps): Promise<string | null> {
+  const token = bearerToken(request);
+  const claims = token ? await deps.tokens.verify(token) : null;
   if (!claims) return `ip:${request.ip}`;
-  if (claims.role === 'admin') {
-    const user = await deps.users.findById(claims.id);
-    if (user?.role === 'admin' && user.status === 'active' && user.tokenVersion === claims.tv) return null;
+  if (claims.role === 'admin' && token) {
+    const session = await deps.sessions.check(token).catch(() => null);
+    const user = session && (await deps.users.findById(session.userId));
+    if (user?.role === 'admin' && user.status === 'active') return null;
   }
   return `user:${claims.id}`;
 }

@@ -116,7 +116,6 @@ export function demoUsers(
       role: next() < 0.01 ? 'admin' : 'user',
       membershipTier: next() < 0.35 ? 'paid' : 'free',
       status: next() < 0.05 ? 'suspended' : 'active',
-      tokenVersion: 0,
       createdAt,
       updatedAt: createdAt,
     };
