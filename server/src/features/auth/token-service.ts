@@ -20,18 +20,21 @@ export interface TokenClaims {
 
 /** Signs and verifies sign-in tokens (JWT, HS256 only, with an expiry and a session id). */
 export class TokenService {
-  readonly ttlMs = TOKEN_TTL_SECONDS * 1000;
-
   constructor(private readonly key: Uint8Array) {}
 
-  sign(user: TokenPayload['user'], sessionId: string): Promise<string> {
-    const now = Math.floor(Date.now() / 1000);
+  /** A token for the session `sessionId`, expiring with it (by default a full TTL from now). */
+  sign(user: TokenPayload['user'], sessionId: string, expiresAt = this.expiryFromNow()): Promise<string> {
     return new SignJWT({ user })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setJti(sessionId)
-      .setIssuedAt(now)
-      .setExpirationTime(now + TOKEN_TTL_SECONDS)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
       .sign(this.key);
+  }
+
+  /** When a session started now ends, in whole seconds as a token's `exp` carries it. */
+  expiryFromNow(): Date {
+    return new Date((Math.floor(Date.now() / 1000) + TOKEN_TTL_SECONDS) * 1000);
   }
 
   /**

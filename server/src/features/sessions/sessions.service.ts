@@ -28,15 +28,14 @@ export class SessionsService {
   /** Starts a session for `user` and answers its token. */
   async start(user: Pick<UserDoc, '_id' | 'role'>, client: ClientInfo): Promise<string> {
     await this.dropExpired(user._id);
-    const now = new Date();
     const session = await this.sessions.create({
       userId: user._id,
-      expiresAt: new Date(now.getTime() + this.tokens.ttlMs),
-      lastSeenAt: now,
+      expiresAt: this.tokens.expiryFromNow(),
+      lastSeenAt: new Date(),
       userAgent: (client.userAgent ?? '').slice(0, MAX_USER_AGENT),
       ip: client.ip,
     });
-    return this.tokens.sign({ id: user._id, role: user.role }, session._id);
+    return this.tokens.sign({ id: user._id, role: user.role }, session._id, session.expiresAt);
   }
 
   /**
