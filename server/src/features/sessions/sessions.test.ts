@@ -3,6 +3,7 @@ import path from 'node:path';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
+import type { SessionDoc } from './sessions.repository';
 
 // Finding 16.7: sessions that can be ended, on the server.
 let t: TestApp;
@@ -112,11 +113,11 @@ describe('sessions', () => {
 
   it('keeps each session in the store with its browser, address and expiry, and no token', async () => {
     const member = await createUser(t);
-    const sessions = await t.store.collection('sessions').find({ userId: member.user._id });
+    const sessions = await t.store.collection<SessionDoc>('sessions').find({ userId: member.user._id });
     expect(sessions).toHaveLength(1);
     const { jti, exp } = decodeJwt(member.token);
     expect(sessions[0]).toMatchObject({ _id: jti, ip: '127.0.0.1', userAgent: 'lightMyRequest' });
-    expect((sessions[0]!.expiresAt as Date).getTime()).toBe(exp! * 1000);
+    expect(sessions[0]!.expiresAt.getTime()).toBe(exp! * 1000);
     expect(JSON.stringify(sessions)).not.toContain(member.token);
   });
 });
