@@ -1,5 +1,6 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { readSession } from '../lib/auth-token';
+import { useLiveToken } from '../lib/use-stored-token';
 
 /**
  * Convenience only: these keep people away from screens they cannot use. The server checks
@@ -7,13 +8,14 @@ import { readSession } from '../lib/auth-token';
  */
 export function RequireUser() {
   const location = useLocation();
-  if (!readSession()) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (!readSession(useLiveToken()))
+    return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   return <Outlet />;
 }
 
 export function RequireAdmin() {
   const location = useLocation();
-  if (readSession()?.role !== 'admin')
+  if (readSession(useLiveToken())?.role !== 'admin')
     return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   return <Outlet />;
 }

@@ -47,7 +47,7 @@ export function AccountPage() {
         )}
         {account.data && (
           <>
-            <ProfileSection key={account.data.user.updatedAt} user={account.data.user} />
+            <ProfileSection user={account.data.user} />
             <EmailSection email={account.data.user.email} pendingEmail={account.data.pendingEmail} />
             <PasswordSection />
             <SessionsSection sessions={account.data.sessions} />
