@@ -177,3 +177,40 @@ test('Sign out everywhere and Logout end the sessions on the server', async ({ p
   await expect(tab).toHaveURL(`${E2E_BASE_URL}/`);
   await expect.poll(() => meStatus(again)).toBe(401);
 });
+
+test('an administrator signs a member out everywhere from User Management', async ({ page }) => {
+  const member = await registerMember('lostphone');
+  const phone = await signIn(member.email, member.password);
+  await openSignedIn(page, await signIn(ADMIN.email, ADMIN.password), '/admin/dashboard');
+  await page.getByRole('button', { name: 'User Management' }).click();
+  await page.getByPlaceholder('Search by name or email...').fill(member.email);
+  const button = page.getByRole('button', { name: `Sign out ${member.name} everywhere` });
+  await expect(button).toHaveCount(1);
+  page.once('dialog', (dialog) => void dialog.accept());
+  await button.click();
+  await expect(page.getByRole('button', { name: `Signed out ${member.name} everywhere` })).toHaveText(
+    'Signed out',
+  );
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Signed out everywhere: 2 sessions ended.' }),
+  ).toBeAttached();
+  expect(await meStatus(phone)).toBe(401);
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the account and confirmation pages fit and have no serious accessibility violation', async ({
+    page,
+  }) => {
+    const member = await registerMember('phone');
+    await openSignedIn(page, await signIn(member.email, member.password), '/account');
+    await expect(page.getByRole('heading', { name: 'Membership' })).toBeVisible();
+    // Nothing wider than the screen: no sideways scrolling.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectNoSeriousViolations(page, '/account (phone)');
+    await page.goto('/confirm-email#token=not-a-real-token-but-long-enough');
+    await expect(page.getByRole('alert')).toHaveText('This confirmation link is invalid or has expired.');
+    await expectNoSeriousViolations(page, '/confirm-email (phone)');
+  });
+});

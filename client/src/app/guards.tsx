@@ -1,6 +1,5 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { readSession } from '../lib/auth-token';
-import { useLiveToken } from '../lib/use-stored-token';
 
 /**
  * Convenience only: these keep people away from screens they cannot use. The server checks
@@ -8,14 +7,13 @@ import { useLiveToken } from '../lib/use-stored-token';
  */
 export function RequireUser() {
   const location = useLocation();
-  if (!readSession(useLiveToken()))
-    return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (!readSession()) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   return <Outlet />;
 }
 
 export function RequireAdmin() {
   const location = useLocation();
-  if (readSession(useLiveToken())?.role !== 'admin')
+  if (readSession()?.role !== 'admin')
     return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   return <Outlet />;
 }

@@ -10,17 +10,12 @@ export function getToken(): string | null {
   }
 }
 
-/** Told when this tab stores or forgets the token (other tabs hear of it through 'storage'). */
-export const TOKEN_CHANGED_EVENT = 'members:token-changed';
-
 export function setToken(token: string): void {
   localStorage.setItem(TOKEN_STORAGE_KEY, token);
-  window.dispatchEvent(new Event(TOKEN_CHANGED_EVENT));
 }
 
 export function clearToken(): void {
   localStorage.removeItem(TOKEN_STORAGE_KEY);
-  window.dispatchEvent(new Event(TOKEN_CHANGED_EVENT));
 }
 
 /** Where the console hands its session over to itself on another address (the server's new port). */

@@ -27,7 +27,8 @@ export function EndSessionsButton({ user, className }: { user: PublicUser; class
         type="button"
         onClick={onClick}
         disabled={end.isPending || isSuccess}
-        aria-label={`Sign ${user.name} out everywhere`}
+        // The visible words lead the name, as speech and voice control expect.
+        aria-label={`${isError ? 'Failed to sign out' : label} ${user.name} everywhere`}
         title={isError ? (end.error as Error).message : 'Sign out on every browser and device'}
         className={`${className} ml-1 text-stone-300 hover:bg-white/10`}
       >
