@@ -75,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const sessionsRepository = new SessionsRepository(store);
   await sessionsRepository.init();
   const sessions = new SessionsService(sessionsRepository, tokens);
+  await sessions.sweepExpired();
   // Sign-in and every check of a signed-in member's password share one set of budgets.
   const signInLimiter = new SignInLimiter(deps.authLimits);
   const mailer =

@@ -5,6 +5,7 @@ import { NAV_LINK_CLASS, PageShell } from '../../app/page-shell';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { FormMessage } from '../../components/ui/form-message';
+import { readSession } from '../../lib/auth-token';
 import { useLogout } from '../../lib/use-logout';
 import { useAccount } from './api';
 import { DataSection } from './components/data-section';
@@ -20,12 +21,17 @@ export function AccountPage() {
   usePageMeta({ title: 'Your Account', description: `Your ${BRAND_NAME} account.` });
   const logout = useLogout();
   const account = useAccount();
+  // Administrators come here from the console, members from their dashboard.
+  const home =
+    readSession()?.role === 'admin'
+      ? { to: '/admin/dashboard', label: 'Console' }
+      : { to: '/dashboard', label: 'Dashboard' };
   return (
     <PageShell
       nav={
         <>
-          <Link to="/dashboard" className={NAV_LINK_CLASS}>
-            Dashboard
+          <Link to={home.to} className={NAV_LINK_CLASS}>
+            {home.label}
           </Link>
           <Button variant="secondary" onClick={logout}>
             Logout

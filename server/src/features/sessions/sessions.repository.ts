@@ -21,6 +21,14 @@ export class SessionsRepository {
 
   async init(): Promise<void> {
     await this.sessions.ensureIndex({ field: 'userId' });
+    await this.sessions.ensureIndex({ field: 'expiresAt' });
+  }
+
+  /** Removes up to `limit` sessions that expired before `now`; answers how many. */
+  async deleteExpired(now: Date, limit: number): Promise<number> {
+    const expired = await this.sessions.find({ expiresAt: { $lte: now } }, { limit });
+    for (const session of expired) await this.sessions.deleteById(session._id);
+    return expired.length;
   }
 
   create(session: Omit<SessionDoc, keyof StoredDoc>): Promise<SessionDoc> {

@@ -7,6 +7,7 @@ import type { SessionDoc, SessionsRepository } from './sessions.repository';
 /** How often a live session's "last seen" is written: often enough to show, rarely enough to cost nothing. */
 export const LAST_SEEN_EVERY_MS = 5 * 60 * 1000;
 const MAX_USER_AGENT = 300;
+const SWEEP_BATCH = 10_000;
 
 /** Where a sign-in came from, kept for the member's list of sessions. */
 export interface ClientInfo {
@@ -82,6 +83,14 @@ export class SessionsService {
         ip: session.ip,
         current: session._id === current,
       }));
+  }
+
+  /**
+   * Sessions of people who never come back: removed a batch at each start of the server (the
+   * rest at the next start, or at that user's next sign-in), so the collection cannot grow forever.
+   */
+  sweepExpired(): Promise<number> {
+    return this.sessions.deleteExpired(new Date(), SWEEP_BATCH);
   }
 
   /** Expired sessions are removed at the user's next sign-in, so they cannot pile up. */

@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app';
+import { loadConfig } from '../../config';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import type { SessionDoc } from './sessions.repository';
 
@@ -120,5 +122,25 @@ describe('sessions', () => {
     expect(sessions[0]).toMatchObject({ _id: jti, ip: '127.0.0.1', userAgent: 'lightMyRequest' });
     expect(sessions[0]!.expiresAt.getTime()).toBe(exp! * 1000);
     expect(JSON.stringify(sessions)).not.toContain(member.token);
+  });
+});
+
+describe('expired sessions', () => {
+  it('are refused, and removed when the server starts', async () => {
+    const member = await createUser(t);
+    const { jti } = decodeJwt(member.token);
+    await t.store
+      .collection<SessionDoc>('sessions')
+      .updateById(jti!, { expiresAt: new Date(Date.now() - 1000) });
+    expect((await me(member.token)).statusCode).toBe(401);
+    const restarted = await buildApp({
+      config: loadConfig({ DATA_DIR: t.dataDir, LOG_LEVEL: 'silent' }),
+      store: t.store,
+    });
+    try {
+      expect(await t.store.collection('sessions').findById(jti!)).toBeNull();
+    } finally {
+      await restarted.close();
+    }
   });
 });
