@@ -144,3 +144,19 @@ describe('expired sessions', () => {
     }
   });
 });
+
+describe('last seen', () => {
+  it('is not written on every request, only once it is a few minutes old', async () => {
+    const member = await createUser(t);
+    const sessions = t.store.collection<SessionDoc>('sessions');
+    const { jti } = decodeJwt(member.token);
+    const before = (await sessions.findById(jti!))!;
+    for (let i = 0; i < 3; i++) expect((await me(member.token)).statusCode).toBe(200);
+    expect((await sessions.findById(jti!))!.updatedAt).toEqual(before.updatedAt);
+
+    const longAgo = new Date(Date.now() - 6 * 60 * 1000);
+    await sessions.updateById(jti!, { lastSeenAt: longAgo });
+    expect((await me(member.token)).statusCode).toBe(200);
+    expect((await sessions.findById(jti!))!.lastSeenAt.getTime()).toBeGreaterThan(longAgo.getTime());
+  });
+});
