@@ -8,6 +8,8 @@ import { PUBLIC_PAGES } from './public-pages.ts';
 export const APP_PATHS: readonly string[] = [
   ...Object.values(PUBLIC_PAGES).map((page) => page.path),
   '/dashboard',
+  '/account',
+  '/confirm-email',
   '/admin',
   '/admin/dashboard',
   '/admin/database/:dbName',

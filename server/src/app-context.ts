@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Guards } from './features/auth/auth.guard';
 import type { TokenService } from './features/auth/token-service';
+import type { SessionsService } from './features/sessions/sessions.service';
 import type { SliderConfigRepository } from './features/slider/slider-config.repository';
 import type { UsersRepository } from './features/users/users.repository';
 import type { Mailer } from './mail/mailer';
@@ -18,6 +19,8 @@ export interface AppContext {
   /** Slider settings; also where the media library's base path is kept. */
   sliderConfig: SliderConfigRepository;
   tokens: TokenService;
+  /** Server-side sessions: start, check, end (see features/sessions). */
+  sessions: SessionsService;
   guards: Guards;
   mailer: Mailer;
   log: FastifyBaseLogger;

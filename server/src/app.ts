@@ -1,9 +1,12 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext, RestartOutcome } from './app-context';
 import type { Config } from './config';
+import { accountRoutes } from './features/account/account.routes';
+import { createAccountService } from './features/account/account.service';
 import { createGuards } from './features/auth/auth.guard';
-import { type AuthLimits, authRoutes } from './features/auth/auth.routes';
+import { authRoutes } from './features/auth/auth.routes';
 import { createAuthService } from './features/auth/auth.service';
+import { type AuthLimits, SignInLimiter } from './features/auth/sign-in-limiter';
 import { loadTokenKey, TokenService } from './features/auth/token-service';
 import { databaseRoutes } from './features/database/database.routes';
 import { createDatabaseService } from './features/database/database.service';
@@ -16,6 +19,9 @@ import { nginxRoutes } from './features/nginx/nginx.routes';
 import { nodejsRoutes } from './features/nodejs/nodejs.routes';
 import { NodejsService } from './features/nodejs/nodejs.service';
 import { playlistRoutes } from './features/playlists/playlists.routes';
+import { SessionsRepository } from './features/sessions/sessions.repository';
+import { adminSessionsRoutes } from './features/sessions/sessions.routes';
+import { SessionsService } from './features/sessions/sessions.service';
 import { sliderRoutes } from './features/slider/slider.routes';
 import { SliderConfigRepository } from './features/slider/slider-config.repository';
 import { ensureAdmin } from './features/users/ensure-admin';
@@ -75,6 +81,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const sliderConfig = new SliderConfigRepository(store, config.dataDir);
   await sliderConfig.init();
   const tokens = new TokenService(await loadTokenKey(config.dataDir, config.jwtSecret));
+  const sessionsRepository = new SessionsRepository(store);
+  await sessionsRepository.init();
+  const sessions = new SessionsService(sessionsRepository, tokens);
+  await sessions.sweepExpired();
+  // Sign-in and every check of a signed-in member's password share one set of budgets.
+  const signInLimiter = new SignInLimiter(deps.authLimits);
   const mailer = await createMailer({
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
@@ -90,8 +102,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     users,
     sliderConfig,
     tokens,
+    sessions,
     mailer,
-    guards: createGuards(tokens, users),
+    guards: createGuards(sessions, users),
     log: app.log,
     async requestRestart() {
       if (!deps.requestRestart)
@@ -113,17 +126,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerCors(app, live);
   registerBodyLimit(app, live);
   registerRequestTimeouts(app, deps.requestTimeouts ?? DEFAULT_REQUEST_TIMEOUTS);
-  registerApiRateLimit(app, { live, tokens, users });
+  registerApiRateLimit(app, { live, tokens, users, sessions });
   await registerCompression(app);
 
   await app.register(healthRoutes(ctx), { prefix: '/api' });
   await app.register(
     authRoutes(
-      createAuthService({ users, tokens, mailer, publicUrl: config.publicUrl, log: app.log }),
+      createAuthService({ users, sessions, mailer, publicUrl: config.publicUrl, log: app.log }),
       ctx.guards,
-      deps.authLimits,
+      signInLimiter,
     ),
     { prefix: '/api/auth' },
+  );
+  await app.register(
+    accountRoutes(
+      createAccountService({ users, sessions, mailer, publicUrl: config.publicUrl, log: app.log }),
+      ctx.guards,
+      signInLimiter,
+    ),
+    { prefix: '/api/account' },
   );
   await app.register(sliderRoutes(ctx), { prefix: '/api/slider' });
   await app.register(playlistRoutes(ctx), { prefix: '/api/playlists' });
@@ -131,7 +152,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (admin) => {
       admin.addHook('onRequest', ctx.guards.requireAdmin);
-      await admin.register(adminUsersRoutes(new UsersService(users)));
+      await admin.register(adminUsersRoutes(new UsersService(users, sessions)));
+      await admin.register(adminSessionsRoutes(sessions, users));
       await admin.register(
         databaseRoutes(
           createDatabaseService({

@@ -1,5 +1,11 @@
 import { clearToken, getToken } from './auth-token';
 
+/**
+ * Announced when the server refuses the stored token (the session was ended: signed out
+ * elsewhere, a password change, an administrator). The signed-in screens then go to sign in.
+ */
+export const SESSION_ENDED_EVENT = 'members:session-ended';
+
 export class ApiError extends Error {
   constructor(
     message: string,
@@ -57,7 +63,10 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
   if (!response.ok) {
     const body = (data ?? {}) as { message?: string; msg?: string; error?: string; code?: string };
     // A rejected token means the session is over; forget it so the guards send the user to sign in.
-    if (response.status === 401 && options.auth) clearToken();
+    if (response.status === 401 && options.auth) {
+      clearToken();
+      window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
+    }
     const message = body.message || body.msg || body.error || text;
     throw new ApiError(message || `HTTP ${response.status}`, response.status, body.code, Boolean(message));
   }

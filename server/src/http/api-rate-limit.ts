@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerToken } from '../features/auth/auth.guard';
 import type { TokenService } from '../features/auth/token-service';
+import type { SessionsService } from '../features/sessions/sessions.service';
 import type { UsersRepository } from '../features/users/users.repository';
 import { AppError } from '../lib/app-error';
 import { clientKey } from '../lib/client-address';
@@ -24,7 +26,7 @@ export const MEMBERS_PER_ADDRESS = 10;
  */
 export function registerApiRateLimit(
   app: FastifyInstance,
-  deps: { live: LiveSettings; tokens: TokenService; users: UsersRepository; counters?: RateCounters },
+  deps: CallerDeps & { live: LiveSettings; counters?: RateCounters },
 ): void {
   const counters = deps.counters ?? new MemoryRateCounters();
   // A new rule starts a fresh window for everyone, instead of judging old counts by it.
@@ -84,10 +86,16 @@ function isCounted(request: FastifyRequest): boolean {
 }
 
 /** The sign-in routes' own calls that need a token; every other one anyone may call. */
-const SIGNED_IN_AUTH = /^\/api\/auth\/me(?:$|\?)/;
+const SIGNED_IN_AUTH = /^\/api\/auth\/(?:me|logout)(?:$|\?)/;
 
 function isAnonymousCapable(url: string): boolean {
   return url.startsWith('/api/auth/') && !SIGNED_IN_AUTH.test(url);
+}
+
+interface CallerDeps {
+  tokens: TokenService;
+  users: UsersRepository;
+  sessions: SessionsService;
 }
 
 /** The budgets one request is counted against, each a key and its multiple of the limit. */
@@ -96,21 +104,19 @@ type Budget = { key: string; times: number };
 /**
  * The address alone for anonymous-capable routes and for anyone without a valid token; the
  * account and the address for a member; nothing for an active administrator. Only a token
- * claiming the admin role costs a read of the user, so a member demoted or suspended since the
- * token was signed is counted again at once.
+ * claiming the admin role costs a read of the session and the user, so a member demoted, suspended
+ * or signed out since the token was signed is counted again at once.
  */
-async function callerBudgets(
-  request: FastifyRequest,
-  deps: { tokens: TokenService; users: UsersRepository },
-): Promise<Budget[]> {
+async function callerBudgets(request: FastifyRequest, deps: CallerDeps): Promise<Budget[]> {
   const address = `ip:${clientKey(request.ip)}`;
   if (isAnonymousCapable(request.url)) return [{ key: address, times: 1 }];
-  const match = /^Bearer ([\w.-]+)$/i.exec(request.headers.authorization ?? '');
-  const claims = match?.[1] ? await deps.tokens.verify(match[1]) : null;
+  const token = bearerToken(request);
+  const claims = token ? await deps.tokens.verify(token) : null;
   if (!claims) return [{ key: address, times: 1 }];
-  if (claims.role === 'admin') {
-    const user = await deps.users.findById(claims.id);
-    if (user?.role === 'admin' && user.status === 'active' && user.tokenVersion === claims.tv) return [];
+  if (claims.role === 'admin' && token) {
+    const session = await deps.sessions.check(token).catch(() => null);
+    const user = session && (await deps.users.findById(session.userId));
+    if (user?.role === 'admin' && user.status === 'active') return [];
   }
   return [
     { key: `user:${claims.id}`, times: 1 },

@@ -68,7 +68,6 @@ export async function createUser(
     role: fields.role ?? 'user',
     membershipTier: fields.membershipTier ?? 'free',
     status: 'active',
-    tokenVersion: 0,
   });
   const login = await t.app.inject({
     method: 'POST',

@@ -2,7 +2,7 @@ import { FORGOT_PASSWORD_MESSAGE } from '@common/schemas/auth';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, createUser, readOutbox, type TestApp } from '../../test/test-app';
-import { DEFAULT_AUTH_LIMITS } from './auth.routes';
+import { DEFAULT_AUTH_LIMITS } from './sign-in-limiter';
 
 let t: TestApp;
 beforeEach(async () => {

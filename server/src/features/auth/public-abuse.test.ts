@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import { DEFAULT_AUTH_LIMITS } from './auth.routes';
+import { DEFAULT_AUTH_LIMITS } from './sign-in-limiter';
 
 /** Security findings 16.1, 16.2 and 16.3: what a stranger can do to the public routes. */
 const opened: TestApp[] = [];

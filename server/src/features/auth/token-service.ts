@@ -6,27 +6,54 @@ import { jwtVerify, SignJWT } from 'jose';
 import { ConfigError } from '../../config';
 
 const ALGORITHM = 'HS256';
-export const TOKEN_TTL = '7d';
+/** How long a sign-in lasts; a token claiming a later expiry was not made by this product. */
+export const TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
+/** Clocks of several processes may differ a little; nothing else may stretch a token's life. */
+const CLOCK_TOLERANCE_SECONDS = 60;
 
-/** Signs and verifies sign-in tokens (JWT, HS256 only, with an expiry). */
+/** What a valid token says: who signed in, and the server-side session it belongs to. */
+export interface TokenClaims {
+  id: string;
+  role: TokenPayload['user']['role'];
+  /** The session's id (the token's `jti`). */
+  sid: string;
+}
+
+/** Signs and verifies sign-in tokens (JWT, HS256 only, with an expiry and a session id). */
 export class TokenService {
   constructor(private readonly key: Uint8Array) {}
 
-  sign(user: TokenPayload['user']): Promise<string> {
+  /** A token for the session `sessionId`, expiring with it (by default a full TTL from now). */
+  sign(user: TokenPayload['user'], sessionId: string, expiresAt = this.expiryFromNow()): Promise<string> {
     return new SignJWT({ user })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+      .setJti(sessionId)
       .setIssuedAt()
-      .setExpirationTime(TOKEN_TTL)
+      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
       .sign(this.key);
   }
 
-  /** The payload of a valid token, or null for anything forged, expired or malformed. */
-  async verify(token: string): Promise<TokenPayload['user'] | null> {
+  /** When a session started now ends, in whole seconds as a token's `exp` carries it. */
+  expiryFromNow(): Date {
+    return new Date((Math.floor(Date.now() / 1000) + TOKEN_TTL_SECONDS) * 1000);
+  }
+
+  /**
+   * The claims of a valid token, or null for anything forged, expired, malformed, without an
+   * expiry or session id, or with an expiry further away than this product ever issues.
+   */
+  async verify(token: string): Promise<TokenClaims | null> {
     try {
-      const { payload } = await jwtVerify<TokenPayload>(token, this.key, { algorithms: [ALGORITHM] });
+      const { payload } = await jwtVerify<TokenPayload>(token, this.key, {
+        algorithms: [ALGORITHM],
+        requiredClaims: ['exp', 'jti'],
+      });
+      const latest = Math.floor(Date.now() / 1000) + TOKEN_TTL_SECONDS + CLOCK_TOLERANCE_SECONDS;
+      if (typeof payload.exp !== 'number' || payload.exp > latest) return null;
       const user = payload.user;
-      if (typeof user?.id !== 'string' || typeof user.tv !== 'number') return null;
-      return user;
+      if (typeof user?.id !== 'string' || (user.role !== 'user' && user.role !== 'admin')) return null;
+      if (typeof payload.jti !== 'string' || !payload.jti) return null;
+      return { id: user.id, role: user.role, sid: payload.jti };
     } catch {
       return null;
     }

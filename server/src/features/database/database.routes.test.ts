@@ -148,7 +148,7 @@ describe('database panel API on the embedded store', () => {
     const total = await t.store.collection('users').count();
     expect(collection.pagination).toEqual({ total, limit: 20, shown: total });
     const pending = collection.documents.find((d: { email: string }) => d.email === 'reset@example.com');
-    expect(pending).toMatchObject({ password: REDACTED, resetTokenHash: REDACTED, tokenVersion: 0 });
+    expect(pending).toMatchObject({ password: REDACTED, resetTokenHash: REDACTED, role: 'user' });
     expect(pending.createdAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(answer.body).not.toContain('$argon2');
     expect(answer.body).not.toContain('f'.repeat(64));

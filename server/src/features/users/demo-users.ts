@@ -118,7 +118,6 @@ export function demoUsers(
       role: 'user',
       membershipTier: next() < 0.35 ? 'paid' : 'free',
       status: next() < 0.05 ? 'suspended' : 'active',
-      tokenVersion: 0,
       demo: true,
       createdAt,
       updatedAt: createdAt,

@@ -37,7 +37,6 @@ export async function ensureAdmin(
     role: 'admin',
     membershipTier: 'paid',
     status: 'active',
-    tokenVersion: 0,
   });
   log.info({ email }, 'Administrator account created from ADMIN_EMAIL');
 }

@@ -40,7 +40,10 @@ export function adminUsersRoutes(users: UsersService) {
 
     app.put('/users/:id', async (request) => {
       const { id } = parseInput(userIdParam, request.params);
-      const user = await users.update(id, parseInput(updateUserBody, request.body), request.user!._id);
+      const user = await users.update(id, parseInput(updateUserBody, request.body), {
+        userId: request.user!._id,
+        sessionId: request.sessionId!,
+      });
       return { success: true, data: user };
     });
 

@@ -9,6 +9,7 @@ import type { PublicUser } from '@common/schemas/user';
 import { AppError } from '../../lib/app-error';
 import { DuplicateKeyError, type Filter, type SortSpec } from '../../store/store';
 import { hashPassword } from '../auth/passwords';
+import type { SessionsService } from '../sessions/sessions.service';
 import { toPublicUser, type UserDoc, type UsersRepository } from './users.repository';
 
 const DUPLICATE_EMAIL = 'A user with this email already exists.';
@@ -50,7 +51,10 @@ export class UsersService {
    */
   private adminChanges: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly users: UsersRepository) {}
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly sessions: SessionsService,
+  ) {}
 
   async list(query: UserListQuery): Promise<UserPage> {
     const filter = searchFilter(query.search);
@@ -88,15 +92,22 @@ export class UsersService {
     const { password, ...fields } = body;
     const passwordHash = await hashPassword(password);
     try {
-      return toPublicUser(await this.users.create({ ...fields, password: passwordHash, tokenVersion: 0 }));
+      return toPublicUser(await this.users.create({ ...fields, password: passwordHash }));
     } catch (error) {
       if (error instanceof DuplicateKeyError) throw new AppError('CONFLICT', DUPLICATE_EMAIL);
       throw error;
     }
   }
 
-  /** `actorId` is the administrator making the change: their own session survives a password change. */
-  async update(id: string, body: UpdateUserBody, actorId: string): Promise<PublicUser> {
+  /**
+   * `actor` is the administrator making the change: a new password ends every session of the
+   * user it is set for, except, when administrators change their own, the session they use.
+   */
+  async update(
+    id: string,
+    body: UpdateUserBody,
+    actor: { userId: string; sessionId: string },
+  ): Promise<PublicUser> {
     const changes: Partial<UserDoc> = {};
     // An undefined value would unset the field in the store, so only given fields are copied.
     for (const [key, value] of Object.entries(body)) {
@@ -106,11 +117,11 @@ export class UsersService {
 
     return this.guardAdmins(async () => {
       const current = await this.find(id);
-      if (body.password && id !== actorId) changes.tokenVersion = current.tokenVersion + 1;
       if (isActiveAdmin(current) && !isActiveAdmin({ ...current, ...changes })) await this.keepOneAdmin();
       try {
         const updated = await this.users.update(id, changes);
         if (!updated) throw new AppError('NOT_FOUND', 'User not found.');
+        if (body.password) await this.sessions.endAll(id, id === actor.userId ? actor.sessionId : undefined);
         return toPublicUser(updated);
       } catch (error) {
         if (error instanceof DuplicateKeyError) throw new AppError('CONFLICT', DUPLICATE_EMAIL);
@@ -124,6 +135,7 @@ export class UsersService {
       const current = await this.find(id);
       if (isActiveAdmin(current)) await this.keepOneAdmin();
       if (!(await this.users.delete(id))) throw new AppError('NOT_FOUND', 'User not found.');
+      await this.sessions.endAll(id);
     });
   }
 
