@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/src/config';
 import { lockOwner } from '../server/src/store/embedded-lock';
-import { openEmbeddedStore } from '../server/src/store/embedded-store';
+import { openEmbeddedStore } from '../server/src/store/sqlite-store';
 import { openMongoStore } from '../server/src/store/mongo-store';
 import { chooseStore } from '../server/src/store/open-store';
 import type { Store } from '../server/src/store/store';

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openEmbeddedStore } from './embedded-store';
+import { openEmbeddedStore } from './sqlite-store';
 import { describeStoreContract } from './store.contract';
 
 let dir = '';
