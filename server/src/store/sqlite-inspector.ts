@@ -46,21 +46,19 @@ export function sqliteInspector(engine: SqliteEngine): StoreInspector {
   ): CollectionInfo {
     const indexes: IndexInfo[] = [
       { name: '_id_', keys: { _id: 1 }, unique: true, sparse: false },
-      ...engine
-        .indexesOf(name)
-        .flatMap((index): IndexInfo[] => [
-          { name: `${index.field}_1`, keys: { [index.field]: 1 }, unique: index.unique, sparse: false },
-          ...(index.search
-            ? [
-                {
-                  name: `${index.field}_trigram`,
-                  keys: { [index.field]: 'trigram' },
-                  unique: false,
-                  sparse: true,
-                },
-              ]
-            : []),
-        ]),
+      ...engine.indexesOf(name).flatMap((index): IndexInfo[] => [
+        { name: `${index.field}_1`, keys: { [index.field]: 1 }, unique: index.unique, sparse: false },
+        ...(index.search
+          ? [
+              {
+                name: `${index.field}_trigram`,
+                keys: { [index.field]: 'trigram' },
+                unique: false,
+                sparse: true,
+              },
+            ]
+          : []),
+      ]),
     ];
     return {
       name,
