@@ -4,6 +4,7 @@ import type { RestartOutcome } from './app-context';
 import { ConfigError, loadConfig } from './config';
 import { ConnectionPool } from './features/nodejs/connection-pool';
 import { SupervisorLink } from './features/nodejs/supervisor-link';
+import { STARTUP_EXIT_CODE, StartupError, unwritableFolder } from './lib/startup-error';
 import { openStore } from './store/open-store';
 
 /**
@@ -43,8 +44,19 @@ async function main(): Promise<void> {
     }
   }
 
-  await mkdir(config.dataDir, { recursive: true });
-  const store = await openStore(config);
+  let store: Awaited<ReturnType<typeof openStore>>;
+  try {
+    await mkdir(config.dataDir, { recursive: true }).catch((error: unknown) => {
+      throw unwritableFolder('the data folder (DATA_DIR)', config.dataDir, error);
+    });
+    store = await openStore(config);
+  } catch (error) {
+    if (!(error instanceof StartupError)) throw error;
+    // One plain line, no stack: a person has to fix the folder, and starting again would fail the same way.
+    console.error(error.message);
+    link?.fatal(error.message);
+    process.exit(STARTUP_EXIT_CODE);
+  }
   const app = await buildApp({
     config,
     store,

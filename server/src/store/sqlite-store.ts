@@ -2,6 +2,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
+import { StartupError, unwritableFolder } from '../lib/startup-error';
 import { lockEmbeddedStore } from './embedded-lock';
 import { importNedbFiles } from './nedb-import';
 import { newId } from './new-id';
@@ -62,8 +63,11 @@ export async function openEmbeddedStore(
   notice: (message: string) => void = (message) => console.log(message),
 ): Promise<Store> {
   const dir = path.join(dataDir, 'db');
-  await mkdir(dir, { recursive: true });
-  const unlock = await lockEmbeddedStore(dir);
+  const unusable = (error: unknown) => {
+    throw (error as NodeJS.ErrnoException).code ? unwritableFolder('the database folder', dir, error) : error;
+  };
+  await mkdir(dir, { recursive: true }).catch(unusable);
+  const unlock = await lockEmbeddedStore(dir).catch(unusable);
   const file = path.join(dir, SQLITE_FILE);
   let db: Database.Database;
   try {
@@ -79,7 +83,10 @@ export async function openEmbeddedStore(
     }
   } catch (error) {
     await unlock();
-    throw storeFault(error, dir);
+    if (!(error instanceof Database.SqliteError)) throw error;
+    throw new StartupError(
+      `Cannot start: the database ${file} cannot be opened (${error.code}: ${error.message}). Check that the disk has room and the folder is writable, then start again.`,
+    );
   }
   const engine = new SqliteEngine(db, file, dir);
   try {

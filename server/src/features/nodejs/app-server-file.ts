@@ -26,7 +26,8 @@ export function readSavedSettings(dataDir: string): SavedSettings {
   try {
     raw = readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { values: {}, problems: [] };
+    if (['ENOENT', 'ENOTDIR'].includes(String((error as NodeJS.ErrnoException).code)))
+      return { values: {}, problems: [] };
     return { values: {}, problems: [`${file}: ${(error as Error).message}`] };
   }
   let data: unknown;
