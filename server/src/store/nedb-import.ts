@@ -44,7 +44,9 @@ export async function importNedbFiles(
           engine.ensureCollection(name);
           for (const [field, { unique }] of indexes)
             if (field !== '_id') engine.ensureIndex(name, { field, unique });
-          const insert = engine.db.prepare(`INSERT INTO ${ident(name)} (id, doc, dates) VALUES (?, ?, ?)`);
+          const insert = engine.db.prepare(
+            `INSERT INTO ${ident(name)} (id, doc, dates) VALUES (?, jsonb(?), ?)`,
+          );
           for (const { _id, ...fields } of docs.values()) {
             const encoded = encodeDoc(fields);
             insert.run(_id, encoded.doc, encoded.dates);

@@ -125,7 +125,7 @@ export function sqliteInspector(engine: SqliteEngine): StoreInspector {
           }
         ).count;
         const rows = engine.db
-          .prepare(`SELECT id, doc, dates FROM ${ident(collection)} ORDER BY seq LIMIT ?`)
+          .prepare(`SELECT id, json(doc) AS doc, dates FROM ${ident(collection)} ORDER BY seq LIMIT ?`)
           .all(limit) as Array<{ id: string; doc: string; dates: string | null }>;
         const documents = rows.map(
           (row) => decodeDoc<StoredDoc>(row.id, row.doc, row.dates) as unknown as Record<string, unknown>,

@@ -36,6 +36,11 @@ export interface SqlFilter {
 export interface QueryContext {
   /** The FTS5 table that indexes `field` for $contains, when there is one. */
   searchTable(field: string): string | null;
+  /**
+   * Check $contains row by row even where a search index exists: right when the text is common,
+   * so that walking a sort index meets a page of matches at once instead of listing them all.
+   */
+  rowByRow?: boolean;
 }
 
 /** At least this many characters for the trigram index to help; shorter text is looked for row by row. */
@@ -143,7 +148,7 @@ function contains(
   params: SqlFilter['params'],
 ): string {
   if (text === '') return `${expr} IS NOT NULL`;
-  const table = context.searchTable(field);
+  const table = context.rowByRow ? null : context.searchTable(field);
   if (table && [...text].length >= TRIGRAM) {
     params.push(`"${text.replaceAll('"', '""')}"`);
     return `rowid IN (SELECT rowid FROM ${ident(table)} WHERE value MATCH ?)`;

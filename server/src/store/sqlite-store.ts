@@ -30,6 +30,8 @@ export const SQLITE_FILE = 'site.sqlite';
 const BUSY_TIMEOUT_MS = 5000;
 /** Pages further than this are found by walking the sort index alone, then reading just the page's rows. */
 const FAR_SKIP = 200;
+/** Above this many matches, a sorted page of a text search walks the sort index instead of the search index. */
+const COMMON_MATCHES = 2000;
 
 const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
@@ -148,6 +150,8 @@ export class SqliteEngine {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly created = new Set<string>();
   private readonly indexes = new Map<string, Map<string, IndexRecord>>();
+  /** Counts of recent filters by collection, dropped at the collection's next write (a list's count and its page share one). */
+  private readonly counts = new Map<string, Map<string, number>>();
   private open = true;
 
   constructor(
@@ -214,7 +218,7 @@ export class SqliteEngine {
     const me = literal(name);
     this.db.transaction(() => {
       this.db.exec(`
-        CREATE TABLE IF NOT EXISTS ${t} (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL, dates TEXT);
+        CREATE TABLE IF NOT EXISTS ${t} (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, doc BLOB NOT NULL, dates TEXT);
         INSERT OR IGNORE INTO "$collections" (name) VALUES (${me});
         CREATE TRIGGER IF NOT EXISTS ${ident(`${name}$count+`)} AFTER INSERT ON ${t} BEGIN
           UPDATE "$collections" SET count = count + 1, size = size + octet_length(NEW.doc) WHERE name = ${me};
@@ -327,6 +331,25 @@ export class SqliteEngine {
     return row?.n ?? 0;
   }
 
+  rememberedCount(name: string, key: string): number | undefined {
+    return this.counts.get(name)?.get(key);
+  }
+
+  rememberCount(name: string, key: string, count: number): void {
+    let known = this.counts.get(name);
+    if (!known) {
+      known = new Map();
+      this.counts.set(name, known);
+    }
+    if (known.size >= 64) known.delete(known.keys().next().value!);
+    known.set(key, count);
+  }
+
+  /** Called for every write: remembered counts of the collection no longer hold. */
+  changed(name: string): void {
+    this.counts.delete(name);
+  }
+
   getMeta(key: string): string | null {
     const row = this.db.prepare('SELECT value FROM "$meta" WHERE key = ?').get(key) as
       | { value: string }
@@ -405,15 +428,19 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     return this.read(() => {
-      const { where, params } = filterSql(filter, this.engine.context(this.name));
       const order = orderSql(options.sort);
+      let { where, params } = filterSql(filter, this.engine.context(this.name));
+      if (order && options.limit && where.includes(' MATCH ') && this.countOf(filter) > COMMON_MATCHES) {
+        // Common text: the sort index in order, each row checked, meets a page of matches at once.
+        ({ where, params } = filterSql(filter, { ...this.engine.context(this.name), rowByRow: true }));
+      }
       const limit = options.limit ?? -1;
       const skip = options.skip ?? 0;
       const sql =
         skip > FAR_SKIP && order
           ? // Skipping walks only the (covering) sort index; the documents of the page alone are read.
-            `SELECT id, doc, dates FROM ${this.t} WHERE seq IN (SELECT seq FROM ${this.t} WHERE ${where}${order} LIMIT ? OFFSET ?)${order}`
-          : `SELECT id, doc, dates FROM ${this.t} WHERE ${where}${order} LIMIT ? OFFSET ?`;
+            `SELECT id, json(doc) AS doc, dates FROM ${this.t} WHERE seq IN (SELECT seq FROM ${this.t} WHERE ${where}${order} LIMIT ? OFFSET ?)${order}`
+          : `SELECT id, json(doc) AS doc, dates FROM ${this.t} WHERE ${where}${order} LIMIT ? OFFSET ?`;
       const rows = this.engine.statement(sql).all(...params, limit, skip) as Row[];
       return rows.map((row) => toDoc<T>(row));
     }, []);
@@ -428,7 +455,7 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
     const reader = this.engine.run(() => connect(this.engine.file, { readonly: true }));
     try {
       const rows = reader
-        .prepare(`SELECT id, doc, dates FROM ${this.t} WHERE ${where}${orderSql(options.sort)}`)
+        .prepare(`SELECT id, json(doc) AS doc, dates FROM ${this.t} WHERE ${where}${orderSql(options.sort)}`)
         .iterate(...params) as IterableIterator<Row>;
       let batch: T[] = [];
       for (const row of rows) {
@@ -446,16 +473,23 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
   }
 
   async count(filter: Filter = {}): Promise<number> {
-    return this.read(() => {
-      const kept = this.engine.keptCount(this.name, filter);
-      if (kept !== null) return kept;
-      const { where, params } = filterSql(filter, this.engine.context(this.name));
-      return (
-        this.engine.statement(`SELECT count(*) AS n FROM ${this.t} WHERE ${where}`).get(...params) as {
-          n: number;
-        }
-      ).n;
-    }, 0);
+    return this.read(() => this.countOf(filter), 0);
+  }
+
+  private countOf(filter: Filter): number {
+    const kept = this.engine.keptCount(this.name, filter);
+    if (kept !== null) return kept;
+    const key = JSON.stringify(filter);
+    const known = this.engine.rememberedCount(this.name, key);
+    if (known !== undefined) return known;
+    const { where, params } = filterSql(filter, this.engine.context(this.name));
+    const { n } = this.engine
+      .statement(`SELECT count(*) AS n FROM ${this.t} WHERE ${where}`)
+      .get(...params) as {
+      n: number;
+    };
+    this.engine.rememberCount(this.name, key, n);
+    return n;
   }
 
   updateById(id: string, changes: DocChanges<T>): Promise<T | null> {
@@ -468,7 +502,7 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
       this.engine.db.transaction(() => {
         const { where, params } = filterSql(filter, this.engine.context(this.name));
         const row = this.engine
-          .statement(`SELECT seq, id, doc, dates FROM ${this.t} WHERE ${where} LIMIT 1`)
+          .statement(`SELECT seq, id, json(doc) AS doc, dates FROM ${this.t} WHERE ${where} LIMIT 1`)
           .get(...params) as (Row & { seq: number }) | undefined;
         if (!row) return null;
         const doc = toDoc<T>(row) as unknown as Record<string, unknown>;
@@ -478,7 +512,7 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
         const { _id, ...fields } = doc;
         const encoded = encodeDoc(fields);
         this.engine
-          .statement(`UPDATE ${this.t} SET doc = ?, dates = ? WHERE seq = ?`)
+          .statement(`UPDATE ${this.t} SET doc = jsonb(?), dates = ? WHERE seq = ?`)
           .run(encoded.doc, encoded.dates, row.seq);
         return doc as unknown as T;
       })(),
@@ -499,7 +533,7 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
     const { _id, ...fields } = doc;
     const encoded = encodeDoc(fields);
     this.engine
-      .statement(`INSERT INTO ${this.t} (id, doc, dates) VALUES (?, ?, ?)`)
+      .statement(`INSERT INTO ${this.t} (id, doc, dates) VALUES (?, jsonb(?), ?)`)
       .run(_id, encoded.doc, encoded.dates);
   }
 
@@ -512,6 +546,7 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
     return this.gate.run(async () =>
       this.engine.run(() => {
         this.engine.ensureCollection(this.name);
+        this.engine.changed(this.name);
         return work();
       }),
     );
