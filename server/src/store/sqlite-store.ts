@@ -18,6 +18,7 @@ import {
   type FindOptions,
   type IndexSpec,
   type NewDoc,
+  type SortSpec,
   type Store,
   type StoredDoc,
   splitChanges,
@@ -26,7 +27,10 @@ import { WriteGate } from './write-gate';
 
 /** The one database file of the embedded store, in DATA_DIR/db. */
 export const SQLITE_FILE = 'site.sqlite';
-const CACHE_KIB = 65_536;
+/** Page cache of the server's connection: the hot index pages of a million members, within the memory budget. */
+const CACHE_KIB = 32_768;
+/** A reading pass (the export) goes through its rows once: a small cache of its own is enough. */
+const PASS_CACHE_KIB = 2048;
 /** How long a statement waits for another connection's write lock before giving up. */
 const BUSY_TIMEOUT_MS = 5000;
 /** Pages further than this are found by walking the sort index alone, then reading just the page's rows. */
@@ -45,12 +49,14 @@ export interface IndexRecord {
 }
 
 /** Opens a connection with the settings every connection to the file uses. */
-export function connect(file: string, options: Database.Options = {}): Database.Database {
+export function connect(
+  file: string,
+  options: Database.Options = {},
+  cacheKib = CACHE_KIB,
+): Database.Database {
   const db = new Database(file, options);
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  // 64 MB of page cache (SQLite's default is 16): a million members' indexes stay warm, and the
-  // server stays well under 200 MB resident.
-  db.pragma(`cache_size = -${CACHE_KIB}`);
+  db.pragma(`cache_size = -${cacheKib}`);
   // Unicode-aware case folding for $contains on text the trigram index cannot help with.
   db.function('casefold', { deterministic: true }, (text: unknown) =>
     typeof text === 'string' ? text.toLowerCase() : null,
@@ -432,7 +438,7 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     return this.read(() => {
-      const order = orderSql(options.sort);
+      const order = orderSql(this.effectiveSort(options.sort));
       let { where, params } = filterSql(filter, this.engine.context(this.name));
       if (order && options.limit && where.includes(' MATCH ') && this.countOf(filter) > COMMON_MATCHES) {
         // Common text: the sort index in order, each row checked, meets a page of matches at once.
@@ -450,16 +456,26 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
     }, []);
   }
 
+  /** After a unique field nothing can tie, so the sort stops there and its unique index alone gives the order. */
+  private effectiveSort(sort: SortSpec | undefined): SortSpec | undefined {
+    const [first] = Object.keys(sort ?? {});
+    if (!sort || !first || first === '_id') return sort;
+    const unique = this.engine.indexesOf(this.name).some((index) => index.field === first && index.unique);
+    return unique ? { [first]: sort[first]! } : sort;
+  }
+
   async *findInBatches(filter: Filter, options: BatchOptions = {}): AsyncGenerator<T[]> {
     if (!this.engine.has(this.name)) return;
     const { where, params } = filterSql(filter, this.engine.context(this.name));
-    const size = options.batchSize ?? 1000;
+    const size = options.batchSize ?? 500;
     // Its own read-only connection: it reads one consistent snapshot while writes go on, and
     // the turns between batches leave the event loop to other requests.
-    const reader = this.engine.run(() => connect(this.engine.file, { readonly: true }));
+    const reader = this.engine.run(() => connect(this.engine.file, { readonly: true }, PASS_CACHE_KIB));
     try {
       const rows = reader
-        .prepare(`SELECT id, json(doc) AS doc, dates FROM ${this.t} WHERE ${where}${orderSql(options.sort)}`)
+        .prepare(
+          `SELECT id, json(doc) AS doc, dates FROM ${this.t} WHERE ${where}${orderSql(this.effectiveSort(options.sort))}`,
+        )
         .iterate(...params) as IterableIterator<Row>;
       let batch: T[] = [];
       for (const row of rows) {
