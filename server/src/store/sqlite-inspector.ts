@@ -8,7 +8,7 @@ import type { StoreInspector } from './store-inspector';
 /** The embedded store holds one database; the console and the explorer know it by this name. */
 export const SQLITE_DATABASE = 'members';
 /** Measuring pages walks every page of the file (dbstat), so the figure is reused this long. */
-const STORAGE_MEASURE_MS = 30_000;
+const STORAGE_MEASURE_MS = 300_000;
 
 /**
  * The SQLite store described in MongoDB's terms: one database, its collections with the counts
