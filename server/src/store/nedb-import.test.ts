@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { UserDoc } from '../features/users/users.repository';
 import { StartupError } from '../lib/startup-error';
 import { exited, spawnServer } from '../test/spawn-server';
-import { openEmbeddedStore } from './sqlite-store';
+import { openEmbeddedStore } from './embedded-store';
 import { DuplicateKeyError, type StoredDoc } from './store';
 
 /**

@@ -1,10 +1,10 @@
 import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { StartupError } from '../lib/startup-error';
+import type { SqliteEngine } from './embedded-store';
 import { type NedbCollection, NedbFileError, readNedbFile } from './nedb-reader';
 import { encodeDoc } from './sqlite-documents';
 import { ident } from './sqlite-query';
-import type { SqliteEngine } from './sqlite-store';
 
 const IMPORTED = 'nedb-imported-at';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEmbeddedStore } from './sqlite-store';
+import { openEmbeddedStore } from './embedded-store';
 import type { Store, StoredDoc } from './store';
 
 let dir = '';

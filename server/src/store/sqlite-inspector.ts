@@ -1,7 +1,7 @@
 import type { CollectionInfo, DatabaseStats, IndexInfo } from '@common/schemas/database';
+import type { SqliteEngine } from './embedded-store';
 import { decodeDoc } from './sqlite-documents';
 import { ident } from './sqlite-query';
-import type { SqliteEngine } from './sqlite-store';
 import type { StoredDoc } from './store';
 import type { StoreInspector } from './store-inspector';
 

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { loadConfig } from '../../config';
-import { openEmbeddedStore } from '../../store/sqlite-store';
+import { openEmbeddedStore } from '../../store/embedded-store';
 import type { Store } from '../../store/store';
 import { freePort } from '../../test/free-port';
 import { bearer, createUser } from '../../test/test-app';

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openEmbeddedStore } from './sqlite-store';
+import { openEmbeddedStore } from './embedded-store';
 import type { StoredDoc } from './store';
 import { describeStoreContract } from './store.contract';
 
