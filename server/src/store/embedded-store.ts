@@ -28,7 +28,7 @@ import { WriteGate } from './write-gate';
 /** The one database file of the embedded store, in DATA_DIR/db. */
 export const SQLITE_FILE = 'site.sqlite';
 /** Page cache of the server's connection: the hot index pages of a million members, within the memory budget. */
-const CACHE_KIB = 32_768;
+const CACHE_KIB = 16_384;
 /** A reading pass (the export) goes through its rows once: a small cache of its own is enough. */
 const PASS_CACHE_KIB = 2048;
 /** How long a statement waits for another connection's write lock before giving up. */
