@@ -148,7 +148,10 @@ test('the explorer shows the stats, filters collections, and opens one with its 
   await filter.fill('USE');
   await expect(cards.getByRole('button')).toHaveCount(1);
   const users = collectionCard('users');
-  await expect(users).toContainText('3 indexes');
+  // _id, then each sortable column, the trigram search indexes and the reset token's.
+  const usersIndexes = database.collections.find((c) => c.name === 'users')!.indexes.length;
+  expect(usersIndexes).toBeGreaterThanOrEqual(9);
+  await expect(users).toContainText(`${usersIndexes} indexes`);
   await expect(users).toContainText('email_1');
   await filter.fill('no-such-collection');
   await expect(page.getByText('No collection matches.')).toBeVisible();
