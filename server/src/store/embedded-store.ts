@@ -467,7 +467,7 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
   async *findInBatches(filter: Filter, options: BatchOptions = {}): AsyncGenerator<T[]> {
     if (!this.engine.has(this.name)) return;
     const { where, params } = filterSql(filter, this.engine.context(this.name));
-    const size = options.batchSize ?? 500;
+    const size = options.batchSize ?? 250;
     // Its own read-only connection: it reads one consistent snapshot while writes go on, and
     // the turns between batches leave the event loop to other requests.
     const reader = this.engine.run(() => connect(this.engine.file, { readonly: true }, PASS_CACHE_KIB));

@@ -85,7 +85,7 @@ class MongoCollection<T extends StoredDoc> implements Collection<T> {
   }
 
   async *findInBatches(filter: Filter, options: BatchOptions = {}): AsyncGenerator<T[]> {
-    const size = options.batchSize ?? 500;
+    const size = options.batchSize ?? 250;
     let cursor = this.c.find(mongoFilter(filter), { batchSize: size });
     if (options.sort) cursor = cursor.sort(options.sort);
     let batch: T[] = [];

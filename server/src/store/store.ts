@@ -31,7 +31,7 @@ export interface FindOptions {
 
 export interface BatchOptions {
   sort?: SortSpec;
-  /** Documents per batch; 500 unless given. */
+  /** Documents per batch; 250 unless given. */
   batchSize?: number;
 }
 
