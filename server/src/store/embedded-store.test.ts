@@ -49,3 +49,32 @@ describe('the SQLite store’s search on common text', () => {
     }
   });
 });
+
+describe('the SQLite store’s far pages', () => {
+  it('gives every page, near either end and past it, exactly as the full sorted list would', async () => {
+    const home = await mkdtemp(path.join(tmpdir(), 'store-pages-'));
+    const store = await openEmbeddedStore(home, () => undefined);
+    try {
+      const items = store.collection<StoredDoc & { group: number; n: number }>('items');
+      await items.ensureIndex({ field: 'group' });
+      // Many ties in `group`: the id decides among them, in both directions.
+      await items.insertMany(Array.from({ length: 1234 }, (_, n) => ({ group: n % 7, n })));
+      for (const direction of [1, -1] as const) {
+        const sort = { group: direction, _id: direction };
+        const all = (await items.find({}, { sort })).map((item) => item._id);
+        for (const skip of [0, 150, 250, 600, 617, 618, 1000, 1225, 1230, 1233, 1234, 2000]) {
+          const page = (await items.find({}, { sort, skip, limit: 10 })).map((item) => item._id);
+          expect(page, `skip ${skip}`).toEqual(all.slice(skip, skip + 10));
+        }
+        const even = (await items.find({ n: { $lt: 1000 } }, { sort })).map((item) => item._id);
+        const far = (await items.find({ n: { $lt: 1000 } }, { sort, skip: 990, limit: 10 })).map(
+          (item) => item._id,
+        );
+        expect(far).toEqual(even.slice(990));
+      }
+    } finally {
+      await store.close();
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});

@@ -438,20 +438,33 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     return this.read(() => {
-      const order = orderSql(this.effectiveSort(options.sort));
+      const sort = this.effectiveSort(options.sort);
       let { where, params } = filterSql(filter, this.engine.context(this.name));
-      if (order && options.limit && where.includes(' MATCH ') && this.countOf(filter) > COMMON_MATCHES) {
+      if (sort && options.limit && where.includes(' MATCH ') && this.countOf(filter) > COMMON_MATCHES) {
         // Common text: the sort index in order, each row checked, meets a page of matches at once.
         ({ where, params } = filterSql(filter, { ...this.engine.context(this.name), rowByRow: true }));
       }
-      const limit = options.limit ?? -1;
-      const skip = options.skip ?? 0;
+      let limit = options.limit ?? -1;
+      let skip = options.skip ?? 0;
+      let backwards = false;
+      if (sort && skip > FAR_SKIP && limit > 0) {
+        // A page past the middle is reached from the other end: the index walk is never longer than half the list.
+        const total = this.countOf(filter);
+        if (skip >= total) return [];
+        if (skip > total / 2) {
+          backwards = true;
+          limit = Math.min(limit, total - skip);
+          skip = total - skip - limit;
+        }
+      }
+      const order = orderSql(backwards ? reversed(sort!) : sort);
       const sql =
         skip > FAR_SKIP && order
           ? // Skipping walks only the (covering) sort index; the documents of the page alone are read.
             `SELECT id, json(doc) AS doc, dates FROM ${this.t} WHERE seq IN (SELECT seq FROM ${this.t} WHERE ${where}${order} LIMIT ? OFFSET ?)${order}`
           : `SELECT id, json(doc) AS doc, dates FROM ${this.t} WHERE ${where}${order} LIMIT ? OFFSET ?`;
       const rows = this.engine.statement(sql).all(...params, limit, skip) as Row[];
+      if (backwards) rows.reverse();
       return rows.map((row) => toDoc<T>(row));
     }, []);
   }
@@ -572,6 +585,11 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
     );
   }
 }
+
+const reversed = (sort: SortSpec): SortSpec =>
+  Object.fromEntries(
+    Object.entries(sort).map(([field, direction]) => [field, direction === 1 ? -1 : 1]),
+  ) as SortSpec;
 
 function setPath(doc: Record<string, unknown>, key: string, value: unknown): void {
   const keys = key.split('.');
