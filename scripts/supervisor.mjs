@@ -210,7 +210,7 @@ export function supervise({ entry = 'server/src/main.ts', cwd = root } = {}) {
     // Nothing serves any more.
     if (wasActive && code === 0) return stop(0); // it was stopped on purpose (a signal sent to it alone)
     if (code === CONFIG_EXIT_CODE) {
-      warn('the server cannot start with this configuration.');
+      warn('the server cannot start until the problem above is fixed; not starting it again.');
       return stop(CONFIG_EXIT_CODE);
     }
     if (code === FOLDER_EXIT_CODE) {

@@ -50,20 +50,21 @@ async function main(): Promise<void> {
     }
   }
 
+  let store: Awaited<ReturnType<typeof openStore>>;
   try {
     await checkWritableFolder(config.dataDir, 'data folder (DATA_DIR)', 'DATA_DIR');
     if (config.nginx.mode === 'managed') {
       await checkWritableFolder(config.nginx.dir, "web server's folder", 'DATA_DIR');
     }
     await makeDataDirPrivate(config.dataDir, dataDirRules(config));
+    store = await openStore(config);
   } catch (error) {
     if (!(error instanceof StartupError)) throw error;
-    // One line, no stack: a person has to fix the folder, so starting again would not help.
+    // One line, no stack: a person has to fix the folder (or a damaged file), so starting again would not help.
     console.error(error.message);
     link?.fatal(error.message);
     process.exit(FOLDER_EXIT_CODE);
   }
-  const store = await openStore(config);
   const app = await buildApp({
     config,
     store,

@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { access, mkdir, open, rm, statfs } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
@@ -143,4 +143,27 @@ export async function folderRefusal(folder: string): Promise<NodeJS.ErrnoExcepti
   const space = await statfs(dir).catch(() => null);
   if (space && space.bavail === 0) return Object.assign(new Error('no space left'), { code: 'ENOSPC' });
   return null;
+}
+
+/**
+ * The one-line StartupError for a folder the store must write and cannot (`what` names it for a
+ * person, e.g. "database folder"). The reason is found by trying a write in the folder, or its
+ * nearest existing parent, since mkdir's own error code often hides it (ENOENT on a read-only disk).
+ */
+export function unwritableFolder(what: string, folder: string, error: unknown): StartupError {
+  return new StartupError(folderMessage(what, folder, 'DATA_DIR', probedCause(folder, error)));
+}
+
+function probedCause(folder: string, error: unknown): unknown {
+  let existing = folder;
+  while (!existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
+  if (!statSync(existing).isDirectory()) return Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+  const probe = path.join(existing, `.write-test-${process.pid}`);
+  try {
+    writeFileSync(probe, '');
+    rmSync(probe, { force: true });
+    return error;
+  } catch (refused) {
+    return refused;
+  }
 }

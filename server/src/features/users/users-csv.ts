@@ -1,8 +1,6 @@
 import type { UserDoc } from './users.repository';
 
 const HEADER = ['Name', 'Email', 'Role', 'Tier', 'Status', 'Created'];
-/** Rows per chunk written to the response: big enough to be quick, small enough to stay lean. */
-const ROWS_PER_CHUNK = 1000;
 
 /**
  * One CSV cell, always quoted. Any part of the value that a spreadsheet could read as a cell of
@@ -19,13 +17,13 @@ function csvRow(cells: string[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
 
-/** The users as CSV text, produced a chunk at a time so that a large list never sits in one string. */
-export function* usersCsv(users: UserDoc[]): Generator<string> {
+/** The users as CSV text, a batch of rows at a time, so that a large list never sits in memory or in one string. */
+export async function* usersCsv(batches: AsyncIterable<UserDoc[]>): AsyncGenerator<string> {
   // The byte-order mark makes spreadsheet programs read the file as UTF-8 (names with accents).
   yield `\uFEFF${csvRow(HEADER)}`;
-  for (let start = 0; start < users.length; start += ROWS_PER_CHUNK) {
+  for await (const users of batches) {
     let chunk = '';
-    for (const user of users.slice(start, start + ROWS_PER_CHUNK)) {
+    for (const user of users) {
       chunk += csvRow([
         user.name,
         user.email,

@@ -1,5 +1,6 @@
 import type { PublicUser, Role, Tier, UserStatus } from '@common/schemas/user';
 import type {
+  BatchOptions,
   Collection,
   DocChanges,
   Filter,
@@ -36,8 +37,17 @@ export class UsersRepository {
     this.users = store.collection<UserDoc>('users');
   }
 
+  /**
+   * One index per sortable column of the console's list (each page read in index order), a
+   * substring index on name and e-mail for its search, and kept counts per tier and status.
+   */
   async init(): Promise<void> {
-    await this.users.ensureIndex({ field: 'email', unique: true });
+    await this.users.ensureIndex({ field: 'email', unique: true, search: true });
+    await this.users.ensureIndex({ field: 'name', search: true });
+    await this.users.ensureIndex({ field: 'createdAt' });
+    await this.users.ensureIndex({ field: 'role' });
+    await this.users.ensureIndex({ field: 'membershipTier', counted: true });
+    await this.users.ensureIndex({ field: 'status', counted: true });
     await this.users.ensureIndex({ field: 'resetTokenHash' });
     await this.users.ensureIndex({ field: 'emailChangeTokenHash' });
   }
@@ -78,6 +88,10 @@ export class UsersRepository {
 
   find(filter: Filter, options?: FindOptions): Promise<UserDoc[]> {
     return this.users.find(filter, options);
+  }
+
+  findInBatches(filter: Filter, options?: BatchOptions): AsyncIterable<UserDoc[]> {
+    return this.users.findInBatches(filter, options);
   }
 
   count(filter: Filter = {}): Promise<number> {

@@ -24,7 +24,7 @@ export function adminUsersRoutes(users: UsersService) {
 
     app.get('/users/export.csv', async (request, reply) => {
       const query = parseInput(userExportQuery, request.query);
-      const list = await users.listAll(query);
+      const list = users.listAll(query);
       const day = new Date().toISOString().slice(0, 10);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
