@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { PUBLIC_PAGES } from '@common/public-pages';
 import { expect, test } from '@playwright/test';
 import { openSignedIn, registerMember, tokenFor } from './support/session';
@@ -102,9 +104,11 @@ test('the landing page downloads no console code, react-query or zod', async ({ 
   await expect(page.getByTestId('slideshow')).toBeAttached();
   await page.waitForLoadState('networkidle');
   expect(scripts.length).toBeGreaterThan(0);
+  const dist = process.env.CLIENT_DIST_DIR ?? path.resolve('dist/client');
   for (const script of scripts) {
-    // Each chunk's source map names the modules inside it.
-    const map = (await (await request.get(`${script}.map`)).json()) as { sources: string[] };
+    // Each chunk's source map (kept beside the build, never served) names the modules inside it.
+    expect((await request.get(`${script}.map`)).status()).toBe(404);
+    const map = JSON.parse(await readFile(path.join(dist, `${script}.map`), 'utf8')) as { sources: string[] };
     const forbidden = map.sources.filter((source) =>
       /node_modules\/(@tanstack|zod)\/|features\/(admin|users|media|backgrounds|dashboard)\//.test(source),
     );

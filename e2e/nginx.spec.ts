@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import { isNginxAlive, readPid, workerPids } from '../server/src/features/nginx/nginx-process';
 import {
   httpGet,
   nginxForTests,
@@ -73,19 +74,19 @@ test('an administrator changes the max body size, saves, and restarts nginx afte
     .click();
   await expect(page.getByLabel('Max body size')).toHaveValue('256M');
 
-  // Dismissed: nothing happens.
-  await page.getByRole('button', { name: 'Restart Nginx' }).click();
+  // Nothing runs, so the button says Start. Dismissed: nothing happens.
+  await page.getByRole('button', { name: 'Start Nginx' }).click();
   await answerConfirmation(page, false);
-  await expect(page.getByRole('button', { name: 'Restart Nginx' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Start Nginx' })).toBeEnabled();
   await expect(state(page)).toHaveText('Stopped');
 
-  await page.getByRole('button', { name: 'Restart Nginx' }).click();
+  await page.getByRole('button', { name: 'Start Nginx' }).click();
   const question = await answerConfirmation(page, true);
   await confirmPassword(page, ADMIN.password);
   await expect(page.getByRole('status').filter({ hasText: 'restarted' })).toHaveText(
     'Nginx restarted successfully!',
   );
-  expect(question).toContain('Restart Nginx?');
+  expect(question).toContain('Start Nginx');
   await expect(state(page)).toHaveText('Running');
   await expect(page.getByText(/^nginx 1\.\d+\.\d+$/)).toBeVisible();
 
@@ -122,6 +123,38 @@ test('an administrator changes the max body size, saves, and restarts nginx afte
   await expect(versions.getByRole('listitem').first()).toContainText('restored an earlier version');
   await expect(versions.getByText('Live', { exact: true })).toHaveCount(1);
   await expect(versions.getByRole('listitem').first().getByText('Live', { exact: true })).toBeVisible();
+});
+
+test('after its master process is killed, the console names the leftover workers and Restart brings nginx back', async ({
+  page,
+}) => {
+  const pidFile = path.join(nginxDir, 'logs', 'nginx.pid');
+  const token = await adminToken();
+  if ((await readPid(pidFile)) === null) await apiAs(token, 'POST', '/api/system/restart');
+  const master = (await readPid(pidFile))!;
+  const workers = await workerPids(master);
+  process.kill(master, 'SIGKILL');
+  await expect.poll(() => isNginxAlive(master)).toBe(false);
+
+  await openNginx(page);
+  await expect(state(page)).toHaveText('Error');
+  await expect(page.getByText(/master process is gone/)).toBeVisible();
+  // Counted: the workers serve on without their master.
+  await expect(
+    page.locator('dt', { hasText: 'Processes' }).locator('xpath=following-sibling::dd'),
+  ).toHaveText(String(workers.length));
+
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: 'Restart Nginx' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'restarted' })).toHaveText(
+    'Nginx restarted successfully!',
+  );
+  await expect(state(page)).toHaveText('Running');
+  for (const pid of workers) expect(await isNginxAlive(pid)).toBe(false);
+  // The site is back on the same port, served by the new master's workers only.
+  expect((await httpGet(`http://127.0.0.1:${port}/`)).status).toBe(200);
+  const fresh = (await readPid(pidFile))!;
+  expect((await nginxProcessesUnder(nginxDir)).sort()).toEqual([fresh, ...(await workerPids(fresh))].sort());
 });
 
 test('a refused value is named and marked, and nothing changes', async ({ page }) => {

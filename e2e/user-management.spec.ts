@@ -251,8 +251,9 @@ test('Export CSV downloads the searched, sorted list', async ({ page }) => {
     .replace(/^\uFEFF/, '')
     .trim()
     .split('\r\n');
-  expect(lines[0]).toBe('Name,Email,Role,Tier,Status,Created');
-  const names = lines.slice(1).map((line) => line.split(',')[0]!);
+  expect(lines[0]).toBe('"Name","Email","Role","Tier","Status","Created"');
+  // Every cell is quoted; these names hold no comma or quote.
+  const names = lines.slice(1).map((line) => line.split(',')[0]!.slice(1, -1));
   expect(names.every((name) => name.startsWith(run))).toBe(true);
   expect(names).toEqual([...names].sort());
   expect(names).toContain(`${run} Alpha`);

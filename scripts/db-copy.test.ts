@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openEmbeddedStore } from '../server/src/store/embedded-store';
 import { storeSettingsPath } from '../server/src/store/store-settings';
+import { startMongoStandIn } from '../server/src/test/mongo-stand-in';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -73,5 +74,38 @@ describe('npm run db:copy', () => {
       code: 2,
       stderr: expect.stringMatching(/^Usage/),
     });
+  }, 60_000);
+
+  it('moves SQLite to MongoDB and back, counts checked both ways, ids and dates kept', async () => {
+    const source = await seeded(1200);
+    const mongo = await startMongoStandIn();
+    try {
+      const uri = mongo.uri('site');
+      const there = await dbCopy(['--to', uri, '--copy-only'], { DATA_DIR: source });
+      expect(there.stdout).toMatch(/users\s+1200/);
+      expect(mongo.data.site?.users?.docs).toHaveLength(1200);
+      const back = await mkdtemp(path.join(tmpdir(), 'db-copy-back-'));
+      dirs.push(back);
+      const again = await dbCopy(['--from', uri, '--to', `embedded:${back}`, '--copy-only'], {
+        DATA_DIR: source,
+      });
+      expect(again.stdout).toMatch(/users\s+1200/);
+      expect(again.stdout).toMatch(/settings\s+1/);
+      const [original, copied] = [await openEmbeddedStore(source), await openEmbeddedStore(back)];
+      try {
+        const first = await original.collection('users').findOne({ email: 'p7@example.com' });
+        const returned = await copied.collection('users').findOne({ email: 'p7@example.com' });
+        expect(returned).toEqual(first);
+        expect(returned?.createdAt).toBeInstanceOf(Date);
+        // The unique index came along: the copy refuses a second p7.
+        await expect(copied.collection('users').insertOne({ email: 'p7@example.com' })).rejects.toThrow(
+          /Duplicate/,
+        );
+      } finally {
+        await Promise.all([original.close(), copied.close()]);
+      }
+    } finally {
+      await mongo.close();
+    }
   }, 60_000);
 });

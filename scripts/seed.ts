@@ -1,26 +1,62 @@
 // Fills the store (the same one `npm start` uses: DATA_DIR or MONGODB_URI) with demo users.
-// Usage: npm run seed -- --users 100000
+// Usage: npm run seed -- --users 100000 [--force]   |   npm run seed -- --remove
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/src/config';
 import { hashPassword } from '../server/src/features/auth/passwords';
 import { demoUsers } from '../server/src/features/users/demo-users';
 import { UsersRepository } from '../server/src/features/users/users.repository';
+import { PRIVATE_UMASK } from '../server/src/lib/private-files';
 import { openStore } from '../server/src/store/open-store';
 
 export const DEMO_PASSWORD = 'demo-password';
 const BATCH = 5000;
 
-const { values } = parseArgs({ options: { users: { type: 'string', default: '1000' } } });
+const { values } = parseArgs({
+  options: {
+    users: { type: 'string', default: '1000' },
+    force: { type: 'boolean', default: false },
+    remove: { type: 'boolean', default: false },
+  },
+});
 const wanted = Number(values.users);
-if (!Number.isInteger(wanted) || wanted < 1 || wanted > 10_000_000) {
+if (!values.remove && (!Number.isInteger(wanted) || wanted < 1 || wanted > 10_000_000)) {
   console.error('--users must be a whole number from 1 to 10000000');
   process.exit(2);
 }
 
 const config = loadConfig();
+// The store files it creates are the owner's alone, as the server's are.
+process.umask(PRIVATE_UMASK);
 const store = await openStore(config);
 const users = new UsersRepository(store);
 await users.init();
+const where = config.mongodbUri ? 'MongoDB' : config.dataDir;
+
+if (values.remove) {
+  let removed = 0;
+  for (;;) {
+    const batch = await users.find({ demo: true }, { limit: BATCH });
+    if (batch.length === 0) break;
+    for (const user of batch) if (await users.delete(user._id)) removed += 1;
+    process.stdout.write(`\r${removed} demo users removed`);
+  }
+  await store.close();
+  console.log(`\nRemoved ${removed} demo users from ${where}; no other user was touched.`);
+  process.exit(0);
+}
+
+// Demo users share a published password: mixing them into a store with real people is refused
+// unless asked for in so many words.
+const others = await users.count({ demo: { $ne: true } });
+if (others > 0 && !values.force) {
+  await store.close();
+  console.error(
+    `${where} already holds ${others} user${others === 1 ? '' : 's'} who ${others === 1 ? 'is' : 'are'} not demo users. ` +
+      'Demo users all share a published password, so they are not added next to real accounts. ' +
+      'Run `npm run seed -- --force …` to add them anyway (`npm run seed -- --remove` takes them out again).',
+  );
+  process.exit(1);
+}
 
 const started = performance.now();
 // One argon2 hash shared by every demo user: hashing each one would take ~30 ms apiece.
@@ -33,7 +69,5 @@ for (let done = 0; done < wanted; done += BATCH) {
 }
 await store.close();
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
-console.log(
-  `\nAdded ${wanted} demo users to ${config.mongodbUri ? 'MongoDB' : config.dataDir} in ${seconds} s.`,
-);
-console.log(`They all sign in with the password: ${DEMO_PASSWORD}`);
+console.log(`\nAdded ${wanted} demo users to ${where} in ${seconds} s.`);
+console.log(`They all sign in with the password: ${DEMO_PASSWORD} (none is an administrator).`);

@@ -20,6 +20,8 @@ import { fileURLToPath } from 'node:url';
 
 const RESTART_EXIT_CODE = 75;
 const CONFIG_EXIT_CODE = 78;
+/** The server could not use one of its folders (read-only, permission denied, full): it said which. */
+const FOLDER_EXIT_CODE = 73;
 const MAX_WAITING_CONNECTIONS = 10_000;
 /** A new server process that has not said where it listens by then is taken as stuck. */
 const HELLO_TIMEOUT_MS = 60_000;
@@ -208,8 +210,12 @@ export function supervise({ entry = 'server/src/main.ts', cwd = root } = {}) {
     // Nothing serves any more.
     if (wasActive && code === 0) return stop(0); // it was stopped on purpose (a signal sent to it alone)
     if (code === CONFIG_EXIT_CODE) {
-      warn('the server cannot start with this configuration.');
+      warn('the server cannot start until the problem above is fixed; not starting it again.');
       return stop(CONFIG_EXIT_CODE);
+    }
+    if (code === FOLDER_EXIT_CODE) {
+      warn('the server cannot use one of its folders (see the line above); not starting it again.');
+      return stop(FOLDER_EXIT_CODE);
     }
     const now = Date.now();
     crashes = [...crashes.filter((at) => now - at < 60_000), now];

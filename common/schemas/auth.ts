@@ -34,9 +34,12 @@ export interface MessageResponse {
   message: string;
 }
 
-/** What the signed token carries. `tv` is the user's token version: bumping it revokes older tokens. */
+/**
+ * What the signed token carries besides `exp`, `iat` and `jti` (the id of its server-side
+ * session: ending the session ends the token).
+ */
 export interface TokenPayload {
-  user: { id: string; role: 'user' | 'admin'; tv: number };
+  user: { id: string; role: 'user' | 'admin' };
 }
 
 export const FORGOT_PASSWORD_MESSAGE =

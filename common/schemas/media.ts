@@ -59,6 +59,8 @@ export interface LastScanResponse {
   /** The base path the Background Manager has configured (the library the site shows). */
   basePath: string;
   lastScan: LastScan | null;
+  /** Why files cannot be written to the library (read-only, permission, full disk), in plain words; null when they can. */
+  folderProblem: string | null;
 }
 
 export interface MediaFilesResponse {

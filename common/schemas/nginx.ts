@@ -42,16 +42,22 @@ function text(label: string, max: number, check: (value: string) => boolean, rul
 }
 
 /**
- * SPEC section 5: ports are parsed as integers, and text that is not a number falls back to the
- * default. Punctuation or control characters are refused outright rather than quietly dropped.
+ * SPEC section 5: ports are parsed as integers, and text that is not a number at all falls back
+ * to the default. Text that mixes digits with anything else (`1e3`, `80abc`, `8 0`) is refused:
+ * reading its leading digits would quietly save another port (`1e3` as 1). Punctuation or
+ * control characters are refused outright too.
  */
 function port(label: string, fallback: number) {
   const range = `${label} must be a whole number from 1 to 65535`;
   return z
     .union([z.number(), z.string()], { error: `${label} must be a number` })
-    .refine((value) => typeof value === 'number' || /^[A-Za-z0-9 ]*$/.test(value), range)
+    .refine((value) => {
+      if (typeof value === 'number') return true;
+      const trimmed = spacesTrimmed(value);
+      return /^\d+$/.test(trimmed) || /^[A-Za-z ]*$/.test(trimmed);
+    }, range)
     .transform((value) => {
-      const parsed = typeof value === 'number' ? value : Number.parseInt(value, 10);
+      const parsed = typeof value === 'number' ? value : Number.parseInt(spacesTrimmed(value), 10);
       return Number.isNaN(parsed) ? fallback : parsed;
     })
     .refine((value) => Number.isInteger(value) && value >= 1 && value <= 65535, range);
@@ -78,7 +84,13 @@ export const nginxConfigBody = z.object({
     300,
     (value) => {
       const match = PROXY_PASS.exec(value);
-      return Boolean(match) && (match?.[1] === undefined || Number(match[1]) <= 65535);
+      // A path with `.` or `..` segments or `//` would be normalised by the app into another one.
+      const pathPart = value.replace(/^https?:\/\/[^/]*/, '');
+      return (
+        Boolean(match) &&
+        (match?.[1] === undefined || Number(match[1]) <= 65535) &&
+        !/\/\.{1,2}(?:\/|$)|\/\//.test(pathPart)
+      );
     },
     'must look like http://host:port or https://host:port/path (letters, digits, dots, hyphens and slashes)',
   ),

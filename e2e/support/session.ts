@@ -7,11 +7,12 @@ const passwords = new Map<string, string>();
 
 /**
  * A sign-in token through the real API, kept for the rest of the worker so that the suite
- * stays well inside the sign-in rate limit.
+ * stays well inside the sign-in rate limit, while its session lives (a test that clicks Logout
+ * ends it on the server).
  */
 export async function tokenFor(email: string, password: string): Promise<string> {
   const cached = tokens.get(email);
-  if (cached) return cached;
+  if (cached && (await isLive(cached))) return cached;
   const response = await fetch(`${E2E_BASE_URL}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -23,6 +24,13 @@ export async function tokenFor(email: string, password: string): Promise<string>
   tokens.set(email, token);
   passwords.set(token, password);
   return token;
+}
+
+async function isLive(token: string): Promise<boolean> {
+  const response = await fetch(`${E2E_BASE_URL}/api/auth/me`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return response.ok;
 }
 
 export const adminToken = () => tokenFor(ADMIN.email, ADMIN.password);

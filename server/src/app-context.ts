@@ -4,6 +4,7 @@ import type { ActivityLog } from './features/activity/activity.service';
 import type { Guards } from './features/auth/auth.guard';
 import type { ReauthProofs } from './features/auth/reauth';
 import type { TokenService } from './features/auth/token-service';
+import type { SessionsService } from './features/sessions/sessions.service';
 import type { SliderConfigRepository } from './features/slider/slider-config.repository';
 import type { UsersRepository } from './features/users/users.repository';
 import type { Mailer } from './mail/mailer';
@@ -20,6 +21,8 @@ export interface AppContext {
   /** Slider settings; also where the media library's base path is kept. */
   sliderConfig: SliderConfigRepository;
   tokens: TokenService;
+  /** Server-side sessions: start, check, end (see features/sessions). */
+  sessions: SessionsService;
   guards: Guards;
   /** The password-confirmation proof that changes able to take the site require (`reauth.guard`). */
   reauth: ReauthProofs;

@@ -1,24 +1,31 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext, RestartOutcome } from './app-context';
 import type { Config } from './config';
+import { accountRoutes } from './features/account/account.routes';
+import { createAccountService } from './features/account/account.service';
 import { ActivityRepository } from './features/activity/activity.repository';
 import { activityRoutes } from './features/activity/activity.routes';
 import { ActivityLog } from './features/activity/activity.service';
 import { createGuards } from './features/auth/auth.guard';
-import { type AuthLimits, authRoutes } from './features/auth/auth.routes';
+import { authRoutes } from './features/auth/auth.routes';
 import { createAuthService } from './features/auth/auth.service';
 import { ReauthProofs } from './features/auth/reauth';
+import { type AuthLimits, SignInLimiter } from './features/auth/sign-in-limiter';
 import { loadTokenKey, TokenService } from './features/auth/token-service';
 import { databaseRoutes } from './features/database/database.routes';
 import { createDatabaseService } from './features/database/database.service';
 import { mongoTargets, type TargetConnector } from './features/database/mongo-target';
 import { healthRoutes } from './features/health/health.routes';
+import { mailRoutes } from './features/mail/mail.routes';
 import { mediaRoutes } from './features/media/media.routes';
 import { registerMediaServing } from './features/media/media-serve';
 import { nginxRoutes } from './features/nginx/nginx.routes';
 import { nodejsRoutes } from './features/nodejs/nodejs.routes';
 import { NodejsService } from './features/nodejs/nodejs.service';
 import { playlistRoutes } from './features/playlists/playlists.routes';
+import { SessionsRepository } from './features/sessions/sessions.repository';
+import { adminSessionsRoutes } from './features/sessions/sessions.routes';
+import { SessionsService } from './features/sessions/sessions.service';
 import { sliderRoutes } from './features/slider/slider.routes';
 import { SliderConfigRepository } from './features/slider/slider-config.repository';
 import { ensureAdmin } from './features/users/ensure-admin';
@@ -32,19 +39,27 @@ import { registerCors } from './http/cors';
 import { refuseUnknownPaths, registerErrorHandler } from './http/error-handler';
 import { LiveSettings } from './http/live-settings';
 import { RequestLogController, sharedRequestLogger } from './http/request-log';
+import {
+  DEFAULT_REQUEST_TIMEOUTS,
+  type RequestTimeouts,
+  registerRequestTimeouts,
+} from './http/request-timeouts';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerSpa } from './http/spa';
-import { createMailer, type Mailer } from './mail/mailer';
+import { createMailer } from './mail/mailer';
 import type { Store } from './store/store';
 
 export interface AppDeps {
   config: Readonly<Config>;
   store: Store;
   logger?: FastifyServerOptions['logger'];
-  mailer?: Mailer;
+  /** Tests shorten the mail queue's retry schedule (mail/mail-queue.ts has the product's). */
+  mailRetryDelaysMs?: readonly number[];
   authLimits?: AuthLimits;
   /** Restarts the server (the console's restart); main.ts provides it. */
   requestRestart?: () => Promise<RestartOutcome> | undefined;
+  /** How long slow clients may take; tests give shorter ones. */
+  requestTimeouts?: RequestTimeouts;
   /** Where the database panel connects to other MongoDB servers; tests give a stand-in. */
   databaseTargets?: TargetConnector;
 }
@@ -74,17 +89,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const activityEntries = new ActivityRepository(store);
   await activityEntries.init();
   const activity = new ActivityLog(activityEntries, app.log, config.activityRetentionDays);
-  const mailer =
-    deps.mailer ??
-    createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
+  const sessionsRepository = new SessionsRepository(store);
+  await sessionsRepository.init();
+  const sessions = new SessionsService(sessionsRepository, tokens);
+  await sessions.sweepExpired();
+  // Sign-in and every check of a signed-in member's password share one set of budgets.
+  const signInLimiter = new SignInLimiter(deps.authLimits);
+  const mailer = await createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    dataDir: config.dataDir,
+    log: app.log,
+    retryDelaysMs: deps.mailRetryDelaysMs,
+  });
+  // A send in progress may finish; a claim left behind goes back to the queue for the next process.
+  app.addHook('onClose', () => mailer.close());
   const ctx: AppContext = {
     config,
     store,
     users,
     sliderConfig,
     tokens,
+    sessions,
     mailer,
-    guards: createGuards(tokens, users),
+    guards: createGuards(sessions, users),
     reauth: new ReauthProofs(tokenKey),
     activity,
     log: app.log,
@@ -108,18 +136,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerSecurityHeaders(app);
   registerCors(app, live);
   registerBodyLimit(app, live);
-  registerApiRateLimit(app, { live, tokens, users });
+  registerRequestTimeouts(app, deps.requestTimeouts ?? DEFAULT_REQUEST_TIMEOUTS);
+  registerApiRateLimit(app, { live, tokens, users, sessions });
   await registerCompression(app);
 
   await app.register(healthRoutes(ctx), { prefix: '/api' });
   await app.register(
     authRoutes(
-      createAuthService({ users, tokens, mailer, publicUrl: config.publicUrl, log: app.log }),
+      createAuthService({ users, sessions, mailer, publicUrl: config.publicUrl, log: app.log }),
       ctx.guards,
       { activity, reauth: ctx.reauth, users },
-      deps.authLimits,
+      signInLimiter,
     ),
     { prefix: '/api/auth' },
+  );
+  await app.register(
+    accountRoutes(
+      createAccountService({ users, sessions, mailer, publicUrl: config.publicUrl, log: app.log }),
+      ctx.guards,
+      signInLimiter,
+    ),
+    { prefix: '/api/account' },
   );
   await app.register(sliderRoutes(ctx), { prefix: '/api/slider' });
   await app.register(playlistRoutes(ctx), { prefix: '/api/playlists' });
@@ -127,7 +164,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (admin) => {
       admin.addHook('onRequest', ctx.guards.requireAdmin);
-      await admin.register(adminUsersRoutes(new UsersService(users), ctx));
+      await admin.register(adminUsersRoutes(new UsersService(users, sessions), ctx));
+      await admin.register(adminSessionsRoutes(sessions, users));
       await admin.register(activityRoutes(activity));
       await admin.register(
         databaseRoutes(
@@ -144,6 +182,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         { prefix: '/mongodb' },
       );
       await admin.register(nodejsRoutes(new NodejsService(ctx, live), ctx), { prefix: '/nodejs' });
+      await admin.register(mailRoutes(mailer), { prefix: '/mail' });
       refuseUnknownPaths(admin);
     },
     { prefix: '/api/admin' },

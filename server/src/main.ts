@@ -1,9 +1,11 @@
-import { mkdir } from 'node:fs/promises';
 import { buildApp } from './app';
 import type { RestartOutcome } from './app-context';
 import { ConfigError, loadConfig } from './config';
+import { dataDirRules } from './features/nginx/nginx-layout';
 import { ConnectionPool } from './features/nodejs/connection-pool';
 import { SupervisorLink } from './features/nodejs/supervisor-link';
+import { makeDataDirPrivate } from './lib/private-files';
+import { checkWritableFolder, FOLDER_EXIT_CODE, StartupError } from './lib/startup-error';
 import { openStore } from './store/open-store';
 
 /**
@@ -24,6 +26,11 @@ async function main(): Promise<void> {
       link?.fatal(error.message);
       process.exit(78); // EX_CONFIG: do not restart, a person has to fix the environment
     }
+    if (error instanceof StartupError) {
+      console.error(error.message);
+      link?.fatal(error.message);
+      process.exit(FOLDER_EXIT_CODE);
+    }
     throw error;
   }
   // Libraries read it; the console's Environment setting decides it unless NODE_ENV is set.
@@ -43,13 +50,33 @@ async function main(): Promise<void> {
     }
   }
 
-  await mkdir(config.dataDir, { recursive: true });
-  const store = await openStore(config);
+  let store: Awaited<ReturnType<typeof openStore>>;
+  try {
+    await checkWritableFolder(config.dataDir, 'data folder (DATA_DIR)', 'DATA_DIR');
+    if (config.nginx.mode === 'managed') {
+      await checkWritableFolder(config.nginx.dir, "web server's folder", 'DATA_DIR');
+    }
+    await makeDataDirPrivate(config.dataDir, dataDirRules(config));
+    store = await openStore(config);
+  } catch (error) {
+    if (!(error instanceof StartupError)) throw error;
+    // One line, no stack: a person has to fix the folder (or a damaged file), so starting again would not help.
+    console.error(error.message);
+    link?.fatal(error.message);
+    process.exit(FOLDER_EXIT_CODE);
+  }
   const app = await buildApp({
     config,
     store,
     logger: { level: config.logLevel },
     requestRestart: link ? () => link.requestRestart() : restartUnsupervised,
+  }).catch(async (error: unknown) => {
+    // A file a person has to fix (a jwt-secret too short to be safe): one plain line, no restart.
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    link?.fatal(error.message);
+    await store.close();
+    process.exit(78);
   });
   process.off('SIGINT', stopEarly);
   process.off('SIGTERM', stopEarly);
@@ -127,6 +154,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
+  if (error instanceof StartupError) {
+    console.error(error.message);
+    process.exit(FOLDER_EXIT_CODE);
+  }
   console.error(error);
   process.exit(1);
 });

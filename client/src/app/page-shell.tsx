@@ -2,6 +2,10 @@ import { BRAND_NAME, COPYRIGHT_YEAR } from '@common/constants';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
+/** A link in the top bar, beside its buttons (Dashboard, Account). */
+export const NAV_LINK_CLASS =
+  'rounded-lg px-4 py-2.5 text-sm font-semibold text-stone-200 transition-colors hover:bg-white/10 hover:text-white';
+
 /** The frame of the public pages: brand in the top bar, copyright at the foot. */
 export function PageShell({ children, nav }: { children: ReactNode; nav?: ReactNode }) {
   return (

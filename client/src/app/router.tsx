@@ -28,6 +28,10 @@ const ResetPasswordPage = page(
   () => import('../features/auth/reset-password-page'),
   (m) => m.ResetPasswordPage,
 );
+const ConfirmEmailPage = page(
+  () => import('../features/account/confirm-email-page'),
+  (m) => m.ConfirmEmailPage,
+);
 const NotFoundPage = page(
   () => import('./not-found-page'),
   (m) => m.NotFoundPage,
@@ -40,6 +44,10 @@ const SignedInLayout = page(
 const DashboardPage = page(
   () => import('../features/member/dashboard-page'),
   (m) => m.DashboardPage,
+);
+const AccountPage = page(
+  () => import('../features/account/account-page'),
+  (m) => m.AccountPage,
 );
 // The console is its own chunk, and each of its panels another (see features/admin/panels.ts).
 const AdminIndex = page(
@@ -64,6 +72,7 @@ registerPreloads({
   '/login': [LoginPage],
   '/forgot-password': [ForgotPasswordPage],
   '/dashboard': [SignedInLayout, DashboardPage],
+  '/account': [SignedInLayout, AccountPage],
   '/admin/dashboard': [SignedInLayout, AdminConsole],
 });
 
@@ -85,9 +94,11 @@ export function AppRoutes() {
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
         <Route path="/reset-password/:token" element={<ResetPasswordPage />} />
         <Route path="/terms" element={<TermsPage />} />
+        <Route path="/confirm-email" element={<ConfirmEmailPage />} />
         <Route element={<RequireUser />}>
           <Route element={<SignedInLayout />}>
             <Route path="/dashboard" element={<DashboardPage />} />
+            <Route path="/account" element={<AccountPage />} />
           </Route>
         </Route>
         <Route element={<RequireAdmin />}>

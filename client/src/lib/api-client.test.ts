@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, api } from './api-client';
+import { ApiError, api, SESSION_ENDED_EVENT } from './api-client';
 import { forgetProof, rememberProof, setPasswordPrompt } from './reauth-proof';
 import { takeSignedOutMessage } from './signed-out';
 
@@ -40,11 +40,18 @@ describe('api()', () => {
     await expect(api('/api/x')).rejects.toMatchObject({ message: 'HTTP 500', fromServer: false });
   });
 
-  it('forgets a token the server rejects', async () => {
+  it('forgets a token the server rejects and says the session ended, so the screens go to sign in', async () => {
     localStorage.setItem('token', 'stale');
-    answer(401, '{"message":"Your session has expired. Please sign in again."}');
-    await expect(api('/api/x', { auth: true })).rejects.toBeInstanceOf(ApiError);
-    expect(localStorage.getItem('token')).toBeNull();
+    const ended = vi.fn();
+    window.addEventListener(SESSION_ENDED_EVENT, ended);
+    try {
+      answer(401, '{"message":"Your session has expired. Please sign in again."}');
+      await expect(api('/api/x', { auth: true })).rejects.toBeInstanceOf(ApiError);
+      expect(localStorage.getItem('token')).toBeNull();
+      expect(ended).toHaveBeenCalledTimes(1);
+    } finally {
+      window.removeEventListener(SESSION_ENDED_EVENT, ended);
+    }
   });
 });
 

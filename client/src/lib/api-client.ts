@@ -9,6 +9,12 @@ const ACCOUNT_GONE: Record<string, string> = {
   FORBIDDEN_ADMIN: 'You have been signed out: your account is no longer an administrator.',
 };
 
+/**
+ * Announced when the server refuses the stored token (the session was ended: signed out
+ * elsewhere, a password change, an administrator). The signed-in screens then go to sign in.
+ */
+export const SESSION_ENDED_EVENT = 'members:session-ended';
+
 export class ApiError extends Error {
   constructor(
     message: string,
@@ -87,8 +93,15 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
             : body.code === 'FORBIDDEN' && /Administrator access/.test(body.message ?? '')
               ? ACCOUNT_GONE.FORBIDDEN_ADMIN
               : null;
-      if (gone) signOutWithMessage(gone);
-    } else if (response.status === 401 && options.auth) clearToken();
+      if (gone) {
+        window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
+        signOutWithMessage(gone);
+      }
+    } else if (response.status === 401 && options.auth) {
+      // A rejected token means the session is over; forget it so the guards send the user to sign in.
+      clearToken();
+      window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
+    }
     const message = body.message || body.msg || body.error || text;
     throw new ApiError(message || `HTTP ${response.status}`, response.status, body.code, Boolean(message));
   }

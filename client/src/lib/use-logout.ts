@@ -1,14 +1,28 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
+import { api } from './api-client';
 import { clearToken } from './auth-token';
 
-/** Logout: forget the token and any cached data, then go to the home page. */
-export function useLogout() {
+/** Forgets the token and any cached data, then goes to the home page (the session is over). */
+export function useForgetSession() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   return () => {
     clearToken();
     queryClient.clear();
     navigate('/', { replace: true });
+  };
+}
+
+/**
+ * Logout: ends this session on the server (so a copy of the token is useless from now on), and
+ * forgets it here at once whatever the server answers, as the spec's Logout does.
+ */
+export function useLogout() {
+  const forget = useForgetSession();
+  return () => {
+    // api() reads the token before its first await, so clearing it just after is safe.
+    void api('/api/auth/logout', { method: 'POST', auth: true }).catch(() => undefined);
+    forget();
   };
 }

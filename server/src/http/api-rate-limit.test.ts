@@ -2,6 +2,7 @@ import { APP_SERVER_DEFAULTS } from '@common/schemas/app-server';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TokenService } from '../features/auth/token-service';
+import type { SessionsService } from '../features/sessions/sessions.service';
 import type { UsersRepository } from '../features/users/users.repository';
 import { registerApiRateLimit } from './api-rate-limit';
 import { registerErrorHandler } from './error-handler';
@@ -18,11 +19,12 @@ async function appWithLimit(rateLimitMax: number) {
   apps.push(app);
   registerErrorHandler(app);
   // Visitors without a token never reach these.
-  const unused = {} as TokenService & UsersRepository;
+  const unused = {} as TokenService & UsersRepository & SessionsService;
   registerApiRateLimit(app, {
     live: new LiveSettings({ ...APP_SERVER_DEFAULTS, rateLimitMax }),
     tokens: unused,
     users: unused,
+    sessions: unused,
   });
   app.get('/api/versioned', (request, reply) =>
     request.headers['if-none-match'] === '"v1"'

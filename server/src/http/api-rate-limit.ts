@@ -1,45 +1,54 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerToken } from '../features/auth/auth.guard';
 import type { TokenService } from '../features/auth/token-service';
+import type { SessionsService } from '../features/sessions/sessions.service';
 import type { UsersRepository } from '../features/users/users.repository';
 import { AppError } from '../lib/app-error';
+import { clientKey } from '../lib/client-address';
+import { MemoryRateCounters, type RateCounters } from '../lib/rate-limiter';
 import type { LiveSettings } from './live-settings';
 
 /**
+ * Members behind one office address share that address's budget only at this multiple of the
+ * limit, so minting accounts cannot buy one address an endless budget.
+ */
+export const MEMBERS_PER_ADDRESS = 10;
+
+/**
  * The general API rate limit (the console's Rate Limit Window and Max Requests), a fixed
- * window per caller: visitors are counted per address, signed-in members per account (so
- * members behind one office address do not share a budget). Not counted: a signed-in
- * administrator's requests, the slideshow's reloads, static files and /media (they are not
- * under /api), the health check, CORS preflights and answers of 304. The sign-in routes keep
- * their own, stricter limits on top of this one.
+ * window per caller: visitors are counted per address (IPv6 per /64), signed-in members per
+ * account and, at MEMBERS_PER_ADDRESS times the limit, per address. The routes anyone may call
+ * without signing in (`/api/auth/*` but `/me`: registration, sign-in, reset) are always counted
+ * per address, whatever token is sent, so a fresh token never buys a fresh budget. Not counted: a
+ * signed-in administrator's requests outside `/api/auth`, the slideshow's reloads, static files
+ * and /media (they are not under /api), the health check, CORS preflights and answers of 304.
+ * The sign-in routes keep their own, stricter limits on top of this one.
  */
 export function registerApiRateLimit(
   app: FastifyInstance,
-  deps: { live: LiveSettings; tokens: TokenService; users: UsersRepository },
+  deps: CallerDeps & { live: LiveSettings; counters?: RateCounters },
 ): void {
-  const counters = new WindowCounters();
+  const counters = deps.counters ?? new MemoryRateCounters();
   // A new rule starts a fresh window for everyone, instead of judging old counts by it.
   deps.live.onChange((next, previous) => {
     if (next.rateLimitMax !== previous.rateLimitMax || next.rateLimitWindowMs !== previous.rateLimitWindowMs)
-      counters.clear();
+      void counters.clear();
   });
-  const keys = new WeakMap<FastifyRequest, string>();
+  const counted = new WeakMap<FastifyRequest, string[]>();
 
   async function count(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const key = await callerKey(request, deps);
-    if (key === null) return;
+    const budgets = await callerBudgets(request, deps);
     const { rateLimitMax, rateLimitWindowMs } = deps.live.current;
-    const wait = counters.hit(key, rateLimitMax, rateLimitWindowMs);
-    if (wait > 0) {
-      reply.header('retry-after', String(wait));
-      const minutes = Math.ceil(wait / 60);
-      throw new AppError(
-        'RATE_LIMITED',
-        wait < 60
-          ? `Too many requests. Please try again in ${wait} second${wait === 1 ? '' : 's'}.`
-          : `Too many requests. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-      );
+    const keys: string[] = [];
+    for (const { key, times } of budgets) {
+      const wait = await counters.hit(key, rateLimitMax * times, rateLimitWindowMs);
+      if (wait > 0) {
+        for (const done of keys) await counters.refund(done);
+        throw tooMany(reply, wait);
+      }
+      keys.push(key);
     }
-    keys.set(request, key);
+    counted.set(request, keys);
   }
 
   // Callback style, so that the requests that are not counted cost no promise.
@@ -50,12 +59,21 @@ export function registerApiRateLimit(
 
   // A 304 cost the server next to nothing and is what a well-behaved client does: refunded.
   app.addHook('onResponse', (request, reply, done) => {
-    if (reply.statusCode === 304) {
-      const key = keys.get(request);
-      if (key !== undefined) counters.refund(key);
-    }
-    done();
+    const keys = reply.statusCode === 304 ? counted.get(request) : undefined;
+    if (!keys) return done();
+    Promise.all(keys.map((key) => counters.refund(key))).then(() => done(), done);
   });
+}
+
+function tooMany(reply: FastifyReply, wait: number): AppError {
+  reply.header('retry-after', String(wait));
+  const minutes = Math.ceil(wait / 60);
+  return new AppError(
+    'RATE_LIMITED',
+    wait < 60
+      ? `Too many requests. Please try again in ${wait} second${wait === 1 ? '' : 's'}.`
+      : `Too many requests. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  );
 }
 
 const UNCOUNTED_GETS = [/^\/api\/slider\/public$/, /^\/api\/slider\/defaults\//, /^\/api\/health$/];
@@ -67,54 +85,41 @@ function isCounted(request: FastifyRequest): boolean {
   return !(isRead && UNCOUNTED_GETS.some((pattern) => pattern.test(pathname)));
 }
 
-/**
- * 'user:<id>' for a validly signed token, 'ip:<address>' for anyone else, null for an active
- * administrator. Only a token claiming the admin role costs a read of the user, so a member
- * demoted or suspended since the token was signed is counted again at once.
- */
-async function callerKey(
-  request: FastifyRequest,
-  deps: { tokens: TokenService; users: UsersRepository },
-): Promise<string | null> {
-  const match = /^Bearer ([\w.-]+)$/i.exec(request.headers.authorization ?? '');
-  const claims = match?.[1] ? await deps.tokens.verify(match[1]) : null;
-  if (!claims) return `ip:${request.ip}`;
-  if (claims.role === 'admin') {
-    const user = await deps.users.findById(claims.id);
-    if (user?.role === 'admin' && user.status === 'active' && user.tokenVersion === claims.tv) return null;
-  }
-  return `user:${claims.id}`;
+/** The sign-in routes' own calls that need a token; every other one anyone may call. */
+const SIGNED_IN_AUTH = /^\/api\/auth\/(?:me|logout)(?:$|\?)/;
+
+function isAnonymousCapable(url: string): boolean {
+  return url.startsWith('/api/auth/') && !SIGNED_IN_AUTH.test(url);
 }
 
-/** Fixed windows in memory, one per key; expired ones are swept now and then. */
-class WindowCounters {
-  private readonly windows = new Map<string, { count: number; resetAt: number }>();
-  private lastSweep = 0;
+interface CallerDeps {
+  tokens: TokenService;
+  users: UsersRepository;
+  sessions: SessionsService;
+}
 
-  /** Counts one request; answers the seconds to wait when over the limit (then nothing is counted). */
-  hit(key: string, max: number, windowMs: number, now = Date.now()): number {
-    if (now - this.lastSweep >= Math.min(windowMs, 60_000)) this.sweep(now);
-    const entry = this.windows.get(key);
-    if (!entry || entry.resetAt <= now) {
-      this.windows.set(key, { count: 1, resetAt: now + windowMs });
-      return 0;
-    }
-    if (entry.count >= max) return Math.max(1, Math.ceil((entry.resetAt - now) / 1000));
-    entry.count += 1;
-    return 0;
-  }
+/** The budgets one request is counted against, each a key and its multiple of the limit. */
+type Budget = { key: string; times: number };
 
-  refund(key: string): void {
-    const entry = this.windows.get(key);
-    if (entry && entry.count > 0) entry.count -= 1;
+/**
+ * The address alone for anonymous-capable routes and for anyone without a valid token; the
+ * account and the address for a member; nothing for an active administrator. Only a token
+ * claiming the admin role costs a read of the session and the user, so a member demoted, suspended
+ * or signed out since the token was signed is counted again at once.
+ */
+async function callerBudgets(request: FastifyRequest, deps: CallerDeps): Promise<Budget[]> {
+  const address = `ip:${clientKey(request.ip)}`;
+  if (isAnonymousCapable(request.url)) return [{ key: address, times: 1 }];
+  const token = bearerToken(request);
+  const claims = token ? await deps.tokens.verify(token) : null;
+  if (!claims) return [{ key: address, times: 1 }];
+  if (claims.role === 'admin' && token) {
+    const session = await deps.sessions.check(token).catch(() => null);
+    const user = session && (await deps.users.findById(session.userId));
+    if (user?.role === 'admin' && user.status === 'active') return [];
   }
-
-  clear(): void {
-    this.windows.clear();
-  }
-
-  private sweep(now: number): void {
-    this.lastSweep = now;
-    for (const [key, entry] of this.windows) if (entry.resetAt <= now) this.windows.delete(key);
-  }
+  return [
+    { key: `user:${claims.id}`, times: 1 },
+    { key: `members:${address}`, times: MEMBERS_PER_ADDRESS },
+  ];
 }

@@ -17,10 +17,19 @@ function tooLarge(reply: FastifyReply): AppError {
 }
 
 /**
- * Request bodies (JSON and any other non-multipart body) larger than the console's Max Request
- * Size get 413 before any parsing: from Content-Length when it is given, else as soon as a
- * streamed (chunked) body passes the limit. Multipart uploads keep their own per-file limit
- * (200MB, in the media feature), so they are not counted here.
+ * The body limit of every route anyone may call without signing in (registration, sign-in,
+ * reset, and any path no route answers): their bodies are a few short fields.
+ */
+export const PUBLIC_BODY_LIMIT = 16 * 1024;
+
+/**
+ * Request bodies larger than their limit get 413 before any parsing: from Content-Length when it
+ * is given, else as soon as a streamed (chunked) body passes the limit. The limit is the
+ * console's Max Request Size only once a guard has signed the caller in (every signed-in route
+ * checks its token in an onRequest hook, which runs before this one); for anyone else it is
+ * PUBLIC_BODY_LIMIT, so a stranger cannot make the server read and parse megabytes.
+ * Multipart uploads (admin-only, checked before their body is read) keep their own per-file
+ * limit (200MB, in the media feature), so they are not counted here.
  */
 export function registerBodyLimit(app: FastifyInstance, live: LiveSettings): void {
   app.addHook('preParsing', (request, reply, payload, done) => {
@@ -28,8 +37,9 @@ export function registerBodyLimit(app: FastifyInstance, live: LiveSettings): voi
     // Most requests have no body at all: they pass without further work.
     if (declared === undefined && request.headers['transfer-encoding'] === undefined)
       return done(null, payload);
-    if (/^multipart\//i.test(request.headers['content-type'] ?? '')) return done(null, payload);
-    const limit = live.current.maxRequestBytes;
+    if (request.user && /^multipart\//i.test(request.headers['content-type'] ?? ''))
+      return done(null, payload);
+    const limit = request.user ? live.current.maxRequestBytes : PUBLIC_BODY_LIMIT;
     if (declared !== undefined) {
       if (Number(declared) > limit) return done(tooLarge(reply));
       return done(null, payload);

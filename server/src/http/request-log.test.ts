@@ -119,6 +119,23 @@ describe('request log of the real app', () => {
     expect(requestLines(logs.lines)).toHaveLength(1);
   });
 
+  it('never writes a reset token, at any level (16.13)', async () => {
+    t.app.log.level = 'trace';
+    const token = 'Zm9vYmFyLXNlY3JldC1yZXNldC10b2tlbi0xMjM0NTY3OA';
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/auth/reset-password/${token}`,
+      payload: { password: 'secret1' },
+    });
+    await t.app.inject({ method: 'GET', url: `/reset-password/${token}?x=1` });
+    const written = JSON.stringify(logs.lines);
+    expect(requestLines(logs.lines).map((line) => line.path)).toEqual([
+      '/api/auth/reset-password/[token]',
+      '/reset-password/[token]',
+    ]);
+    expect(written).not.toContain(token);
+  });
+
   it('leaves console changes out at warn', async () => {
     t.app.log.level = 'warn';
     await t.app.inject({ method: 'DELETE', url: '/api/playlists/abc' });

@@ -35,7 +35,8 @@ export function recordFailure(request: FastifyRequest, error: unknown): void {
  * - warn:  every request slower than `slowMs`;
  * - info:  every change made in the console (a write under /api/admin, /api/media,
  *          /api/playlists, /api/slider/config or /api/system): method, path, status, user id,
- *          time. Never a body, a query string or a header;
+ *          time. Never a body, a query string, a header or a reset token (the path's token
+ *          segment is written as [token]);
  * - debug: every request.
  *
  * Fastify calls `requestCompleted` once per response, after the onResponse hooks; an ordinary
@@ -76,7 +77,7 @@ function logRequest(
   write: boolean,
   slowMs: number,
 ): void {
-  const path = request.url.split('?', 1)[0]!;
+  const path = withoutSecrets(request.url.split('?', 1)[0]!);
   const entry = {
     reqId: request.id,
     method: request.method,
@@ -91,6 +92,11 @@ function logRequest(
   else if (entry.ms >= slowMs) log.warn(entry, 'Slow request');
   else if (write && CONSOLE_CHANGE.test(path)) log.info(entry, 'Console change');
   else log.debug(entry, 'Request');
+}
+
+/** A password-reset link's token works like a password until it is used: never logged. */
+export function withoutSecrets(path: string): string {
+  return path.replace(/\/reset-password\/[^/]*/i, '/reset-password/[token]');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/test-app';
+import { bearer, createTestApp, createUser, type TestApp } from '../test/test-app';
 import { API_SECURITY_HEADERS } from './security-headers';
 
 let t: TestApp;
@@ -42,5 +42,26 @@ describe('security headers', () => {
     expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     // Document-only headers are not sent with data.
     expect(response.headers['cross-origin-opener-policy']).toBeUndefined();
+  });
+});
+
+describe('API caching (16.21)', () => {
+  it('signed-in answers and refusals are never stored by browsers or proxies', async () => {
+    const member = await createUser(t);
+    const admin = await createUser(t, { role: 'admin' });
+    for (const [url, token] of [
+      ['/api/auth/me', member.token],
+      ['/api/admin/users', admin.token],
+      ['/api/admin/stats', admin.token],
+      ['/api/admin/users', member.token],
+      ['/api/health', undefined],
+    ] as const) {
+      const response = await t.app.inject({ method: 'GET', url, headers: token ? bearer(token) : {} });
+      expect(response.headers['cache-control'], url).toBe('no-store');
+    }
+    // The slideshow's public data keeps its own rule: revalidated with its ETag.
+    expect((await t.app.inject({ method: 'GET', url: '/api/slider/public' })).headers['cache-control']).toBe(
+      'no-cache',
+    );
   });
 });

@@ -53,11 +53,23 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.fre
  * document headers on API answers cost about another tenth and protected nothing.
  */
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
-  const pageHeaders = await helmetHeaders(HELMET_OPTIONS);
+  const pageHeaders = await pageSecurityHeaders();
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith('/api/') ? API_SECURITY_HEADERS : pageHeaders);
+    if (request.url.startsWith('/api/')) {
+      // Answers may hold someone's data: no browser or proxy keeps a copy unless the route says
+      // it may (the slideshow's public data and default backgrounds set their own).
+      reply.headers(API_SECURITY_HEADERS).header('cache-control', 'no-store');
+    } else reply.headers(pageHeaders);
     done();
   });
+}
+
+let pageHeaders: Promise<Record<string, string>> | undefined;
+
+/** The headers of the app's pages; nginx sends the same with the files it serves (16.19). */
+export function pageSecurityHeaders(): Promise<Record<string, string>> {
+  pageHeaders ??= helmetHeaders(HELMET_OPTIONS);
+  return pageHeaders;
 }
 
 export async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<string, string>> {

@@ -12,6 +12,10 @@ describe('serving the built client', () => {
     await mkdir(path.join(dist, 'assets'));
     await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>app</title>');
     await writeFile(path.join(dist, 'assets', 'main-abc123.js'), 'console.log(1)');
+    await writeFile(
+      path.join(dist, 'assets', 'main-abc123.js.map'),
+      '{"version":3,"sources":["../src/secret.ts"],"mappings":"AAAA"}',
+    );
     await mkdir(path.join(dist, 'pages'));
     await writeFile(path.join(dist, 'pages', 'login.html'), '<!doctype html><title>Sign In</title>');
     await writeFile(
@@ -25,7 +29,7 @@ describe('serving the built client', () => {
     await rm(dist, { recursive: true, force: true });
   });
 
-  it.each(['/', '/admin/dashboard', '/no/such/page', '/login/extra'])(
+  it.each(['/', '/admin/dashboard', '/dashboard', '/admin/database/members'])(
     'answers index.html for %s so the client router decides, revalidated each time',
     async (url) => {
       const response = await t.app.inject({ method: 'GET', url });
@@ -46,6 +50,24 @@ describe('serving the built client', () => {
     expect(response.body).toContain(`<title>${title}</title>`);
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+
+  it.each(['/no/such/page', '/login/extra', '/admin/nope', '/wp-login'])(
+    'answers %s with the client (its not-found page) and status 404 (16.21)',
+    async (url) => {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(404);
+      expect(response.body).toContain('<title>app</title>');
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+    },
+  );
+
+  it('never serves source maps (16.21)', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/assets/main-abc123.js' })).statusCode).toBe(200);
+    const map = await t.app.inject({ method: 'GET', url: '/assets/main-abc123.js.map' });
+    expect(map.statusCode).toBe(404);
+    expect(map.body).not.toContain('mappings');
   });
 
   it('answers index.html for a public page whose HTML the build did not write', async () => {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { isAppPath } from '@common/app-paths';
 import { PUBLIC_PAGES, type PublicPageName, publicPageAt } from '@common/public-pages';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -9,8 +10,10 @@ import { errorBody, noRouteError } from './error-handler';
  * Serves the built React app, compressed at build time. Hashed files under /assets are cached
  * for a year; the HTML is revalidated every time so that a new build is picked up at once. A
  * public page's path answers that page's HTML (its title, description and preloaded code; see
- * scripts/vite-page-html.ts); any other GET that is not an API or media path answers
- * index.html and the client router decides (including its 404 page).
+ * scripts/vite-page-html.ts); any other page of the client (common/app-paths.ts) answers
+ * index.html and the client router takes over. Any other address answers index.html with status
+ * 404: the client shows its not-found page, and search engines and scanners see a real 404.
+ * Source maps stay on the server's disk (they describe the code to anyone who asks).
  */
 export async function registerSpa(app: FastifyInstance, distDir: string): Promise<void> {
   const hasBuild = existsSync(path.join(distDir, 'index.html'));
@@ -27,6 +30,7 @@ export async function registerSpa(app: FastifyInstance, distDir: string): Promis
       root: distDir,
       prefix: '/',
       index: false,
+      allowedPath: (pathname) => !pathname.endsWith('.map'),
       // The build writes .br and .gz beside each text file (scripts/vite-precompress.ts): they are
       // sent as they are, by the client's Accept-Encoding, with Vary: Accept-Encoding.
       preCompressed: true,
@@ -46,7 +50,10 @@ export async function registerSpa(app: FastifyInstance, distDir: string): Promis
       !/^\/(api|media|assets)\//.test(pathname) &&
       !/\.[a-z0-9]+$/i.test(pathname);
     if (isPage && hasBuild) {
-      return reply.header('Cache-Control', 'no-cache').sendFile(htmlFor(pathname));
+      return reply
+        .code(isAppPath(pathname) ? 200 : 404)
+        .header('Cache-Control', 'no-cache')
+        .sendFile(htmlFor(pathname));
     }
     if (isPage) {
       return reply

@@ -1,50 +1,55 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer from 'nodemailer';
+import { type MailDelivery, outboxDelivery, smtpDelivery } from './mail-delivery';
+import { MailQueue, type OutgoingMail, type QueueStatus } from './mail-queue';
 
-export interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-}
+export type Mail = OutgoingMail;
+export type MailStatus = QueueStatus;
 
-/** The mailer port: real SMTP when SMTP_URL is set, else `.eml` files in DATA_DIR/outbox. */
+/**
+ * The mailer port every feature sends through. `send` resolves once the message is safely in the
+ * queue on disk (DATA_DIR/mail); delivery happens after, by SMTP when SMTP_URL is set, else as an
+ * `.eml` file in DATA_DIR/outbox, with retries (see mail-queue.ts).
+ */
 export interface Mailer {
   send(mail: Mail): Promise<void>;
   readonly kind: 'smtp' | 'outbox';
+  /** What the console shows: counts, the last error in plain words, the messages (never their text). */
+  status(): Promise<MailStatus>;
+  /** Sends a waiting message now instead of at its next retry; false when it no longer waits. */
+  retryNow(id: string): Promise<boolean>;
+  close(): Promise<void>;
 }
 
-export function createMailer(options: {
+export interface MailerOptions {
   smtpUrl?: string;
   from: string;
   dataDir: string;
   log: FastifyBaseLogger;
-}): Mailer {
-  if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
-    return {
-      kind: 'smtp',
-      async send(mail) {
-        await transport.sendMail({ from: options.from, ...mail });
-      },
-    };
-  }
+  /** Tests shorten the retry schedule; the product uses RETRY_DELAYS_MS. */
+  retryDelaysMs?: readonly number[];
+}
 
-  // The stream transport renders the complete RFC 822 message, so the outbox holds exactly
-  // what SMTP would have carried and any mail program can open it.
-  const render = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  const outbox = path.join(options.dataDir, 'outbox');
+/** The queue folder: files, not the store, so that mail survives a move of the database. */
+export const mailQueueFolder = (dataDir: string) => path.join(dataDir, 'mail');
+
+export async function createMailer(options: MailerOptions): Promise<Mailer> {
+  const delivery: MailDelivery = options.smtpUrl
+    ? smtpDelivery(options.smtpUrl)
+    : outboxDelivery(options.dataDir, options.log);
+  const queue = new MailQueue({
+    root: mailQueueFolder(options.dataDir),
+    from: options.from,
+    delivery,
+    log: options.log,
+    retryDelaysMs: options.retryDelaysMs,
+  });
+  await queue.start();
   return {
-    kind: 'outbox',
-    async send(mail) {
-      const info = await render.sendMail({ from: options.from, ...mail });
-      await mkdir(outbox, { recursive: true });
-      const file = path.join(outbox, `${Date.now()}-${randomBytes(4).toString('hex')}.eml`);
-      await writeFile(file, info.message as Buffer);
-      options.log.info({ to: mail.to, file }, `Mail written to the outbox (no SMTP_URL): ${mail.subject}`);
-    },
+    kind: delivery.kind,
+    send: (mail) => queue.add(mail),
+    status: () => queue.status(),
+    retryNow: (id) => queue.retryNow(id),
+    close: () => queue.close(),
   };
 }

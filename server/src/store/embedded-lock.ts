@@ -44,7 +44,8 @@ export async function lockEmbeddedStore(dir: string, waitMs = 5000): Promise<() 
       held.add(file);
       return async () => {
         held.delete(file);
-        if ((await ownerOf(file)) === process.pid) await rm(file, { force: true });
+        // Best effort: on a disk that turned read-only the file stays, and the next start takes it over (its pid is gone).
+        if ((await ownerOf(file)) === process.pid) await rm(file, { force: true }).catch(() => undefined);
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -2,6 +2,7 @@ import { type Db, type Document, MongoClient, MongoServerError } from 'mongodb';
 import { mongoInspector } from './mongo-inspector';
 import { newId } from './new-id';
 import {
+  type BatchOptions,
   type Collection,
   type DocChanges,
   DuplicateKeyError,
@@ -72,19 +73,34 @@ class MongoCollection<T extends StoredDoc> implements Collection<T> {
   }
 
   async findOne(filter: Filter): Promise<T | null> {
-    return (await this.c.findOne(filter)) as T | null;
+    return (await this.c.findOne(mongoFilter(filter))) as T | null;
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    let cursor = this.c.find(filter);
+    let cursor = this.c.find(mongoFilter(filter));
     if (options.sort) cursor = cursor.sort(options.sort);
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
     return (await cursor.toArray()) as unknown as T[];
   }
 
+  async *findInBatches(filter: Filter, options: BatchOptions = {}): AsyncGenerator<T[]> {
+    const size = options.batchSize ?? 250;
+    let cursor = this.c.find(mongoFilter(filter), { batchSize: size });
+    if (options.sort) cursor = cursor.sort(options.sort);
+    let batch: T[] = [];
+    for await (const doc of cursor) {
+      batch.push(doc as unknown as T);
+      if (batch.length >= size) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length) yield batch;
+  }
+
   count(filter: Filter = {}): Promise<number> {
-    return this.c.countDocuments(filter);
+    return this.c.countDocuments(mongoFilter(filter));
   }
 
   updateById(id: string, changes: DocChanges<T>): Promise<T | null> {
@@ -96,7 +112,7 @@ class MongoCollection<T extends StoredDoc> implements Collection<T> {
     const update: Document = { $set: { ...set, updatedAt: new Date() } };
     if (Object.keys(unset).length) update.$unset = unset;
     const result = await this.write(() =>
-      this.c.findOneAndUpdate(filter, update, { returnDocument: 'after' }),
+      this.c.findOneAndUpdate(mongoFilter(filter), update, { returnDocument: 'after' }),
     );
     return (result as T | null) ?? null;
   }
@@ -123,4 +139,22 @@ async function translate<R>(write: () => Promise<R>): Promise<R> {
     }
     throw error;
   }
+}
+
+/** Our `$contains` (literal text, any letter case) in MongoDB's words: an escaped, case-insensitive $regex. */
+export function mongoFilter(filter: Filter): Filter {
+  const out: Filter = {};
+  for (const [key, value] of Object.entries(filter)) {
+    if ((key === '$or' || key === '$and') && Array.isArray(value))
+      out[key] = value.map((branch) => mongoFilter(branch));
+    else if (value !== null && typeof value === 'object' && '$contains' in value) {
+      const { $contains, ...rest } = value as Record<string, unknown>;
+      out[key] = {
+        ...rest,
+        $regex: String($contains).replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'),
+        $options: 'i',
+      };
+    } else out[key] = value;
+  }
+  return out;
 }

@@ -87,21 +87,15 @@ export async function copyStore(
     const total = await from.count();
     let copied = 0;
     let last: string | null = null;
-    // Pages by _id, so each page is one indexed range read on MongoDB, however far the copy is.
-    // The embedded store holds every document in memory anyway: one sorted read is far cheaper
-    // there than a scan of the whole collection for each page's range.
-    const readSize = source.kind === 'embedded' ? undefined : BATCH;
+    // Pages by _id, so each page is one indexed range read on either store, however far the copy is.
     for (;;) {
       const filter: Filter = last === null ? {} : { _id: { $gt: last } };
-      const read = await from.find(filter, { sort: { _id: 1 }, limit: readSize });
-      for (let at = 0; at < read.length; at += BATCH) {
-        const page = read.slice(at, at + BATCH);
-        await to.insertMany(page);
-        copied += page.length;
-        options.onProgress?.({ collection: name, copied, total });
-      }
-      if (read.length === 0 || readSize === undefined) break;
-      last = read[read.length - 1]!._id;
+      const page = await from.find(filter, { sort: { _id: 1 }, limit: BATCH });
+      if (page.length === 0) break;
+      await to.insertMany(page);
+      copied += page.length;
+      options.onProgress?.({ collection: name, copied, total });
+      last = page[page.length - 1]!._id;
     }
     counts[name] = copied;
   }

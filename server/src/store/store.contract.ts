@@ -73,20 +73,107 @@ export function describeStoreContract(
       expect(page.map((t) => t.name)).toEqual(['charlie', 'bravo']);
     });
 
-    it('filters with $regex, $or, $in, $ne and comparisons', async () => {
+    it('filters with $contains, $or, $in, $nin, $ne, $exists and comparisons', async () => {
       await seed();
       const names = async (filter: Record<string, unknown>) =>
         (await things.find(filter, { sort: { name: 1 } })).map((t) => t.name);
-      expect(await names({ name: { $regex: /^ALP/i } })).toEqual(['alpha']);
-      expect(await names({ $or: [{ name: 'bravo' }, { email: { $regex: /delta/ } }] })).toEqual([
+      expect(await names({ name: { $contains: 'LPH' } })).toEqual(['alpha']);
+      expect(await names({ $or: [{ name: 'bravo' }, { email: { $contains: 'delta' } }] })).toEqual([
         'bravo',
         'delta',
       ]);
+      expect(await names({ name: { $nin: ['alpha', 'bravo'] } })).toEqual(['charlie', 'delta']);
+      expect(await names({ note: { $exists: true } })).toEqual([]);
+      expect(await things.count({ note: { $exists: false } })).toBe(4);
       expect(await names({ name: { $in: ['charlie', 'zulu'] } })).toEqual(['charlie']);
       expect(await names({ name: { $ne: 'charlie' }, score: { $gte: 20 } })).toEqual(['bravo']);
       expect(await names({ score: { $lt: 10 } })).toEqual(['delta']);
       expect(await things.count({ score: { $gt: 0 } })).toBe(3);
       expect(await things.count()).toBe(4);
+    });
+
+    for (const indexed of [false, true]) {
+      it(`$contains finds text anywhere, in any letter case, taken literally (${indexed ? 'with' : 'without'} a search index)`, async () => {
+        if (indexed) await things.ensureIndex({ field: 'name', search: true });
+        for (const [i, name] of [
+          'Zoë O’Brien',
+          'a.*b (literal)',
+          'ÉMILE Dupont',
+          '100% sure_thing',
+          'ab',
+        ].entries())
+          await things.insertOne({ name, email: `p${i}@example.com`, score: i });
+        const found = async (text: string) =>
+          (await things.find({ name: { $contains: text } }, { sort: { score: 1 } })).map((t) => t.name);
+        expect(await found('zoË')).toEqual(['Zoë O’Brien']);
+        expect(await found('émile dup')).toEqual(['ÉMILE Dupont']);
+        expect(await found('.*')).toEqual(['a.*b (literal)']);
+        expect(await found('a.*b (')).toEqual(['a.*b (literal)']);
+        expect(await found('.*x')).toEqual([]);
+        expect(await found('0% s')).toEqual(['100% sure_thing']);
+        expect(await found('e_t')).toEqual(['100% sure_thing']);
+        expect(await found('%')).toEqual(['100% sure_thing']);
+        expect(await found('AB')).toEqual(
+          ['a.*b (literal)', 'ab'].filter((n) => n.toLowerCase().includes('ab')),
+        );
+        expect(await found('"')).toEqual([]);
+        expect(await things.count({ name: { $contains: 'o' } })).toBe(2);
+        // The index follows every change.
+        const zoe = (await things.findOne({ name: 'Zoë O’Brien' }))!;
+        await things.updateById(zoe._id, { name: 'Renamed' });
+        expect(await found('zoë')).toEqual([]);
+        expect(await found('named')).toEqual(['Renamed']);
+        await things.deleteById(zoe._id);
+        expect(await found('named')).toEqual([]);
+      });
+    }
+
+    it('keeps exact counts per value of a counted field through every kind of write', async () => {
+      await things.ensureIndex({ field: 'note', counted: true });
+      const a = await things.insertOne({ name: 'a', email: 'a@example.com', score: 1, note: 'red' });
+      await things.insertMany([
+        { name: 'b', email: 'b@example.com', score: 2, note: 'red' },
+        { name: 'c', email: 'c@example.com', score: 3, note: 'blue' },
+        { name: 'd', email: 'd@example.com', score: 4 },
+      ]);
+      expect([await things.count({ note: 'red' }), await things.count({ note: 'blue' })]).toEqual([2, 1]);
+      await things.updateById(a._id, { note: 'blue' });
+      expect([await things.count({ note: 'red' }), await things.count({ note: 'blue' })]).toEqual([1, 2]);
+      await expect(
+        things.insertOne({ name: 'x', email: 'a@example.com', score: 9, note: 'red' }),
+      ).rejects.toBeInstanceOf(DuplicateKeyError);
+      await things.deleteById(a._id);
+      expect([
+        await things.count({ note: 'red' }),
+        await things.count({ note: 'blue' }),
+        await things.count(),
+      ]).toEqual([1, 1, 3]);
+      expect(await things.count({ note: 'green' })).toBe(0);
+    });
+
+    it('gives every matching document in order, a batch at a time', async () => {
+      await things.insertMany(
+        Array.from({ length: 25 }, (_, i) => ({
+          name: `n${String(i).padStart(2, '0')}`,
+          email: `${i}@x.org`,
+          score: i % 3,
+        })),
+      );
+      const batches: Thing[][] = [];
+      for await (const batch of things.findInBatches(
+        { score: { $ne: 1 } },
+        { sort: { name: -1 }, batchSize: 4 },
+      ))
+        batches.push(batch);
+      expect(batches.map((b) => b.length)).toEqual([4, 4, 4, 4, 1]);
+      const all = batches.flat();
+      expect(all.map((t) => t.name)).toEqual(
+        Array.from({ length: 25 }, (_, i) => i)
+          .filter((i) => i % 3 !== 1)
+          .reverse()
+          .map((i) => `n${String(i).padStart(2, '0')}`),
+      );
+      expect(all[0]!.createdAt).toBeInstanceOf(Date);
     });
 
     it('updates fields, unsets undefined ones, bumps updatedAt and never moves createdAt', async () => {

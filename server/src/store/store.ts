@@ -1,9 +1,11 @@
 /**
  * The store port. Repositories are the only callers; two adapters implement it: the embedded
- * store (default, files under DATA_DIR) and MongoDB through the official driver.
+ * store (default: SQLite, one file under DATA_DIR/db) and MongoDB through the official driver.
  *
  * Filters use the subset of the MongoDB query language that both adapters understand:
- * equality, $ne, $in, $lt/$lte/$gt/$gte, $or, $exists and $regex given as a RegExp.
+ * equality, $ne, $in, $nin, $lt/$lte/$gt/$gte, $or, $and, $exists, plus one operator of our own:
+ * `{ field: { $contains: 'text' } }`, the text anywhere in the field, taken literally, in any
+ * letter case (no regular expressions: the embedded store answers it from a trigram index).
  */
 
 import type { StoreInspector } from './store-inspector';
@@ -27,9 +29,19 @@ export interface FindOptions {
   limit?: number;
 }
 
+export interface BatchOptions {
+  sort?: SortSpec;
+  /** Documents per batch; 250 unless given. */
+  batchSize?: number;
+}
+
 export interface IndexSpec {
   field: string;
   unique?: boolean;
+  /** A field with few distinct values: the store keeps a count per value, so `count({ field: 'text' })` never scans. */
+  counted?: boolean;
+  /** The field is searched with `$contains`: the store keeps a substring index for it. */
+  search?: boolean;
 }
 
 export interface Collection<T extends StoredDoc> {
@@ -39,6 +51,11 @@ export interface Collection<T extends StoredDoc> {
   findById(id: string): Promise<T | null>;
   findOne(filter: Filter): Promise<T | null>;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  /**
+   * Every matching document, a batch at a time, without holding them all in memory or keeping
+   * other requests waiting (the CSV export).
+   */
+  findInBatches(filter: Filter, options?: BatchOptions): AsyncIterable<T[]>;
   count(filter?: Filter): Promise<number>;
   /** Sets the given fields (undefined values are unset) and bumps `updatedAt`; null when absent. */
   updateById(id: string, changes: DocChanges<T>): Promise<T | null>;

@@ -1,4 +1,5 @@
-import { createRequire } from 'node:module';
+import { Query, update } from 'mingo';
+import { compare } from 'mingo/util';
 import { BSON, type Document } from 'mongodb';
 import { listenWire, type WireAnswer, type WireCommand } from './mongo-wire';
 
@@ -9,7 +10,7 @@ import { listenWire, type WireAnswer, type WireCommand } from './mongo-wire';
  * reply shapes MongoDB documents for them (hello, buildInfo, serverStatus, listDatabases, dbStats,
  * listCollections, $collStats, listIndexes, find, count, countDocuments' aggregate, createIndexes,
  * insert, findAndModify, delete); anything else gets MongoDB's "no such command" error. Filters,
- * sorts and updates follow nedb's implementation of MongoDB's query language: close enough to
+ * sorts and updates follow mingo's implementation of MongoDB's query language: close enough to
  * exercise the driver and the adapter, but it is no proof of MongoDB's own semantics (unique
  * indexes, for one, are not enforced). Every command received is recorded for assertions.
  */
@@ -49,12 +50,6 @@ export interface MongoStandIn {
 
 const HANDSHAKES = new Set(['hello', 'ismaster', 'isMaster', 'endSessions']);
 
-interface NedbModel {
-  match(doc: unknown, query: unknown): boolean;
-  modify<T>(doc: T, update: unknown): T;
-  compareThings(a: unknown, b: unknown): number;
-}
-const model = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as NedbModel;
 const ID_INDEX: StandInIndex = { name: '_id_', key: { _id: 1 } };
 
 export async function startMongoStandIn(options: StandInOptions = {}): Promise<MongoStandIn> {
@@ -197,7 +192,8 @@ export async function startMongoStandIn(options: StandInOptions = {}): Promise<M
         const coll = collection(String(document.findAndModify));
         const found = matching(coll?.docs ?? [], document.query)[0];
         if (!coll || !found) return { value: null, lastErrorObject: { n: 0, updatedExisting: false }, ok: 1 };
-        const updated = model.modify(found, document.update);
+        const updated = structuredClone(found);
+        update(updated, document.update);
         coll.docs[coll.docs.indexOf(found)] = updated;
         return {
           value: document.new ? updated : found,
@@ -248,12 +244,12 @@ export async function startMongoStandIn(options: StandInOptions = {}): Promise<M
 }
 
 const matching = (docs: Document[], filter: Document | undefined) =>
-  docs.filter((doc) => model.match(doc, filter ?? {}));
+  docs.filter((doc) => new Query(filter ?? {}).test(doc));
 
 function ordering(sort: Record<string, number>) {
   return (a: Document, b: Document) => {
     for (const [field, direction] of Object.entries(sort)) {
-      const order = model.compareThings(a[field], b[field]);
+      const order = compare(a[field], b[field]);
       if (order !== 0) return order * direction;
     }
     return 0;

@@ -26,7 +26,10 @@ export async function createTestApp(
   {
     openStore = openEmbeddedStore,
     ...options
-  }: Pick<AppDeps, 'authLimits' | 'databaseTargets' | 'requestRestart' | 'logger'> & {
+  }: Pick<
+    AppDeps,
+    'authLimits' | 'databaseTargets' | 'requestRestart' | 'logger' | 'requestTimeouts' | 'mailRetryDelaysMs'
+  > & {
     openStore?: (dataDir: string) => Promise<Store>;
   } = {},
 ): Promise<TestApp> {
@@ -65,7 +68,6 @@ export async function createUser(
     role: fields.role ?? 'user',
     membershipTier: fields.membershipTier ?? 'free',
     status: 'active',
-    tokenVersion: 0,
   });
   const login = await t.app.inject({
     method: 'POST',

@@ -1,4 +1,5 @@
 import type { AdminStats } from '@common/schemas/admin-users';
+import { MailStatusCard } from '../mail/mail-status-card';
 import { STATS_REFRESH_MS, useAdminStats } from './api';
 
 const CARDS: Array<{ key: keyof AdminStats; label: string; accent: string }> = [
@@ -45,6 +46,8 @@ export function DashboardOverviewPanel() {
               dataUpdatedAt ? ` Last updated ${new Date(dataUpdatedAt).toLocaleTimeString()}.` : ''
             }`}
       </p>
+
+      <MailStatusCard />
     </section>
   );
 }

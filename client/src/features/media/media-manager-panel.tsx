@@ -111,6 +111,7 @@ export function MediaManagerPanel() {
         success: true,
         basePath,
         lastScan: { timestamp: scan.timestamp, discoveries: scan.discoveries },
+        folderProblem: settings.data?.folderProblem ?? null,
       });
       await queryClient.invalidateQueries({ queryKey: ['media', 'files'] });
       if (!silent) flash(`Scan complete: ${scan.discoveries.total} files found`);
@@ -224,6 +225,7 @@ export function MediaManagerPanel() {
       {settings.error && (
         <FormMessage tone="error">{`Error: ${errorText(settings.error, 'Could not load the library')}`}</FormMessage>
       )}
+      {settings.data?.folderProblem && <FormMessage tone="error">{settings.data.folderProblem}</FormMessage>}
       <ScannerCard
         basePath={basePath}
         lastScan={settings.data?.lastScan}

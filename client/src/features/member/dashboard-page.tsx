@@ -1,6 +1,7 @@
 import { BRAND_NAME } from '@common/constants';
+import { Link } from 'react-router';
 import { usePageMeta } from '../../app/page-meta';
-import { PageShell } from '../../app/page-shell';
+import { NAV_LINK_CLASS, PageShell } from '../../app/page-shell';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { useLogout } from '../../lib/use-logout';
@@ -11,9 +12,14 @@ export function DashboardPage() {
   return (
     <PageShell
       nav={
-        <Button variant="secondary" onClick={logout}>
-          Logout
-        </Button>
+        <>
+          <Link to="/account" className={NAV_LINK_CLASS}>
+            Account
+          </Link>
+          <Button variant="secondary" onClick={logout}>
+            Logout
+          </Button>
+        </>
       }
     >
       <Card className="max-w-lg text-center">

@@ -67,13 +67,23 @@ export function NginxPanel() {
 
   const save = () => form && act('save', SAVE_TEXTS, () => saveNginxConfig(toConfig(form)));
 
+  const nothingRunning = statusQuery.data?.stats.processes === 0;
+
   async function restart() {
-    const confirmed = await confirm({
-      title: 'Restart Nginx?',
-      message:
-        'A running nginx reloads its configuration gracefully; a stopped one is started. Service may be briefly interrupted.',
-      confirmLabel: 'Restart',
-    });
+    const confirmed = await confirm(
+      nothingRunning
+        ? {
+            title: 'Start Nginx?',
+            message: 'nginx is not running. It will be started with the saved configuration.',
+            confirmLabel: 'Start',
+          }
+        : {
+            title: 'Restart Nginx?',
+            message:
+              'A running nginx reloads its configuration gracefully; one whose master process is gone has its leftover workers stopped and is started again. Service may be briefly interrupted.',
+            confirmLabel: 'Restart',
+          },
+    );
     if (confirmed) void act('restart', RESTART_TEXTS, restartNginx);
   }
 
@@ -120,6 +130,7 @@ export function NginxPanel() {
             }}
             onSave={() => void save()}
             onRestart={restart}
+            nothingRunning={nothingRunning}
           ></ConfigForm>
         ) : (
           <p className="text-stone-400">Loading configuration…</p>

@@ -111,3 +111,14 @@ export async function downloadUsersCsv(params: Omit<UserListParams, 'page' | 'pa
   // Revoked a moment later: some browsers start the download only after the click returns.
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+/** Signs a user out of every browser and device (their sessions end on the server). */
+export function useEndSessions() {
+  return useMutation({
+    mutationFn: (id: string) =>
+      api<{ success: true; ended: number; message: string }>(
+        `/api/admin/users/${encodeURIComponent(id)}/sessions`,
+        { method: 'DELETE', auth: true },
+      ),
+  });
+}

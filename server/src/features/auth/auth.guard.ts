@@ -1,12 +1,14 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { AppError } from '../../lib/app-error';
+import type { SessionsService } from '../sessions/sessions.service';
 import type { UserDoc, UsersRepository } from '../users/users.repository';
-import type { TokenService } from './token-service';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user, read fresh from the store on every request by the guards. */
     user?: UserDoc;
+    /** The id of the server-side session the request's token belongs to. */
+    sessionId?: string;
   }
 }
 
@@ -17,22 +19,26 @@ export interface Guards {
   requireAdmin: preHandlerAsyncHookHandler;
 }
 
+/** The token of an `Authorization: Bearer …` header, if there is one. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  return /^Bearer ([\w.-]+)$/i.exec(request.headers.authorization ?? '')?.[1];
+}
+
 /**
- * The token only says who the caller claims to be. The user is read fresh on each request,
- * so a suspended, demoted, deleted or password-reset user's older token stops working at once.
+ * The token only says who the caller claims to be and which session it belongs to. The session
+ * and the user are read fresh on each request, so a signed-out session, or a suspended, demoted
+ * or deleted user's token, stops working at once.
  */
-export function createGuards(tokens: TokenService, users: UsersRepository): Guards {
+export function createGuards(sessions: SessionsService, users: UsersRepository): Guards {
   async function authenticate(request: FastifyRequest): Promise<UserDoc> {
-    const header = request.headers.authorization ?? '';
-    const match = /^Bearer ([\w.-]+)$/i.exec(header);
-    if (!match?.[1]) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue.');
-    const claims = await tokens.verify(match[1]);
-    const user = claims && (await users.findById(claims.id));
-    if (!claims || !user || user.tokenVersion !== claims.tv) {
-      throw new AppError('UNAUTHENTICATED', 'Your session has expired. Please sign in again.');
-    }
+    const token = bearerToken(request);
+    if (!token) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue.');
+    const session = await sessions.check(token);
+    const user = await users.findById(session.userId);
+    if (!user) throw new AppError('UNAUTHENTICATED', 'Your session has expired. Please sign in again.');
     if (user.status !== 'active') throw new AppError('ACCOUNT_SUSPENDED', 'This account is suspended.');
     request.user = user;
+    request.sessionId = session._id;
     return user;
   }
 

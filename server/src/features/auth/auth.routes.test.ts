@@ -2,6 +2,7 @@ import { FORGOT_PASSWORD_MESSAGE } from '@common/schemas/auth';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, createUser, readOutbox, type TestApp } from '../../test/test-app';
+import { DEFAULT_AUTH_LIMITS } from './sign-in-limiter';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -109,7 +110,7 @@ describe('POST /api/auth/login', () => {
   it('limits attempts per client across e-mails', async () => {
     const limited = await createTestApp(
       {},
-      { authLimits: { perClient: 3, perEmail: 100, windowMs: 60_000 } },
+      { authLimits: { ...DEFAULT_AUTH_LIMITS, perClient: 3, windowMs: 60_000 } },
     );
     try {
       const codes: number[] = [];

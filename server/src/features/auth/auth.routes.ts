@@ -7,27 +7,17 @@ import {
   resetTokenParam,
 } from '@common/schemas/auth';
 import { reauthBody } from '@common/schemas/reauth';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error';
-import { RateLimiter } from '../../lib/rate-limiter';
 import { parseInput } from '../../lib/validate';
 import type { ActivityLog } from '../activity/activity.service';
+import { clientOf } from '../sessions/client-info';
 import { toPublicUser, type UsersRepository } from '../users/users.repository';
 import type { Guards } from './auth.guard';
 import type { AuthService } from './auth.service';
 import { verifyPassword } from './passwords';
 import { bearerOf, type ReauthProofs } from './reauth';
-
-const FIFTEEN_MINUTES = 15 * 60 * 1000;
-
-/** Limits on guessing: per client address and, separately, per targeted e-mail. */
-export interface AuthLimits {
-  perClient: number;
-  perEmail: number;
-  windowMs: number;
-}
-
-export const DEFAULT_AUTH_LIMITS: AuthLimits = { perClient: 100, perEmail: 10, windowMs: FIFTEEN_MINUTES };
+import type { SignInLimiter } from './sign-in-limiter';
 
 /** What the console's trust features need here: the Activity log and the password-confirmation proofs. */
 export interface AuthAudit {
@@ -36,37 +26,20 @@ export interface AuthAudit {
   users: UsersRepository;
 }
 
-export function authRoutes(
-  auth: AuthService,
-  guards: Guards,
-  audit: AuthAudit,
-  limits: AuthLimits = DEFAULT_AUTH_LIMITS,
-) {
+/** Sign-up, sign-in, sign-out, password reset and the password typed again before a system change. */
+export function authRoutes(auth: AuthService, guards: Guards, audit: AuthAudit, limiter: SignInLimiter) {
   return async (app: FastifyInstance) => {
-    const byClient = new RateLimiter(limits.perClient, limits.windowMs);
-    const byEmail = new RateLimiter(limits.perEmail, limits.windowMs);
-
-    function limit(request: FastifyRequest, action: string, email: string) {
-      const wait = Math.max(byClient.hit(`${action}:${request.ip}`), byEmail.hit(`${action}:${email}`));
-      if (wait > 0) {
-        const minutes = Math.ceil(wait / 60);
-        throw new AppError(
-          'RATE_LIMITED',
-          `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-        );
-      }
-    }
-
     app.post('/register', async (request, reply) => {
       const body = parseInput(registerBody, request.body);
-      const { token } = await auth.register(body);
+      await limiter.limitRegistration(reply);
+      const { token } = await auth.register(body, clientOf(request));
       return reply.code(201).send({ token, msg: 'Registration successful' });
     });
 
-    app.post('/login', async (request) => {
+    app.post('/login', async (request, reply) => {
       const body = parseInput(loginBody, request.body);
-      limit(request, 'login', body.email);
-      const { token, user } = await auth.login(body).catch(async (error: unknown) => {
+      const tries = await limiter.limitPasswordCheck(request, reply, body.email);
+      const { token, user } = await auth.login(body, clientOf(request)).catch(async (error: unknown) => {
         // Failed sign-ins to an administrator's account go to the Activity log.
         const target = await audit.users.findByEmail(body.email);
         if (target?.role === 'admin') {
@@ -79,7 +52,7 @@ export function authRoutes(
         }
         throw error;
       });
-      byEmail.reset(`login:${body.email}`);
+      await limiter.succeeded(tries);
       if (user.role === 'admin') {
         const actor = { id: user._id, email: user.email };
         await audit.activity.record(request, {
@@ -91,18 +64,19 @@ export function authRoutes(
       return { token, msg: 'Login successful' };
     });
 
-    app.post('/forgot-password', async (request) => {
+    app.post('/forgot-password', async (request, reply) => {
       const { email } = parseInput(forgotPasswordBody, request.body);
-      limit(request, 'forgot', email);
-      await auth.forgotPassword(email);
+      await limiter.limitReset(request, reply, email);
+      // Not awaited: the answer goes first and takes the same time whether or not the account exists.
+      auth.forgotPassword(email);
       return { message: FORGOT_PASSWORD_MESSAGE };
     });
 
     // The password typed again before a change that can take the site; counts against the sign-in limits.
-    app.post('/reauth', { onRequest: guards.requireAdmin }, async (request) => {
+    app.post('/reauth', { onRequest: guards.requireAdmin }, async (request, reply) => {
       const { password } = parseInput(reauthBody, request.body);
       const user = request.user!;
-      limit(request, 'login', user.email);
+      const tries = await limiter.limitPasswordCheck(request, reply, user.email);
       if (!(await verifyPassword(user.password, password))) {
         await audit.activity.record(request, {
           kind: 'reauth.failed',
@@ -110,8 +84,8 @@ export function authRoutes(
         });
         throw new AppError('INVALID_CREDENTIALS', 'That password is not right.');
       }
-      byEmail.reset(`login:${user.email}`);
-      const { proof, expiresAt } = await audit.reauth.issue(user, bearerOf(request)!);
+      await limiter.succeeded(tries);
+      const { proof, expiresAt } = await audit.reauth.issue(user, request.sessionId!, bearerOf(request)!);
       return { success: true, proof, expiresAt: expiresAt.toISOString() };
     });
 
@@ -119,6 +93,12 @@ export function authRoutes(
       success: true,
       data: toPublicUser(request.user!),
     }));
+
+    // Ends this session on the server; the client forgets its token as well.
+    app.post('/logout', { onRequest: guards.requireUser }, async (request) => {
+      await auth.logout(request.sessionId!);
+      return { success: true, message: 'Signed out.' };
+    });
 
     app.put('/reset-password/:token', async (request) => {
       const { token } = parseInput(resetTokenParam, request.params);

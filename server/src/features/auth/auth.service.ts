@@ -1,30 +1,39 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { LoginBody, RegisterBody } from '@common/schemas/auth';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
+import { hashLinkToken, newLinkToken } from '../../lib/link-token';
 import type { Mailer } from '../../mail/mailer';
 import { DuplicateKeyError } from '../../store/store';
-import { toPublicUser, type UserDoc, type UsersRepository } from '../users/users.repository';
+import type { ClientInfo, SessionsService } from '../sessions/sessions.service';
+import { toPublicUser, type UsersRepository } from '../users/users.repository';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
 import { resetPasswordMail } from './reset-mail';
-import type { TokenService } from './token-service';
 
-const RESET_TOKEN_BYTES = 32; // 256 random bits
 const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
 export interface AuthDeps {
   users: UsersRepository;
-  tokens: TokenService;
+  sessions: SessionsService;
   mailer: Mailer;
   publicUrl: string;
   log: FastifyBaseLogger;
 }
 
-export function createAuthService({ users, tokens, mailer, publicUrl, log }: AuthDeps) {
-  const issueToken = (user: UserDoc) => tokens.sign({ id: user._id, role: user.role, tv: user.tokenVersion });
+export function createAuthService({ users, sessions, mailer, publicUrl, log }: AuthDeps) {
+  async function sendResetLink(email: string): Promise<void> {
+    const user = await users.findByEmail(email);
+    if (!user) return;
+    const token = newLinkToken();
+    const expiresAt = new Date(Date.now() + RESET_TOKEN_TTL_MS);
+    await users.update(user._id, { resetTokenHash: hashLinkToken(token), resetTokenExpiresAt: expiresAt });
+    const link = `${publicUrl}/reset-password/${token}`;
+    // The message lives as long as its link: past that hour it is marked failed, not sent.
+    await mailer.send({ ...resetPasswordMail(user.email, user.name, link), expiresAt });
+    log.info({ userId: user._id }, 'Password reset link queued for sending');
+  }
 
   return {
-    async register(input: RegisterBody) {
+    async register(input: RegisterBody, client: ClientInfo) {
       try {
         const user = await users.create({
           name: input.name,
@@ -33,9 +42,8 @@ export function createAuthService({ users, tokens, mailer, publicUrl, log }: Aut
           role: 'user',
           membershipTier: 'free',
           status: 'active',
-          tokenVersion: 0,
         });
-        return { token: await issueToken(user), user: toPublicUser(user) };
+        return { token: await sessions.start(user, client), user: toPublicUser(user) };
       } catch (error) {
         if (error instanceof DuplicateKeyError) {
           throw new AppError('CONFLICT', 'An account with this email already exists.');
@@ -44,7 +52,7 @@ export function createAuthService({ users, tokens, mailer, publicUrl, log }: Aut
       }
     },
 
-    async login(input: LoginBody) {
+    async login(input: LoginBody, client: ClientInfo) {
       const user = await users.findByEmail(input.email);
       if (!user) {
         await burnPasswordCheck(input.password);
@@ -57,52 +65,41 @@ export function createAuthService({ users, tokens, mailer, publicUrl, log }: Aut
       if (user.status === 'suspended') {
         throw new AppError('ACCOUNT_SUSPENDED', 'This account is suspended. Please contact support.');
       }
-      return { token: await issueToken(user), user: toPublicUser(user) };
+      return { token: await sessions.start(user, client), user: toPublicUser(user) };
+    },
+    logout(sessionId: string): Promise<boolean> {
+      return sessions.end(sessionId);
     },
 
     /**
-     * Always resolves the same way whether or not the e-mail is known; the mail goes out in
-     * the background so that the answer's timing does not tell either.
+     * Answers at once and does the work afterwards: the lookup, the token and the mail take the
+     * same time whether or not the e-mail has an account, and nothing that goes wrong with them
+     * (the store, a full disk, the mail server) can change the answer. The link is never logged:
+     * without SMTP the owner finds it in the outbox file.
      */
-    async forgotPassword(email: string): Promise<void> {
-      const user = await users.findByEmail(email);
-      if (!user) return;
-      const token = randomBytes(RESET_TOKEN_BYTES).toString('base64url');
-      await users.update(user._id, {
-        resetTokenHash: hashResetToken(token),
-        resetTokenExpiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
+    forgotPassword(email: string): void {
+      setImmediate(() => {
+        sendResetLink(email).catch((error: unknown) =>
+          log.error({ err: error }, 'A password reset link could not be prepared or queued'),
+        );
       });
-      const link = `${publicUrl}/reset-password/${token}`;
-      mailer.send(resetPasswordMail(user.email, user.name, link)).then(
-        () =>
-          log.info(
-            { userId: user._id, link: mailer.kind === 'outbox' ? link : undefined },
-            'Password reset link sent',
-          ),
-        (error: unknown) =>
-          log.error({ err: error, userId: user._id }, 'Password reset mail could not be sent'),
-      );
     },
 
     async resetPassword(token: string, password: string): Promise<void> {
-      const hash = hashResetToken(token);
+      const hash = hashLinkToken(token);
       const user = await users.findByResetTokenHash(hash, new Date());
       const invalid = new AppError('INVALID_TOKEN', 'Password reset link is invalid or has expired.');
       if (!user) throw invalid;
       const updated = await users.updateIfResetTokenMatches(user._id, hash, {
         password: await hashPassword(password),
-        tokenVersion: user.tokenVersion + 1,
         resetTokenHash: undefined,
         resetTokenExpiresAt: undefined,
       });
       if (!updated) throw invalid;
+      // Whoever asked for the link may be shutting out someone who knew the old password.
+      await sessions.endAll(user._id);
     },
   };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
-
-/** Only this hash is stored, so a copy of the database holds no usable reset link. */
-function hashResetToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}

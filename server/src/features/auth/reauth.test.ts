@@ -93,7 +93,8 @@ describe('changes that can take the site', () => {
 
   it('refuse a proof older than 10 minutes', async () => {
     const proofs = new ReauthProofs(await loadTokenKey(t.dataDir));
-    const old = await proofs.issue(admin.user, admin.token, Date.now() - 10 * 60 * 1000 - 1000);
+    const sessionId = JSON.parse(Buffer.from(admin.token.split('.')[1]!, 'base64url').toString()).jti;
+    const old = await proofs.issue(admin.user, sessionId, admin.token, Date.now() - 10 * 60 * 1000 - 1000);
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/admin/nodejs/restart',

@@ -13,16 +13,21 @@ export const REAUTH_MESSAGE = 'Please confirm your password to make this change.
 
 /**
  * The proof that an administrator typed their password again in the last 10 minutes. It is
- * bound to their id, their token version (a password reset voids it) and the very sign-in token
+ * bound to their id, their session (signing out or a password reset voids it) and the very sign-in token
  * it was asked with, so a stolen token alone, however fresh, never passes, and a proof stolen
  * on its own is useless without that token.
  */
 export class ReauthProofs {
   constructor(private readonly key: Uint8Array) {}
 
-  async issue(user: UserDoc, bearer: string, now = Date.now()): Promise<{ proof: string; expiresAt: Date }> {
+  async issue(
+    user: UserDoc,
+    sessionId: string,
+    bearer: string,
+    now = Date.now(),
+  ): Promise<{ proof: string; expiresAt: Date }> {
     const expiresAt = new Date(now + REAUTH_TTL_MS);
-    const proof = await new SignJWT({ tv: user.tokenVersion, th: tokenHash(bearer) })
+    const proof = await new SignJWT({ sid: sessionId, th: tokenHash(bearer) })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setSubject(user._id)
       .setAudience(AUDIENCE)
@@ -37,10 +42,12 @@ export class ReauthProofs {
     const proof = request.headers[REAUTH_HEADER];
     const user = request.user;
     const bearer = bearerOf(request);
-    if (typeof proof !== 'string' || !user || !bearer) return false;
+    if (typeof proof !== 'string' || !user || !bearer || !request.sessionId) return false;
     try {
       const { payload } = await jwtVerify(proof, this.key, { algorithms: [ALGORITHM], audience: AUDIENCE });
-      return payload.sub === user._id && payload.tv === user.tokenVersion && payload.th === tokenHash(bearer);
+      return (
+        payload.sub === user._id && payload.sid === request.sessionId && payload.th === tokenHash(bearer)
+      );
     } catch {
       return false;
     }

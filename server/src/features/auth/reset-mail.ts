@@ -1,4 +1,5 @@
 import { BRAND_NAME } from '@common/constants';
+import { escapeHtml } from '../../mail/escape-html';
 import type { Mail } from '../../mail/mailer';
 
 export function resetPasswordMail(to: string, name: string, link: string): Mail {
@@ -19,8 +20,4 @@ export function resetPasswordMail(to: string, name: string, link: string): Mail 
 <p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>
 <p>If it was not you, ignore this message: your password stays as it is.</p>`,
   };
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -1,52 +1,126 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TokenPayload } from '@common/schemas/auth';
 import { jwtVerify, SignJWT } from 'jose';
+import { ConfigError } from '../../config';
+import { syncFolder } from '../../mail/durable-file';
 
 const ALGORITHM = 'HS256';
-export const TOKEN_TTL = '7d';
+/** How long a sign-in lasts; a token claiming a later expiry was not made by this product. */
+export const TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
+/** Clocks of several processes may differ a little; nothing else may stretch a token's life. */
+const CLOCK_TOLERANCE_SECONDS = 60;
 
-/** Signs and verifies sign-in tokens (JWT, HS256 only, with an expiry). */
+/** What a valid token says: who signed in, and the server-side session it belongs to. */
+export interface TokenClaims {
+  id: string;
+  role: TokenPayload['user']['role'];
+  /** The session's id (the token's `jti`). */
+  sid: string;
+}
+
+/** Signs and verifies sign-in tokens (JWT, HS256 only, with an expiry and a session id). */
 export class TokenService {
   constructor(private readonly key: Uint8Array) {}
 
-  sign(user: TokenPayload['user']): Promise<string> {
+  /** A token for the session `sessionId`, expiring with it (by default a full TTL from now). */
+  sign(user: TokenPayload['user'], sessionId: string, expiresAt = this.expiryFromNow()): Promise<string> {
     return new SignJWT({ user })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+      .setJti(sessionId)
       .setIssuedAt()
-      .setExpirationTime(TOKEN_TTL)
+      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
       .sign(this.key);
   }
 
-  /** The payload of a valid token, or null for anything forged, expired or malformed. */
-  async verify(token: string): Promise<TokenPayload['user'] | null> {
+  /** When a session started now ends, in whole seconds as a token's `exp` carries it. */
+  expiryFromNow(): Date {
+    return new Date((Math.floor(Date.now() / 1000) + TOKEN_TTL_SECONDS) * 1000);
+  }
+
+  /**
+   * The claims of a valid token, or null for anything forged, expired, malformed, without an
+   * expiry or session id, or with an expiry further away than this product ever issues.
+   */
+  async verify(token: string): Promise<TokenClaims | null> {
     try {
-      const { payload } = await jwtVerify<TokenPayload>(token, this.key, { algorithms: [ALGORITHM] });
+      const { payload } = await jwtVerify<TokenPayload>(token, this.key, {
+        algorithms: [ALGORITHM],
+        requiredClaims: ['exp', 'jti'],
+      });
+      const latest = Math.floor(Date.now() / 1000) + TOKEN_TTL_SECONDS + CLOCK_TOLERANCE_SECONDS;
+      if (typeof payload.exp !== 'number' || payload.exp > latest) return null;
       const user = payload.user;
-      if (typeof user?.id !== 'string' || typeof user.tv !== 'number') return null;
-      return user;
+      if (typeof user?.id !== 'string' || (user.role !== 'user' && user.role !== 'admin')) return null;
+      if (typeof payload.jti !== 'string' || !payload.jti) return null;
+      return { id: user.id, role: user.role, sid: payload.jti };
     } catch {
       return null;
     }
   }
 }
 
+/** Shorter secrets can be guessed offline from any one token. */
+export const MIN_SECRET_BYTES = 32;
+
 /**
  * The configured secret, else one generated on first start and kept in DATA_DIR, so that
- * tokens survive restarts without anyone having to invent a secret.
+ * tokens survive restarts without anyone having to invent a secret. A kept file that is empty or
+ * shorter than MIN_SECRET_BYTES stops the start (a ConfigError naming the file): signing with
+ * it would either fail every sign-in or make tokens forgeable.
  */
 export async function loadTokenKey(dataDir: string, configured?: string): Promise<Uint8Array> {
   if (configured) return new TextEncoder().encode(configured);
   const file = path.join(dataDir, 'jwt-secret');
-  try {
-    return new TextEncoder().encode((await readFile(file, 'utf8')).trim());
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+  const existing = await readSecret(file);
+  if (existing !== null) return existing;
   const secret = randomBytes(48).toString('base64url');
-  await mkdir(dataDir, { recursive: true });
-  // 'wx' fails if another process created it meanwhile; then read theirs.
-  await writeFile(file, `${secret}\n`, { mode: 0o600, flag: 'wx' }).catch(() => undefined);
-  return new TextEncoder().encode((await readFile(file, 'utf8')).trim());
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await createDurably(file, `${secret}\n`);
+  const written = await readSecret(file);
+  if (written === null) throw new Error(`Could not create ${file}`);
+  return written;
+}
+
+/**
+ * Writes the new secret whole and on stable storage before it is used: a temp file, flushed, then
+ * hard-linked into place (which fails if another process made the file meanwhile; theirs is read
+ * then). A power cut or a full disk can leave no file, never an empty one that signs nothing.
+ */
+async function createDurably(file: string, text: string): Promise<void> {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    const handle = await open(temp, 'w', 0o600);
+    try {
+      await handle.writeFile(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await link(temp, file).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+  } finally {
+    await rm(temp, { force: true });
+  }
+  await syncFolder(path.dirname(file));
+}
+
+async function readSecret(file: string): Promise<Uint8Array | null> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  const key = new TextEncoder().encode(text.trim());
+  if (key.length < MIN_SECRET_BYTES) {
+    throw new ConfigError(
+      `${file} holds ${key.length} byte${key.length === 1 ? '' : 's'}; a session secret needs at least ${MIN_SECRET_BYTES}. ` +
+        'Delete the file to have a new one generated (everyone signs in again), or set JWT_SECRET.',
+    );
+  }
+  return key;
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { errorBody } from '../../http/error-handler';
 import { AppError } from '../../lib/app-error';
-import { RateLimiter } from '../../lib/rate-limiter';
+import { MemoryRateCounters } from '../../lib/rate-limiter';
 import { parseInput } from '../../lib/validate';
 import type { DatabaseService } from './database.service';
 
@@ -23,9 +23,9 @@ interface DatabaseParams {
 export function databaseRoutes(database: DatabaseService, ctx: Pick<AppContext, 'activity' | 'reauth'>) {
   return async (app: FastifyInstance) => {
     // Test Connection reaches any host and port: bounded per administrator so it is no port scanner.
-    const tests = new RateLimiter(TESTS_PER_WINDOW, TEST_WINDOW_MS);
+    const tests = new MemoryRateCounters();
     const limitTests = async (request: FastifyRequest) => {
-      const wait = tests.hit(request.user!._id);
+      const wait = await tests.hit(request.user!._id, TESTS_PER_WINDOW, TEST_WINDOW_MS);
       if (wait > 0)
         throw new AppError('RATE_LIMITED', `Too many connection tests. Please try again in ${wait} seconds.`);
     };

@@ -83,7 +83,8 @@ export function createDatabaseService(deps: DatabaseServiceDeps) {
       const environmentOverride = Boolean(deps.environmentUri);
       try {
         const info = await inspector.server();
-        const where = info.kind === 'embedded' ? 'Embedded store' : `MongoDB ${info.version}`;
+        // The embedded store's version already names it: "SQLite 3.53.2".
+        const where = info.kind === 'embedded' ? info.version : `MongoDB ${info.version}`;
         const { kind, uptimeSeconds, ...rest } = info;
         return {
           connected: true,

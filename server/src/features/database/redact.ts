@@ -20,8 +20,8 @@ export const REDACTED_FIELDS = [
 
 /**
  * Any other field whose name says it holds a secret is hidden too, so that a field added later
- * is safe without anyone remembering this file. `tokenVersion` and `resetTokenExpiresAt` are not
- * secrets (a counter and a date) and are shown.
+ * is safe without anyone remembering this file (`emailChangeTokenHash` is hidden this way).
+ * `resetTokenExpiresAt` and `emailChangeExpiresAt` are not secrets (dates) and are shown.
  */
 const SECRET_NAME = /password|passwd|secret|hash|credential|api_?key|private_?key|salt/i;
 

@@ -12,14 +12,16 @@ export function defaultMediaBasePath(dataDir: string): string {
 /**
  * Turns a requested base path into an absolute one, refusing anything outside the allowed
  * media roots (MEDIA_ROOTS, by default DATA_DIR). Symbolic links are resolved before the
- * check, so a link cannot lead out of a root either.
+ * check, so a link cannot lead out of a root either, even towards a folder that does not exist
+ * yet (an upload would create it): the nearest existing ancestor is resolved and the rest of
+ * the path is judged from there. Scan, upload, list and delete all come through here.
  */
 export async function resolveBasePath(requested: string, mediaRoots: readonly string[]): Promise<string> {
   if (typeof requested !== 'string' || !requested.trim() || requested.includes('\0')) {
     throw new AppError('VALIDATION', 'A base path is required.');
   }
   const absolute = path.resolve(requested.trim());
-  const real = await realpath(absolute).catch(() => absolute);
+  const real = await realpathOfNearest(absolute);
   const roots = await Promise.all(mediaRoots.map((root) => realpath(root).catch(() => root)));
   if (!roots.some((root) => isInside(real, root))) {
     throw new AppError(
@@ -28,6 +30,23 @@ export async function resolveBasePath(requested: string, mediaRoots: readonly st
     );
   }
   return absolute;
+}
+
+/** realpath of `absolute`, or of its nearest existing ancestor with the missing rest appended. */
+async function realpathOfNearest(absolute: string): Promise<string> {
+  const missing: string[] = [];
+  let current = absolute;
+  for (;;) {
+    try {
+      return path.join(await realpath(current), ...missing.reverse());
+    } catch (error) {
+      const parent = path.dirname(current);
+      // Anything but "not there" (a file in the way, no permission) is judged as it is written.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || parent === current) return absolute;
+      missing.push(path.basename(current));
+      current = parent;
+    }
+  }
 }
 
 function isInside(candidate: string, root: string): boolean {

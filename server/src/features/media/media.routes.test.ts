@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import { fixtures } from './media-test-fixtures';
+import { fixtures, multipart } from './media-test-fixtures';
 
 let t: TestApp;
 let admin: string;
@@ -76,6 +76,31 @@ describe('file lists', () => {
     }
   });
 
+  it('refuses a folder not made yet behind such a link, for list, scan, upload and delete (16.15)', async () => {
+    const outside = await mkdtemp(path.join(tmpdir(), 'outside-'));
+    try {
+      await symlink(outside, path.join(t.dataDir, 'escape'));
+      const basePath = path.join(t.dataDir, 'escape', 'not-yet', 'library');
+      const form = multipart({ mediaType: 'image', basePath }, [{ name: 'x.png', content: fixtures.png() }]);
+      const answers = [
+        await get(`/api/media/files?basePath=${encodeURIComponent(basePath)}`),
+        await post('/api/media/scan-files', { basePath }),
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/media/upload',
+          payload: form.payload,
+          headers: { ...form.headers, ...bearer(admin) },
+        }),
+        await post('/api/media/delete', { basePath, paths: ['image/x.png'] }),
+      ];
+      expect(answers.map((answer) => answer.statusCode)).toEqual([400, 400, 400, 400]);
+      expect(answers[0]!.json().msg).toMatch(/inside an allowed media folder/);
+      expect(await readdir(outside, { recursive: true })).toEqual([]);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
   it('accepts a base path under another root allowed by MEDIA_ROOTS', async () => {
     const other = await mkdtemp(path.join(tmpdir(), 'other-root-'));
     const custom = await createTestApp({ MEDIA_ROOTS: other });
@@ -99,7 +124,7 @@ describe('file lists', () => {
 describe('scan', () => {
   it('counts the library, remembers the scan and gives its timestamp to the file lists', async () => {
     const never = await get('/api/media/last-scan');
-    expect(never.json()).toEqual({ success: true, basePath: base, lastScan: null });
+    expect(never.json()).toEqual({ success: true, basePath: base, lastScan: null, folderProblem: null });
     expect((await get('/api/media/files/images')).json().timestamp).toBeNull();
 
     const scan = await post('/api/media/scan-files', { basePath: base });

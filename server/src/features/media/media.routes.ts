@@ -18,7 +18,7 @@ import type { AppContext } from '../../app-context';
 import { errorBody, refuseUnknownPaths } from '../../http/error-handler';
 import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
-import { MediaService } from './media.service';
+import { MediaService, mediaWriteError } from './media.service';
 import { deleteMedia } from './media-delete';
 import { MediaScansRepository } from './media-scans.repository';
 import { receiveUpload } from './media-upload';
@@ -32,6 +32,11 @@ export function mediaRoutes(ctx: AppContext) {
     const scans = new MediaScansRepository(ctx.store);
     await scans.init();
     const media = new MediaService(ctx, scans);
+    // Reported at start too: an owner reading the log learns it before the first upload fails.
+    void media.folderProblem().then(
+      (problem) => problem && ctx.log.warn(problem),
+      () => undefined,
+    );
 
     // Checked before the body is read: a stranger's upload is refused before a byte hits disk.
     app.addHook('onRequest', ctx.guards.requireAdmin);
@@ -74,9 +79,13 @@ export function mediaRoutes(ctx: AppContext) {
 
     app.post('/upload', async (request, reply) => {
       if (!request.isMultipart()) throw new AppError('VALIDATION', 'Send the files as multipart/form-data.');
-      const { files, rejected } = await receiveUpload(request.parts(), (basePath) =>
-        media.resolveBase(basePath),
-      );
+      let base = '';
+      const { files, rejected } = await receiveUpload(request.parts(), async (basePath) => {
+        base = await media.resolveBase(basePath);
+        return base;
+      }).catch(async (error: unknown) => {
+        throw (await mediaWriteError(error, base)) ?? error;
+      });
       const refusals = rejected.map(({ name, reason }) => ({ name, reason }));
       const refusedText = refusals.map((r) => `${r.name} (${r.reason})`).join('; ');
       if (files.length === 0) {

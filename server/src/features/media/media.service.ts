@@ -1,9 +1,29 @@
+import path from 'node:path';
 import { MEDIA_CATEGORIES, type MediaCategory, type MediaFile } from '@common/media';
 import type { LastScan } from '@common/schemas/media';
 import type { AppContext } from '../../app-context';
 import { AppError } from '../../lib/app-error';
+import { folderMessage, folderRefusal, realCause } from '../../lib/startup-error';
 import { ensureCategoryFolder, listMedia, removeStaleUploads, resolveBasePath } from './media-library';
 import type { MediaScansRepository } from './media-scans.repository';
+
+export const MEDIA_FOLDER = 'media folder';
+export const MEDIA_SETTING = 'the base path in Background Manager';
+
+/** A file-system refusal while writing to the library, as a plain message instead of a 500. */
+export async function mediaWriteError(error: unknown, base: string): Promise<AppError | null> {
+  const where = (error as NodeJS.ErrnoException)?.path;
+  // mkdir on a read-only disk answers ENOENT: the nearest existing folder tells the real reason.
+  const cause = where ? await realCause(where, error) : error;
+  const code = (cause as NodeJS.ErrnoException)?.code;
+  if (!code || !['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'ENOTDIR'].includes(code)) return null;
+  const isFolder = (error as NodeJS.ErrnoException).syscall === 'mkdir';
+  const folder = where ? (isFolder ? where : path.dirname(where)) : base;
+  return new AppError(
+    'UNAVAILABLE',
+    `Nothing was uploaded. ${folderMessage(MEDIA_FOLDER, folder, MEDIA_SETTING, cause)}`,
+  );
+}
 
 export const NO_BASE_PATH_MESSAGE = 'Please set a base path in Background Manager first.';
 
@@ -56,9 +76,27 @@ export class MediaService {
     return scan;
   }
 
-  async lastScan(requested: string | undefined): Promise<{ basePath: string; lastScan: LastScan | null }> {
+  async lastScan(
+    requested: string | undefined,
+  ): Promise<{ basePath: string; lastScan: LastScan | null; folderProblem: string | null }> {
     const basePath = requested ?? (await this.configuredBasePath());
     const base = await this.resolveBase(basePath);
-    return { basePath, lastScan: await this.scans.last(base) };
+    return { basePath, lastScan: await this.scans.last(base), folderProblem: await this.folderProblem(base) };
+  }
+
+  /** Why uploads to the library would fail, in one plain line; null when its folders can be written. */
+  async folderProblem(base?: string): Promise<string | null> {
+    try {
+      const root = base ?? (await this.resolveBase());
+      for (const category of MEDIA_CATEGORIES) {
+        const folder = path.join(root, category);
+        const problem = await folderRefusal(folder);
+        if (problem) return folderMessage(MEDIA_FOLDER, folder, MEDIA_SETTING, problem);
+      }
+      return null;
+    } catch (error) {
+      if (error instanceof AppError) return null; // no base path yet: said elsewhere
+      throw error;
+    }
   }
 }

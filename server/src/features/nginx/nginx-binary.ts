@@ -15,10 +15,23 @@ export interface RunResult {
   output: string;
 }
 
-/** Runs a program with an argument list, never through a shell. */
+/**
+ * All the environment a program run from here gets: where programs live (for a start or reload
+ * command such as sudo) and a plain locale. Never the app's own environment, which holds
+ * ADMIN_PASSWORD, JWT_SECRET, SMTP_URL and MONGODB_URI.
+ */
+export function childEnv(): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH || '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+    LC_ALL: 'C',
+  };
+}
+
+/** Runs a program with an argument list, never through a shell, with childEnv() only. */
 export function run(file: string, args: string[], timeoutMs = RUN_TIMEOUT_MS): Promise<RunResult> {
   return new Promise((resolve) => {
-    execFile(file, args, { timeout: timeoutMs, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
+    const options = { timeout: timeoutMs, maxBuffer: 1024 * 1024, env: childEnv() };
+    execFile(file, args, options, (error, stdout, stderr) => {
       const output = `${stderr}${stdout}`.trim();
       if (!error) return resolve({ ok: true, output });
       const reason =

@@ -1,6 +1,7 @@
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../lib/app-error';
+import { TRAVERSE_ONLY } from '../../lib/private-files';
 import type { NginxBinary } from './nginx-binary';
 import { nginxErrorLine } from './nginx-errors';
 import { configArgs, type NginxLayout, renderMainConf, writeFileAtomic } from './nginx-layout';
@@ -108,6 +109,10 @@ export class NginxFiles {
     for (const folder of ['conf', 'logs', 'temp']) {
       await mkdir(path.join(this.layout.dir, folder), { recursive: true });
     }
+    // nginx's workers (nobody, when started by root) pass through these to their temp folders;
+    // everything else here stays the owner's alone.
+    for (const folder of [this.layout.dir, path.join(this.layout.dir, 'temp')])
+      await chmod(folder, TRAVERSE_ONLY);
   }
 
   /** Starts nginx on the live files after testing them, and waits for its master process. */

@@ -47,13 +47,29 @@ export function nginxLayout(settings: NginxSettings): NginxLayout {
   };
 }
 
+/**
+ * What nginx's workers need under DATA_DIR (see lib/private-files.ts): to pass through DATA_DIR,
+ * the managed instance's folder and its temp folder, whose subfolders nginx makes for itself.
+ * The media library stays as uploads left it.
+ */
+export function dataDirRules(config: { dataDir: string; nginx: NginxSettings }): {
+  passable: string[];
+  skip: string[];
+} {
+  const dir = config.nginx.dir;
+  return {
+    passable: [config.dataDir, dir, path.join(dir, 'temp')],
+    skip: [path.join(config.dataDir, 'media'), ...TEMP_PATHS.map((name) => path.join(dir, 'temp', name))],
+  };
+}
+
 /** The arguments that point nginx at this configuration (`-p` only for the managed instance). */
 export function configArgs(layout: NginxLayout, mainConf = layout.mainConf): string[] {
   return layout.mode === 'managed' ? ['-p', `${layout.dir}/`, '-c', mainConf] : ['-c', mainConf];
 }
 
 /** Writes a whole file or nothing: a half-written config must never be what nginx reads. */
-export async function writeFileAtomic(file: string, text: string, mode = 0o644): Promise<void> {
+export async function writeFileAtomic(file: string, text: string, mode = 0o600): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
@@ -93,6 +109,22 @@ const MIME_TYPES: Record<string, string> = {
   'video/webm': 'webm',
 };
 
+/** A password-reset link's token, in a request line or a Referer, is logged as [token]. */
+const WITHOUT_TOKEN = (variable: string, result: string) => [
+  `map ${variable} ${result} {`,
+  `    "~^(?<${result.slice(1)}_head>.*?/reset-password/)[^/? ]+(?<${result.slice(1)}_tail>.*)$" "\${${result.slice(1)}_head}[token]\${${result.slice(1)}_tail}";`,
+  `    default ${variable};`,
+  '}',
+];
+
+/** nginx's usual "combined" format, with reset tokens masked (16.13). */
+const ACCESS_LOG_FORMAT = [
+  ...WITHOUT_TOKEN('$request', '$members_site_logged_request'),
+  ...WITHOUT_TOKEN('$http_referer', '$members_site_logged_referer'),
+  'log_format members_site \'$remote_addr - $remote_user [$time_local] "$members_site_logged_request" \'',
+  '                        \'$status $body_bytes_sent "$members_site_logged_referer" "$http_user_agent"\';',
+];
+
 /**
  * The managed instance's main file: the product owns it whole and rewrites it on every save.
  * It runs as whoever runs the app (when that is root, nginx's workers drop to `nobody`).
@@ -116,7 +148,8 @@ export function renderMainConf(layout: NginxLayout, siteFile: string): string {
     ...types,
     '    }',
     '    default_type application/octet-stream;',
-    `    access_log ${at('logs', 'access.log')};`,
+    ...ACCESS_LOG_FORMAT.map((line) => `    ${line}`),
+    `    access_log ${at('logs', 'access.log')} members_site;`,
     ...TEMP_PATHS.map((name) => `    ${name}_temp_path ${at('temp', name)};`),
     '    sendfile on;',
     '    tcp_nopush on;',

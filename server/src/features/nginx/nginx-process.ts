@@ -1,4 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, readlink } from 'node:fs/promises';
+import path from 'node:path';
 
 /** The pid nginx wrote, or null when there is no readable pid file. */
 export async function readPid(pidFile: string): Promise<number | null> {
@@ -62,4 +63,112 @@ export async function workerPids(masterPid: number): Promise<number[]> {
     .filter((info): info is ProcInfo => info !== null && info.ppid === masterPid && info.state !== 'Z')
     .map((info) => info.pid)
     .sort((a, b) => a - b);
+}
+
+/** Every nginx process of one configuration, as /proc shows them. */
+export interface NginxProcesses {
+  /** Live masters started on this configuration. */
+  masters: number[];
+  /** Workers (and cache helpers) of those masters. */
+  workers: number[];
+  /** nginx processes of this configuration whose master is gone (killed): they still serve. */
+  orphans: number[];
+}
+
+async function procEntries(): Promise<number[]> {
+  const entries = await readdir('/proc').catch(() => [] as string[]);
+  return entries.filter((e) => /^\d+$/.test(e)).map(Number);
+}
+
+const cmdline = (pid: number) =>
+  readFile(`/proc/${pid}/cmdline`, 'utf8').then(
+    (text) => text.replaceAll('\0', ' ').trim(),
+    () => '',
+  );
+
+/** True when the process holds a file under `folder` open (nginx workers keep their logs open). */
+async function holdsFileUnder(pid: number, folder: string): Promise<boolean> {
+  const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
+  for (const fd of fds) {
+    const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
+    if (target.startsWith(folder)) return true;
+  }
+  return false;
+}
+
+/**
+ * Finds the nginx processes of a configuration through /proc: masters by their command line
+ * (`nginx: master process … -c <mainConf>`), their workers by parent, and workers whose master died
+ * by the files they hold open under `logsDir` (a worker's command line names no configuration).
+ */
+export async function nginxProcessesOf(mainConf: string, logsDir: string): Promise<NginxProcesses> {
+  const infos = (await Promise.all((await procEntries()).map(procInfo))).filter(
+    (info): info is ProcInfo => info !== null && info.state !== 'Z' && info.name.startsWith('nginx'),
+  );
+  const candidates: ProcInfo[] = [];
+  for (const info of infos) {
+    const line = await cmdline(info.pid);
+    if (line.startsWith('nginx: master process') && line.split(' ').includes(mainConf)) candidates.push(info);
+  }
+  // A worker forked a moment ago still carries its master's command line: its parent tells.
+  const masters = candidates
+    .filter((info) => !candidates.some((other) => other.pid === info.ppid))
+    .map((info) => info.pid);
+  const workers = infos.filter((info) => masters.includes(info.ppid)).map((info) => info.pid);
+  const orphans: number[] = [];
+  const folder = logsDir.endsWith('/') ? logsDir : `${logsDir}/`;
+  for (const info of infos) {
+    if (masters.includes(info.pid) || workers.includes(info.pid)) continue;
+    const parent = infos.find((candidate) => candidate.pid === info.ppid);
+    // A worker of another, living master is that master's business (e.g. another prefix).
+    if (parent && (await cmdline(parent.pid)).startsWith('nginx: master process')) continue;
+    if (await holdsFileUnder(info.pid, folder)) orphans.push(info.pid);
+  }
+  const sorted = (list: number[]) => [...list].sort((a, b) => a - b);
+  return { masters: sorted(masters), workers: sorted(workers), orphans: sorted(orphans) };
+}
+
+/** Stops processes: SIGTERM (nginx's fast shutdown), then SIGKILL for any still there after `graceMs`. */
+export async function stopProcesses(pids: number[], graceMs = 2000): Promise<void> {
+  const signal = (pid: number, name: NodeJS.Signals) => {
+    try {
+      process.kill(pid, name);
+    } catch {
+      // Gone already.
+    }
+  };
+  for (const pid of pids) signal(pid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  for (;;) {
+    const alive: number[] = [];
+    for (const pid of pids) if (await isNginxAlive(pid)) alive.push(pid);
+    if (alive.length === 0) return;
+    if (Date.now() > deadline) {
+      for (const pid of alive) signal(pid, 'SIGKILL');
+      if (Date.now() > deadline + 2000) return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * The processes of a layout: by command line and open log files, plus the master its pid file
+ * names (a system nginx started by systemd carries no `-c` on its command line).
+ */
+export async function processesOfLayout(layout: {
+  mainConf: string;
+  errorLog: string;
+  pidFile: string;
+}): Promise<NginxProcesses> {
+  const found = await nginxProcessesOf(layout.mainConf, path.dirname(layout.errorLog));
+  const pid = await readPid(layout.pidFile);
+  if (pid && !found.masters.includes(pid) && (await isNginxAlive(pid))) {
+    const workers = await workerPids(pid);
+    return {
+      masters: [...found.masters, pid],
+      workers: [...new Set([...found.workers, ...workers])],
+      orphans: found.orphans.filter((orphan) => !workers.includes(orphan)),
+    };
+  }
+  return found;
 }

@@ -43,10 +43,12 @@ describe('renderSite', () => {
     expect(text).toContain('listen 8443 ssl http2;');
     expect(text).toContain('ssl_certificate "/etc/ssl/site.pem";');
     expect(text).toContain('listen 8080;');
-    expect(text).toContain('return 301 https://$host:8443$request_uri;');
+    expect(text).toContain('return 301 https://$members_site_https_host:8443$request_uri;');
+    expect(text).toContain('default localhost;');
+    expect(text).toContain('ssl_session_tickets off;');
     expect(text).toContain('Strict-Transport-Security');
     const trial = renderSite({ config: { ...config, sslEnabled: true }, ssl: { ...ssl, hsts: false } });
-    expect(trial).toContain('return 301 https://$host$request_uri;');
+    expect(trial).toContain('return 301 https://$members_site_https_host$request_uri;');
     expect(trial).not.toContain('Strict-Transport-Security');
   });
 

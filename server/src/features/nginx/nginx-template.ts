@@ -6,7 +6,26 @@ export interface SiteView {
   listenAddress?: string;
   /** Present when SSL is enabled. `hsts` only for a certificate of one's own, never a trial one. */
   ssl?: { cert: string; key: string; hsts: boolean };
+  /**
+   * The security headers the app sends with its own pages (http/security-headers.ts), sent by
+   * nginx with the files it serves itself, so a page is as protected whoever serves it.
+   */
+  pageHeaders?: Readonly<Record<string, string>>;
 }
+
+/**
+ * Mozilla's "intermediate" TLS settings (ssl-config.mozilla.org, version 5.7): TLS 1.2 and 1.3,
+ * forward-secret AEAD ciphers only (no CBC suite), no session tickets.
+ */
+export const TLS_SETTINGS = [
+  'ssl_protocols TLSv1.2 TLSv1.3;',
+  'ssl_ecdh_curve X25519:prime256v1:secp384r1;',
+  'ssl_ciphers ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305:DHE-RSA-AES128-GCM-SHA256:DHE-RSA-AES256-GCM-SHA384:DHE-RSA-CHACHA20-POLY1305;',
+  'ssl_prefer_server_ciphers off;',
+  'ssl_session_timeout 1d;',
+  'ssl_session_cache shared:members_site_ssl:10m;',
+  'ssl_session_tickets off;',
+];
 
 const YEAR_S = 31_536_000;
 const HOUR_S = 3600;
@@ -31,6 +50,13 @@ function listen(address: string | undefined, port: number, extra = ''): string {
   return `listen ${where}${extra};`;
 }
 
+/** A header value written in double quotes: the page policy's quotes and semicolons are fine. */
+function headerValue(value: string): string {
+  if (!/^[A-Za-z0-9 '(),./:;=*_+?@-]*$/.test(value))
+    throw new Error(`Unsafe header value for nginx: ${value}`);
+  return `"${value}"`;
+}
+
 /** `http://host:port/path` → the upstream's address, its scheme and the path to prepend. */
 export function splitProxyPass(proxyPass: string): { scheme: string; address: string; path: string } {
   const url = new URL(proxyPass);
@@ -44,11 +70,9 @@ export function splitProxyPass(proxyPass: string): { scheme: string; address: st
  * The one template of the managed server-block file. Names are prefixed `members_site_` so the
  * file can sit beside other sites in a system nginx without clashing.
  */
-export function renderSite({ config, listenAddress, ssl }: SiteView): string {
-  const names = config.serverName
-    .split(' ')
-    .map((name) => token(name, 'server name'))
-    .join(' ');
+export function renderSite({ config, listenAddress, ssl, pageHeaders = {} }: SiteView): string {
+  const nameList = config.serverName.split(' ').map((name) => token(name, 'server name'));
+  const names = nameList.join(' ');
   const root = quoted(config.staticRoot, 'static root');
   const upstream = splitProxyPass(config.proxyPass);
   const bodySize = token(config.maxBodySize, 'body size');
@@ -85,9 +109,12 @@ export function renderSite({ config, listenAddress, ssl }: SiteView): string {
 
   // An add_header in a location hides the server's, so each static location carries all of its own.
   const hsts = ssl?.hsts ? [`add_header Strict-Transport-Security "max-age=${YEAR_S}" always;`] : [];
+  const security = Object.entries({ 'x-content-type-options': 'nosniff', ...pageHeaders }).map(
+    ([name, value]) => `add_header ${token(name, 'header name')} ${headerValue(value)} always;`,
+  );
   const staticHeaders = (cacheControl: string) => [
     `add_header Cache-Control "${config.cacheEnabled ? cacheControl : 'no-cache'}" always;`,
-    'add_header X-Content-Type-Options nosniff always;',
+    ...security,
     ...hsts,
   ];
   const block = (head: string, lines: string[]) => [`${head} {`, ...lines.map((line) => `    ${line}`), '}'];
@@ -99,8 +126,7 @@ export function renderSite({ config, listenAddress, ssl }: SiteView): string {
       ? [
           `ssl_certificate ${quoted(ssl.cert, 'certificate path')};`,
           `ssl_certificate_key ${quoted(ssl.key, 'key path')};`,
-          'ssl_protocols TLSv1.2 TLSv1.3;',
-          'ssl_session_cache shared:members_site_ssl:10m;',
+          ...TLS_SETTINGS,
           ...hsts,
         ]
       : []),
@@ -124,17 +150,34 @@ export function renderSite({ config, listenAddress, ssl }: SiteView): string {
     ...block('location = /', toApp),
     ...block('location = /index.html', toApp),
     ...block('location ~ /\\.', ['deny all;']),
+    '# Source maps stay on the disk: they describe the code to anyone who asks.',
+    ...block('location ~ \\.map$', ['return 404;']),
     ...block('location @members_site_app', toApp),
   ];
 
+  // The redirect never goes to whatever Host the client sent: to that name only when it is one of
+  // the configured names, else to the first configured name, else (with `_` or only wildcards)
+  // to the address nginx was reached on.
+  const plainName = nameList.find((name) => name !== '_' && !name.startsWith('*'));
+  const matched = nameList.filter((name) => name !== '_');
   const redirect = ssl
     ? [
+        '',
+        ...block('map $server_addr $members_site_server_host', [
+          '~: [$server_addr];',
+          'default $server_addr;',
+        ]),
+        ...block('map $host $members_site_https_host', [
+          'hostnames;',
+          `default ${plainName ?? '$members_site_server_host'};`,
+          ...matched.map((name) => `${name} $host;`),
+        ]),
         '',
         '# Plain HTTP only redirects to HTTPS.',
         ...block('server', [
           listen(listenAddress, config.port),
           `server_name ${names};`,
-          `return 301 https://$host${httpsSuffix}$request_uri;`,
+          `return 301 https://$members_site_https_host${httpsSuffix}$request_uri;`,
         ]),
       ]
     : [];

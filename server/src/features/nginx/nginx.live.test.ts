@@ -1,4 +1,5 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { get } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
@@ -61,6 +62,22 @@ const history = async () => (await call('GET', '/api/system/nginx/history')).jso
 /** The kinds of the Activity log's entries, newest first. */
 const activityKinds = async (): Promise<string[]> =>
   (await call('GET', '/api/admin/activity?pageSize=100')).json().data.map((e: { kind: string }) => e.kind);
+
+/** One TLS handshake with openssl s_client: whether it was agreed, and what openssl said. */
+function tls(port: number, args: string[]): Promise<{ ok: boolean; output: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      'openssl',
+      ['s_client', '-connect', `127.0.0.1:${port}`, '-servername', 'localhost', ...args],
+      { timeout: 10_000, env: { PATH: process.env.PATH ?? '' } },
+      (error, stdout, stderr) => {
+        const output = `${stdout}${stderr}`;
+        resolve({ ok: !error && /Cipher is (?!\(NONE\))/.test(output), output });
+      },
+    );
+    child.stdin?.end();
+  });
+}
 
 function httpsGet(port: number, pathname: string): Promise<Fetched> {
   return new Promise((resolve, reject) => {
@@ -176,6 +193,23 @@ describe.skipIf(!nginxBinary)('the web-server panel on a real nginx', () => {
     const hidden = await viaNginx('/.env');
     expect(hidden.status).toBe(403);
 
+    // 16.19: a page nginx serves from the folder carries the app's own page headers.
+    await mkdir(path.join(site.root, 'pages'), { recursive: true });
+    await chmod(path.join(site.root, 'pages'), 0o755);
+    await writeFile(path.join(site.root, 'pages', 'home.html'), '<!doctype html><title>Home</title>');
+    const fromApp = await viaNginx('/');
+    const fromNginx = await viaNginx('/pages/home.html');
+    expect(fromNginx.status).toBe(200);
+    expect(logged.slice(before).some((entry) => entry.path === '/pages/home.html')).toBe(false);
+    expect(fromNginx.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    for (const header of [
+      'content-security-policy',
+      'x-frame-options',
+      'x-content-type-options',
+      'referrer-policy',
+    ])
+      expect(fromNginx.headers[header], header).toBe(fromApp.headers[header]);
+
     const saved = await call('POST', '/api/system/config', { gzipEnabled: false, cacheEnabled: false });
     expect(saved.statusCode).toBe(200);
     const plain = await viaNginx(site.bundle, { 'accept-encoding': 'gzip' });
@@ -237,9 +271,39 @@ describe.skipIf(!nginxBinary)('the web-server panel on a real nginx', () => {
     expect(secure.status).toBe(200);
     expect(JSON.parse(secure.body.toString()).status).toBe('ok');
     expect(secure.headers['strict-transport-security']).toBeUndefined();
+    // 16.18: to a configured name, never to whatever Host the client sent.
     const redirect = await viaNginx('/api/health?x=1');
     expect(redirect.status).toBe(301);
-    expect(redirect.headers.location).toBe(`https://127.0.0.1:${sslPort}/api/health?x=1`);
+    expect(redirect.headers.location).toBe(`https://localhost:${sslPort}/api/health?x=1`);
+    const forged = await viaNginx('/x', { host: 'evil.example' });
+    expect(forged.headers.location).toBe(`https://localhost:${sslPort}/x`);
+    expect(
+      (await call('POST', '/api/system/config', { serverName: 'members.example www.members.example' }))
+        .statusCode,
+    ).toBe(200);
+    expect((await viaNginx('/x', { host: 'www.members.example' })).headers.location).toBe(
+      `https://www.members.example:${sslPort}/x`,
+    );
+    expect((await viaNginx('/x', { host: 'evil.example' })).headers.location).toBe(
+      `https://members.example:${sslPort}/x`,
+    );
+    expect((await call('POST', '/api/system/config', { serverName: '_' })).statusCode).toBe(200);
+    expect((await viaNginx('/x', { host: 'evil.example' })).headers.location).toBe(
+      `https://127.0.0.1:${sslPort}/x`,
+    );
+    expect((await call('POST', '/api/system/config', { serverName: 'localhost' })).statusCode).toBe(200);
+
+    // 16.17: Mozilla intermediate: TLS 1.2 with AEAD suites only, TLS 1.3, no session tickets.
+    const handshake = (...args: string[]) => tls(sslPort, args);
+    // (The trial certificate has an ECDSA key.)
+    const aead = await handshake('-tls1_2', '-cipher', 'ECDHE-ECDSA-AES128-GCM-SHA256');
+    expect(aead.ok, aead.output).toBe(true);
+    expect(aead.output).not.toMatch(/TLS session ticket:/);
+    expect((await handshake('-tls1_3')).ok).toBe(true);
+    // Every suite that is not AEAD (the CBC ones testssl flagged) is refused.
+    const cbc = await handshake('-tls1_2', '-cipher', 'ALL:!AESGCM:!AESCCM:!CHACHA20:!ARIAGCM:@SECLEVEL=0');
+    expect(cbc.ok, cbc.output).toBe(false);
+    expect((await handshake('-tls1_1', '-cipher', 'ALL:@SECLEVEL=0')).ok).toBe(false);
 
     expect((await call('POST', '/api/system/config', { sslEnabled: false })).statusCode).toBe(200);
     expect((await viaNginx('/api/health')).status).toBe(200);
@@ -302,6 +366,16 @@ describe.skipIf(!nginxBinary)('the web-server panel on a real nginx', () => {
     expect((await call('POST', '/api/system/nginx/history/0123456789ab/restore')).statusCode).toBe(404);
   });
 
+  it('keeps reset tokens out of its access log, in the request line and the Referer (16.13)', async () => {
+    const token = 'c2VjcmV0LXJlc2V0LXRva2VuLWZvci10aGUtbG9nLXRlc3Q';
+    await viaNginx(`/reset-password/${token}`);
+    await viaNginx(site.bundle, { referer: `http://localhost/reset-password/${token}` });
+    const log = await readFile(path.join(nginxDir(), 'logs', 'access.log'), 'utf8');
+    expect(log).toContain('"GET /reset-password/[token] HTTP/1.1"');
+    expect(log).toContain('"http://localhost/reset-password/[token]"');
+    expect(log).not.toContain(token);
+  });
+
   it('status says Stopped after a stop, Error for a broken file or a crash, and Restart starts it again', async () => {
     expect(await stopNginx(pidFile())).toEqual([]);
     expect((await call('GET', '/api/system/status')).json()).toMatchObject({
@@ -335,6 +409,59 @@ describe.skipIf(!nginxBinary)('the web-server panel on a real nginx', () => {
     const again = (await call('POST', '/api/system/restart')).json();
     expect(again, JSON.stringify(again)).toMatchObject({ action: 'started' });
     expect((await call('GET', '/api/system/status')).json().state).toBe('running');
+  });
+
+  it('after SIGKILL of the master, status counts the orphaned workers and Restart brings the site back on the same port', async () => {
+    if ((await call('GET', '/api/system/status')).json().state !== 'running') {
+      expect((await call('POST', '/api/system/restart')).json().action).toBe('started');
+    }
+    const master = (await readPid(pidFile()))!;
+    const workers = await workerPids(master);
+    expect(workers.length).toBeGreaterThanOrEqual(1);
+    kill(master, 'SIGKILL');
+    for (let i = 0; i < 100 && (await isNginxAlive(master)); i += 1)
+      await new Promise((r) => setTimeout(r, 20));
+    // The orphans still answer, with the old configuration.
+    expect((await viaNginx('/api/health')).status).toBe(200);
+
+    const orphaned = (await call('GET', '/api/system/status')).json();
+    expect(orphaned).toMatchObject({ running: false, state: 'error' });
+    expect(orphaned.stats.processes).toBe(workers.length);
+    expect(orphaned.message).toMatch(/master process is gone/);
+    for (const pid of workers) expect(orphaned.message).toContain(String(pid));
+
+    const restarted = await call('POST', '/api/system/restart');
+    expect(restarted.statusCode, restarted.body).toBe(200);
+    expect(restarted.json().action).toBe('started');
+    for (const pid of workers) expect(await isNginxAlive(pid)).toBe(false);
+    const status = (await call('GET', '/api/system/status')).json();
+    const newMaster = (await readPid(pidFile()))!;
+    expect(status).toMatchObject({ running: true, state: 'running' });
+    // Counted again once the new master has settled its workers.
+    await expect
+      .poll(async () => {
+        const now = (await call('GET', '/api/system/status')).json();
+        return now.stats.processes - (1 + (await workerPids(newMaster)).length);
+      })
+      .toBe(0);
+    expect((await viaNginx('/api/health')).status).toBe(200);
+    expect((await nginxProcessesUnder(nginxDir())).sort()).toEqual(
+      [newMaster, ...(await workerPids(newMaster))].sort(),
+    );
+  });
+
+  it('still names another program that holds the port', async () => {
+    expect(await stopNginx(pidFile())).toEqual([]);
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(httpPort, '127.0.0.1', resolve));
+    try {
+      const refused = await call('POST', '/api/system/restart');
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error).toMatch(/Another program already listens on that port/);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+    expect((await call('POST', '/api/system/restart')).json().action).toBe('started');
   });
 
   // As root nginx may bind any port, so this runs where the tests run unprivileged (as on most CI).

@@ -1,4 +1,5 @@
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { NginxConfig } from '@common/schemas/nginx';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,7 +17,8 @@ let admin: string;
 let staticRoot: string;
 
 async function start(env: Record<string, string> = {}) {
-  t = await createTestApp(env);
+  // The static roots below sit beside DATA_DIR in the temp folder: a media root here.
+  t = await createTestApp({ MEDIA_ROOTS: tmpdir(), ...env });
   admin = (await createUser(t, { role: 'admin' })).token;
   staticRoot = path.join(t.dataDir, '..', `${path.basename(t.dataDir)}-site`);
   await mkdir(staticRoot, { recursive: true });
@@ -109,8 +111,20 @@ describe('the /api/system calls', () => {
       '',
       { $ne: null },
     ],
-    port: ['80; include /etc/nginx/x', '80\n', '$server_port', '8080}', 0, 70000, 80.5, -1, true],
-    sslPort: ['443;', '443 ssl; include /etc/passwd', 99999, null],
+    port: [
+      '80; include /etc/nginx/x',
+      '80\n',
+      '$server_port',
+      '8080}',
+      0,
+      70000,
+      80.5,
+      -1,
+      true,
+      '1e3',
+      '80abc',
+    ],
+    sslPort: ['443;', '443 ssl; include /etc/passwd', 99999, null, '1e3', '44 3'],
     proxyPass: [
       'http://127.0.0.1:5001; include /etc/passwd',
       'http://127.0.0.1:5001$request_uri',
@@ -120,6 +134,8 @@ describe('the /api/system calls', () => {
       'unix:/var/run/app.sock',
       'javascript:alert(1)',
       'http://user@host:1',
+      'http://127.0.0.1:5001/..',
+      'http://127.0.0.1:5001/a/../b',
       '',
     ],
     staticRoot: [
@@ -163,6 +179,10 @@ describe('the /api/system calls', () => {
       ['/etc', 'system folder'],
       ['/proc/self', 'system folder'],
       ['/no/such/folder', 'existing folder'],
+      // 16.20: anything else that is neither the built client nor inside a media root.
+      ['/root', 'built web client'],
+      ['/var/lib', 'built web client'],
+      [path.resolve(import.meta.dirname, '../../../..'), 'built web client'],
     ] as const) {
       await mkdir(path.join(t.dataDir, 'media'), { recursive: true });
       const response = await call('POST', '/api/system/config', { staticRoot: root });

@@ -6,12 +6,13 @@ import {
   nginxConfigBody,
 } from '@common/schemas/nginx';
 import type { Config } from '../../config';
+import { pageSecurityHeaders } from '../../http/security-headers';
 import { AppError } from '../../lib/app-error';
 import { NginxBinary } from './nginx-binary';
 import { ensureCertificate } from './nginx-certificate';
 import { NginxFiles } from './nginx-files';
 import { configArgs, type NginxLayout, nginxLayout } from './nginx-layout';
-import { isNginxAlive, readPid } from './nginx-process';
+import { processesOfLayout, readPid, stopProcesses } from './nginx-process';
 import { reloadAndConfirm } from './nginx-reload';
 import { checkStaticRoot } from './nginx-static-root';
 import { readStatus } from './nginx-status';
@@ -34,7 +35,7 @@ export interface SaveResult {
   warning?: string;
 }
 
-type AppSettings = Pick<Config, 'port' | 'host' | 'dataDir' | 'clientDistDir' | 'nginx'>;
+type AppSettings = Pick<Config, 'port' | 'host' | 'dataDir' | 'clientDistDir' | 'mediaRoots' | 'nginx'>;
 
 /**
  * The web-server panel's logic: settings in, one rendered server-block file out, tested by nginx
@@ -90,6 +91,7 @@ export class NginxService {
         config,
         listenAddress: this.app.nginx.listenAddress,
         ssl: certificate && { ...certificate, hsts: !certificate.selfSigned },
+        pageHeaders: await pageSecurityHeaders(),
       });
       await this.files.apply(binary, rendered, (master) => this.reload(binary, master));
       await this.store.record({ config, rendered, savedBy, ...(restoredFrom ? { restoredFrom } : {}) });
@@ -103,18 +105,31 @@ export class NginxService {
     });
   }
 
-  /** Graceful reload when nginx runs (open connections finish), a start when it does not. */
+  /**
+   * Graceful reload when nginx runs (open connections finish), a start when it does not. Workers
+   * left serving by a master that died are stopped first, so the port is free again for this
+   * configuration; a port held by any other program is still refused with nginx's own words.
+   */
   async restart(): Promise<'reloaded' | 'started'> {
     const binary = await this.binary();
     return this.exclusive(async () => {
+      const found = await processesOfLayout(this.layout);
+      if (found.orphans.length > 0) await stopProcesses(found.orphans);
       const pid = await readPid(this.layout.pidFile);
-      if (pid && (await isNginxAlive(pid))) {
+      if (pid && found.masters.includes(pid)) {
         await this.reload(binary, pid);
         return 'reloaded';
       }
+      // A master that is not the pid file's (its file was removed or rewritten): stop it too.
+      if (found.masters.length > 0) await stopProcesses([...found.masters, ...found.workers]);
       if (!(await this.files.siteExists())) {
         const config = await this.parse({});
-        await this.files.apply(binary, renderSite({ config, listenAddress: this.app.nginx.listenAddress }));
+        const site = renderSite({
+          config,
+          listenAddress: this.app.nginx.listenAddress,
+          pageHeaders: await pageSecurityHeaders(),
+        });
+        await this.files.apply(binary, site);
       }
       await this.files.start(binary);
       return 'started';
@@ -160,7 +175,7 @@ export class NginxService {
       throw new NginxFieldError(field, issue.message || `${NGINX_FIELD_LABELS[field]} is not valid`);
     }
     const config = result.data;
-    const rootProblem = await checkStaticRoot(config.staticRoot, this.app.dataDir);
+    const rootProblem = await checkStaticRoot(config.staticRoot, this.app);
     if (rootProblem)
       throw new NginxFieldError('staticRoot', `${NGINX_FIELD_LABELS.staticRoot} ${rootProblem}`);
     if (config.sslEnabled && config.sslPort === config.port) {

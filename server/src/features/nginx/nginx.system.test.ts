@@ -63,6 +63,8 @@ describe.skipIf(!nginxBinary)('a system nginx named by NGINX_CONF and NGINX_SITE
       NGINX_ERROR_LOG: log,
       NGINX_RELOAD_CMD: JSON.stringify([nginxBinary, '-c', main, '-s', 'reload']),
       NGINX_LISTEN_ADDRESS: '127.0.0.1',
+      // The static root nginx may serve is the built client (or inside a media root).
+      CLIENT_DIST_DIR: site.root,
     });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     token = (await createUser(t, { role: 'admin' })).token;

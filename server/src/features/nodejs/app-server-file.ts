@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type AppServerSettings, appServerFieldSchemas } from '@common/schemas/app-server';
+import { folderMessage, StartupError } from '../../lib/startup-error';
 
 /**
  * The console's application-server settings on disk: DATA_DIR/app-server.json, readable by
@@ -27,7 +28,8 @@ export function readSavedSettings(dataDir: string): SavedSettings {
     raw = readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { values: {}, problems: [] };
-    return { values: {}, problems: [`${file}: ${(error as Error).message}`] };
+    // The folder itself is the problem (a file, no permission): say so in one line.
+    throw new StartupError(folderMessage('data folder (DATA_DIR)', dataDir, 'DATA_DIR', error));
   }
   let data: unknown;
   try {

@@ -94,8 +94,10 @@ const plain = (text: string) =>
 
 /**
  * `count` believable demo members numbered from `start` (so repeated runs never reuse an e-mail):
- * about a third paid, one in a hundred an administrator, one in twenty suspended, joined at
- * spread-out times over the last two years. All share `passwordHash`.
+ * about a third paid, one in twenty suspended, joined at spread-out times over the last two
+ * years. All share `passwordHash` and are marked `demo`, so `npm run seed -- --remove` finds
+ * them. None is ever an administrator: their password is published and their e-mails can be
+ * worked out, so an administrator among them would open the console to anyone.
  */
 export function demoUsers(
   start: number,
@@ -113,10 +115,10 @@ export function demoUsers(
       name: `${first} ${last}`,
       email: `${plain(first)}.${plain(last)}.${start + i}@${pick(DOMAINS)}`,
       password: passwordHash,
-      role: next() < 0.01 ? 'admin' : 'user',
+      role: 'user',
       membershipTier: next() < 0.35 ? 'paid' : 'free',
       status: next() < 0.05 ? 'suspended' : 'active',
-      tokenVersion: 0,
+      demo: true,
       createdAt,
       updatedAt: createdAt,
     };

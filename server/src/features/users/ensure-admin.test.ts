@@ -41,3 +41,28 @@ describe('ADMIN_EMAIL and ADMIN_PASSWORD', () => {
     });
   });
 });
+
+describe('the bootstrap administrator (16.9)', () => {
+  it('is not created again after being deleted, and the log says why', async () => {
+    const env = { ADMIN_EMAIL: 'owner@example.com', ADMIN_PASSWORD: 'owner-password' };
+    t = await createTestApp(env);
+    const users = t.store.collection('users');
+    const owner = await users.findOne({ email: 'owner@example.com' });
+    // Someone else is made an administrator, then the bootstrap one is deleted.
+    await users.insertOne({ name: 'New owner', email: 'new@example.com', role: 'admin', status: 'active' });
+    await users.deleteById(owner!._id);
+
+    // A restart with the same environment: the same store, a new app.
+    const { buildApp } = await import('../../app');
+    const { loadConfig } = await import('../../config');
+    const lines: string[] = [];
+    const restarted = await buildApp({
+      config: loadConfig({ DATA_DIR: t.dataDir, ...env }),
+      store: t.store,
+      logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } },
+    });
+    await restarted.close();
+    expect(await users.findOne({ email: 'owner@example.com' })).toBeNull();
+    expect(lines.join('')).toMatch(/ADMIN_EMAIL ignored: the store already has an administrator/);
+  });
+});

@@ -4,8 +4,9 @@ import { hashPassword } from '../auth/passwords';
 import type { UsersRepository } from './users.repository';
 
 /**
- * Creates the administrator named by ADMIN_EMAIL/ADMIN_PASSWORD when no user has that e-mail.
- * An existing account is left as it is: the environment never overwrites a password.
+ * Creates the administrator named by ADMIN_EMAIL/ADMIN_PASSWORD when the store has no
+ * administrator at all (the first start), and never otherwise: an administrator deleted in the
+ * console stays deleted, and the environment never overwrites a password. A skip is logged.
  */
 export async function ensureAdmin(
   users: UsersRepository,
@@ -14,7 +15,21 @@ export async function ensureAdmin(
 ): Promise<void> {
   if (!admin) return;
   const email = emailSchema.parse(admin.email);
-  if (await users.findByEmail(email)) return;
+  const admins = await users.count({ role: 'admin' });
+  if (admins > 0) {
+    log.info(
+      { email, administrators: admins },
+      'ADMIN_EMAIL ignored: the store already has an administrator (it only creates the first one)',
+    );
+    return;
+  }
+  if (await users.findByEmail(email)) {
+    log.warn(
+      { email },
+      'ADMIN_EMAIL ignored: a member already has that e-mail; no administrator was created',
+    );
+    return;
+  }
   await users.create({
     name: 'Administrator',
     email,
@@ -22,7 +37,6 @@ export async function ensureAdmin(
     role: 'admin',
     membershipTier: 'paid',
     status: 'active',
-    tokenVersion: 0,
   });
   log.info({ email }, 'Administrator account created from ADMIN_EMAIL');
 }

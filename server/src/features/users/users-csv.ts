@@ -1,29 +1,29 @@
 import type { UserDoc } from './users.repository';
 
 const HEADER = ['Name', 'Email', 'Role', 'Tier', 'Status', 'Created'];
-/** Rows per chunk written to the response: big enough to be quick, small enough to stay lean. */
-const ROWS_PER_CHUNK = 1000;
 
 /**
- * One CSV cell. A value that a spreadsheet would run as a formula (starting with = + - @,
- * or a tab or carriage return) gets a leading apostrophe; quotes, commas and line breaks are quoted.
+ * One CSV cell, always quoted. Any part of the value that a spreadsheet could read as a cell of
+ * its own and run as a formula gets a leading apostrophe: the start of the value, and anything
+ * after a `,`, `;` or tab (a spreadsheet set to another separator splits there, quotes or not),
+ * when it starts with = + - @, a tab or a carriage return.
  */
 export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  const safe = value.replace(/(^|[,;\t])([=+\-@\t\r])/g, "$1'$2");
+  return `"${safe.replaceAll('"', '""')}"`;
 }
 
 function csvRow(cells: string[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
 
-/** The users as CSV text, produced a chunk at a time so that a large list never sits in one string. */
-export function* usersCsv(users: UserDoc[]): Generator<string> {
+/** The users as CSV text, a batch of rows at a time, so that a large list never sits in memory or in one string. */
+export async function* usersCsv(batches: AsyncIterable<UserDoc[]>): AsyncGenerator<string> {
   // The byte-order mark makes spreadsheet programs read the file as UTF-8 (names with accents).
   yield `\uFEFF${csvRow(HEADER)}`;
-  for (let start = 0; start < users.length; start += ROWS_PER_CHUNK) {
+  for await (const users of batches) {
     let chunk = '';
-    for (const user of users.slice(start, start + ROWS_PER_CHUNK)) {
+    for (const user of users) {
       chunk += csvRow([
         user.name,
         user.email,

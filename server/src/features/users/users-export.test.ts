@@ -38,10 +38,10 @@ describe('GET /api/admin/users/export.csv', () => {
       /^attachment; filename="users-\d{4}-\d{2}-\d{2}\.csv"$/,
     );
     const lines = rows(response.body);
-    expect(lines[0]).toBe('Name,Email,Role,Tier,Status,Created');
+    expect(lines[0]).toBe('"Name","Email","Role","Tier","Status","Created"');
     expect(lines).toHaveLength(26);
-    expect(lines[1]).toMatch(/^Member 24,m24@example.com,user,free,active,\d{4}-/);
-    expect(lines[25]).toMatch(/^Member 00,/);
+    expect(lines[1]).toMatch(/^"Member 24","m24@example.com","user","free","active","\d{4}-/);
+    expect(lines[25]).toMatch(/^"Member 00",/);
     expect(response.body).not.toContain('Owner');
     expect(response.body).not.toContain('argon2');
   });
@@ -57,16 +57,22 @@ describe('GET /api/admin/users/export.csv', () => {
       tokenVersion: 0,
     });
     const lines = rows((await exportCsv('?sortBy=email&sortOrder=asc')).body);
-    expect(lines[1]).toMatch(/^"'=HYPERLINK\(""http:\/\/evil"",""click""\), Bob",bob@example.com,/);
+    expect(lines[1]).toMatch(/^"'=HYPERLINK\(""http:\/\/evil"",""click""\), Bob","bob@example.com",/);
   });
 
   it.each([
-    ['+1', "'+1"],
-    ['-2', "'-2"],
-    ['@SUM(A1)', "'@SUM(A1)"],
-    ['\tTab', "'\tTab"],
+    ['+1', `"'+1"`],
+    ['-2', `"'-2"`],
+    ['@SUM(A1)', `"'@SUM(A1)"`],
+    ['\tTab', `"'\tTab"`],
     ['line\nbreak', '"line\nbreak"'],
-    ['plain', 'plain'],
+    ['plain', '"plain"'],
+    // 16.16: a part after ; , or tab is a cell of its own in other spreadsheet settings.
+    ['Trent;=1+1;x', `"Trent;'=1+1;x"`],
+    ['Bob,=cmd|x', `"Bob,'=cmd|x"`],
+    ['a\t@SUM(A1)', `"a\t'@SUM(A1)"`],
+    ['Ann;-1', `"Ann;'-1"`],
+    ['a=b, c+d', '"a=b, c+d"'],
   ])('writes the cell %j as %j', (value, expected) => {
     expect(csvCell(value)).toBe(expected);
   });

@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
+import { TokenService } from '../auth/token-service';
+import { SessionsRepository } from '../sessions/sessions.repository';
+import { SessionsService } from '../sessions/sessions.service';
 import { type UserDoc, UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
@@ -189,10 +192,22 @@ describe('the last active administrator', () => {
   it('survives two administrators demoting each other at the same moment', async () => {
     const other = await createUser(t, { email: 'second@example.com', role: 'admin' });
     // Straight to the service: through HTTP the guard would usually refuse the later caller first.
-    const service = new UsersService(new UsersRepository(t.store));
+    const tokens = new TokenService(new TextEncoder().encode('k'.repeat(32)));
+    const sessions = new SessionsService(new SessionsRepository(t.store), tokens);
+    const service = new UsersService(new UsersRepository(t.store), sessions);
     const results = await Promise.allSettled([
-      service.update(other.user._id, { role: 'user' }, admin.user._id, async () => undefined),
-      service.update(admin.user._id, { role: 'user' }, other.user._id, async () => undefined),
+      service.update(
+        other.user._id,
+        { role: 'user' },
+        { userId: admin.user._id, sessionId: 'a' },
+        async () => undefined,
+      ),
+      service.update(
+        admin.user._id,
+        { role: 'user' },
+        { userId: other.user._id, sessionId: 'b' },
+        async () => undefined,
+      ),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(await t.store.collection('users').count({ role: 'admin', status: 'active' })).toBe(1);

@@ -1,5 +1,6 @@
 import type { PublicUser, Role, Tier, UserStatus } from '@common/schemas/user';
 import type {
+  BatchOptions,
   Collection,
   DocChanges,
   Filter,
@@ -17,10 +18,15 @@ export interface UserDoc extends StoredDoc {
   role: Role;
   membershipTier: Tier;
   status: UserStatus;
-  /** Bumped when the password is reset: tokens signed with an older version stop working. */
-  tokenVersion: number;
   resetTokenHash?: string;
   resetTokenExpiresAt?: Date;
+  /** Made by `npm run seed` (shared, published password); never an administrator. */
+  demo?: true;
+  /** A change of e-mail the member asked for, made when the link mailed to it is opened. */
+  emailChangeTo?: string;
+  /** sha256 of that link's token: the token itself is never stored. */
+  emailChangeTokenHash?: string;
+  emailChangeExpiresAt?: Date;
 }
 
 /** The only code that reads or writes users in the store. */
@@ -31,9 +37,19 @@ export class UsersRepository {
     this.users = store.collection<UserDoc>('users');
   }
 
+  /**
+   * One index per sortable column of the console's list (each page read in index order), a
+   * substring index on name and e-mail for its search, and kept counts per tier and status.
+   */
   async init(): Promise<void> {
-    await this.users.ensureIndex({ field: 'email', unique: true });
+    await this.users.ensureIndex({ field: 'email', unique: true, search: true });
+    await this.users.ensureIndex({ field: 'name', search: true });
+    await this.users.ensureIndex({ field: 'createdAt' });
+    await this.users.ensureIndex({ field: 'role' });
+    await this.users.ensureIndex({ field: 'membershipTier', counted: true });
+    await this.users.ensureIndex({ field: 'status', counted: true });
     await this.users.ensureIndex({ field: 'resetTokenHash' });
+    await this.users.ensureIndex({ field: 'emailChangeTokenHash' });
   }
 
   create(user: NewDoc<UserDoc>): Promise<UserDoc> {
@@ -57,8 +73,25 @@ export class UsersRepository {
     return this.users.findOne({ resetTokenHash: hash, resetTokenExpiresAt: { $gt: now } });
   }
 
+  findByEmailChangeTokenHash(hash: string, now: Date): Promise<UserDoc | null> {
+    return this.users.findOne({ emailChangeTokenHash: hash, emailChangeExpiresAt: { $gt: now } });
+  }
+
+  /** Consumes an e-mail confirmation token: succeeds for exactly one caller even when two race. */
+  updateIfEmailChangeMatches(
+    id: string,
+    hash: string,
+    changes: DocChanges<UserDoc>,
+  ): Promise<UserDoc | null> {
+    return this.users.updateOne({ _id: id, emailChangeTokenHash: hash }, changes);
+  }
+
   find(filter: Filter, options?: FindOptions): Promise<UserDoc[]> {
     return this.users.find(filter, options);
+  }
+
+  findInBatches(filter: Filter, options?: BatchOptions): AsyncIterable<UserDoc[]> {
+    return this.users.findInBatches(filter, options);
   }
 
   count(filter: Filter = {}): Promise<number> {

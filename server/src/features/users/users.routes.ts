@@ -27,7 +27,7 @@ export function adminUsersRoutes(users: UsersService, ctx: Pick<AppContext, 'act
 
     app.get('/users/export.csv', async (request, reply) => {
       const query = parseInput(userExportQuery, request.query);
-      const list = await users.listAll(query);
+      const list = users.listAll(query);
       const day = new Date().toISOString().slice(0, 10);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
@@ -49,7 +49,12 @@ export function adminUsersRoutes(users: UsersService, ctx: Pick<AppContext, 'act
     app.put('/users/:id', async (request) => {
       const { id } = parseInput(userIdParam, request.params);
       const body = parseInput(updateUserBody, request.body);
-      const change = await users.update(id, body, request.user!._id, () => ctx.reauth.require(request));
+      const change = await users.update(
+        id,
+        body,
+        { userId: request.user!._id, sessionId: request.sessionId! },
+        () => ctx.reauth.require(request),
+      );
       await ctx.activity.record(request, {
         ...describeUpdate(change, Boolean(body.password)),
         before: change.before,

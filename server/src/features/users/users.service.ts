@@ -3,6 +3,7 @@ import type { PublicUser } from '@common/schemas/user';
 import { AppError } from '../../lib/app-error';
 import { DuplicateKeyError, type Filter, type SortSpec } from '../../store/store';
 import { hashPassword } from '../auth/passwords';
+import type { SessionsService } from '../sessions/sessions.service';
 import { toPublicUser, type UserDoc, type UsersRepository } from './users.repository';
 
 const DUPLICATE_EMAIL = 'A user with this email already exists.';
@@ -16,15 +17,10 @@ export interface UserPage {
   total: number;
 }
 
-/** Regular-expression metacharacters made literal: searching for `.*` finds only a literal `.*`. */
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-}
-
+/** Name or e-mail containing the typed text anywhere, in any letter case, taken literally. */
 export function searchFilter(search: string): Filter {
   if (!search) return {};
-  const pattern = new RegExp(escapeRegExp(search), 'i');
-  return { $or: [{ name: { $regex: pattern } }, { email: { $regex: pattern } }] };
+  return { $or: [{ name: { $contains: search } }, { email: { $contains: search } }] };
 }
 
 /** `_id` breaks ties, so that pages never overlap or skip users who share a value. */
@@ -58,7 +54,10 @@ export class UsersService {
    */
   private adminChanges: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly users: UsersRepository) {}
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly sessions: SessionsService,
+  ) {}
 
   async list(query: UserListQuery): Promise<UserPage> {
     const filter = searchFilter(query.search);
@@ -78,9 +77,11 @@ export class UsersService {
     };
   }
 
-  /** Every user matching the search, in the asked order (for the CSV export). */
-  async listAll(query: Omit<UserListQuery, 'page' | 'pageSize'>): Promise<UserDoc[]> {
-    return this.users.find(searchFilter(query.search), { sort: sortSpec(query.sortBy, query.sortOrder) });
+  /** Every user matching the search, in the asked order, a batch at a time (for the CSV export). */
+  listAll(query: Omit<UserListQuery, 'page' | 'pageSize'>): AsyncIterable<UserDoc[]> {
+    return this.users.findInBatches(searchFilter(query.search), {
+      sort: sortSpec(query.sortBy, query.sortOrder),
+    });
   }
 
   async stats(): Promise<AdminStats> {
@@ -96,18 +97,22 @@ export class UsersService {
     const { password, ...fields } = body;
     const passwordHash = await hashPassword(password);
     try {
-      return toPublicUser(await this.users.create({ ...fields, password: passwordHash, tokenVersion: 0 }));
+      return toPublicUser(await this.users.create({ ...fields, password: passwordHash }));
     } catch (error) {
       if (error instanceof DuplicateKeyError) throw new AppError('CONFLICT', DUPLICATE_EMAIL);
       throw error;
     }
   }
 
-  /** `actorId` is the administrator making the change: their own session survives a password change. */
+  /**
+   * `actor` is the administrator making the change: a new password ends every session of the
+   * user it is set for, except, when administrators change their own, the session they use.
+   * Demoting or suspending an administrator needs the password again (`confirm`).
+   */
   async update(
     id: string,
     body: UpdateUserBody,
-    actorId: string,
+    actor: { userId: string; sessionId: string },
     confirm: ConfirmReauth,
   ): Promise<UserChange> {
     const changes: Partial<UserDoc> = {};
@@ -119,7 +124,6 @@ export class UsersService {
 
     return this.guardAdmins(async () => {
       const current = await this.find(id);
-      if (body.password && id !== actorId) changes.tokenVersion = current.tokenVersion + 1;
       const next = { ...current, ...changes };
       if (current.role === 'admin' && (next.role !== 'admin' || next.status !== current.status))
         await confirm();
@@ -127,6 +131,7 @@ export class UsersService {
       try {
         const updated = await this.users.update(id, changes);
         if (!updated) throw new AppError('NOT_FOUND', 'User not found.');
+        if (body.password) await this.sessions.endAll(id, id === actor.userId ? actor.sessionId : undefined);
         return { before: toPublicUser(current), after: toPublicUser(updated) };
       } catch (error) {
         if (error instanceof DuplicateKeyError) throw new AppError('CONFLICT', DUPLICATE_EMAIL);
@@ -143,6 +148,7 @@ export class UsersService {
       if (current.role === 'admin') await confirm();
       if (isActiveAdmin(current)) await this.keepOneAdmin();
       if (!(await this.users.delete(id))) throw new AppError('NOT_FOUND', 'User not found.');
+      await this.sessions.endAll(id);
       return toPublicUser(current);
     });
   }

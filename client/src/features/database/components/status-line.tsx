@@ -14,7 +14,7 @@ export function StatusLine({ status, failed, onRefresh, refreshing }: StatusLine
   const stats = status?.stats;
   const details = stats?.location
     ? [
-        ['Store', stats.store === 'embedded' ? 'Embedded' : 'MongoDB'],
+        ['Store', stats.store === 'embedded' ? 'SQLite (embedded)' : 'MongoDB'],
         ['Database', stats.database],
         ['Host', stats.port ? `${stats.host}:${stats.port}` : stats.host],
         ['Version', stats.version],

@@ -14,11 +14,22 @@ export interface ConfigFormProps {
   onChange: (change: Partial<NginxForm>) => void;
   onSave: () => void;
   onRestart: () => void;
+  /** No nginx process of this configuration runs: the restart button reads "Start". */
+  nothingRunning?: boolean;
   children?: ReactNode;
 }
 
 /** The web-server settings (SPEC section 2, web-server panel). */
-export function ConfigForm({ form, busy, invalid, onChange, onSave, onRestart, children }: ConfigFormProps) {
+export function ConfigForm({
+  form,
+  busy,
+  invalid,
+  onChange,
+  onSave,
+  onRestart,
+  nothingRunning = false,
+  children,
+}: ConfigFormProps) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSave();
@@ -119,7 +130,13 @@ export function ConfigForm({ form, busy, invalid, onChange, onSave, onRestart, c
 
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-end md:col-span-2">
           <Button variant="secondary" onClick={onRestart} disabled={busy !== null}>
-            {busy === 'restart' ? 'Restarting...' : 'Restart Nginx'}
+            {nothingRunning
+              ? busy === 'restart'
+                ? 'Starting...'
+                : 'Start Nginx'
+              : busy === 'restart'
+                ? 'Restarting...'
+                : 'Restart Nginx'}
           </Button>
           <Button type="submit" disabled={busy !== null}>
             {busy === 'save' ? 'Saving...' : 'Save Configuration'}

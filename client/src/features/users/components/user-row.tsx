@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { SelectField } from '../../../components/ui/select-field';
 import { COMPACT_INPUT_CLASS } from '../../../components/ui/text-field';
 import { ROLE_OPTIONS, STATUS_OPTIONS, TIER_OPTIONS } from '../user-options';
+import { EndSessionsButton } from './end-sessions-button';
 
 export interface UserRowProps {
   user: PublicUser;
@@ -109,6 +110,7 @@ export function UserRow({
           >
             Edit
           </button>
+          <EndSessionsButton user={user} className={ACTION} />
           <button
             key="delete"
             type="button"

@@ -1,0 +1,73 @@
+import type { AccountData, AccountResponse } from '@common/schemas/account';
+import type { PublicUser } from '@common/schemas/user';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, api } from '../../lib/api-client';
+import { getToken } from '../../lib/auth-token';
+
+const accountKey = ['account'] as const;
+
+interface Done {
+  success: true;
+  message: string;
+}
+
+export function useAccount() {
+  return useQuery({
+    queryKey: accountKey,
+    queryFn: async ({ signal }): Promise<AccountData> =>
+      (await api<AccountResponse>('/api/account', { auth: true, signal })).data,
+  });
+}
+
+/** A change to the account, after which the account is read again (name, pending e-mail, sessions). */
+function useAccountChange<B>(method: 'POST' | 'PUT', path: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: B) => api<Done & { data?: PublicUser }>(path, { method, body, auth: true }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKey }),
+  });
+}
+
+export const useSaveName = () => useAccountChange<{ name: string }>('PUT', '/api/account/name');
+export const useChangeEmail = () =>
+  useAccountChange<{ email: string; password: string }>('POST', '/api/account/email');
+export const useChangePassword = () =>
+  useAccountChange<{ currentPassword: string; newPassword: string }>('PUT', '/api/account/password');
+
+/** These two end this session as well: the caller forgets the token and leaves. */
+export function signOutEverywhere() {
+  return api<Done>('/api/account/sign-out-everywhere', { method: 'POST', auth: true });
+}
+
+export function deleteAccount(body: { password: string; confirmation: string }) {
+  return api<Done>('/api/account/delete', { method: 'POST', body, auth: true });
+}
+
+/** Opened from the mailed link; works whether or not this browser is signed in. */
+export function confirmEmail(token: string) {
+  return api<Done>('/api/account/confirm-email', { method: 'POST', body: { token } });
+}
+
+/** Saves everything the site keeps about the member as a JSON file. */
+export async function downloadMyData(): Promise<void> {
+  const token = getToken();
+  const response = await fetch('/api/account/export', {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+    cache: 'no-store',
+  });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => ({}))) as { message?: string };
+    throw new ApiError(body.message || `HTTP ${response.status}`, response.status);
+  }
+  const name =
+    /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'my-data.json';
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked a moment later: some browsers start the download only after the click returns.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

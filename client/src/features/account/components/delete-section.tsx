@@ -1,0 +1,82 @@
+import { DELETE_CONFIRMATION } from '@common/schemas/account';
+import type { Role } from '@common/schemas/user';
+import { type FormEvent, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { FormMessage } from '../../../components/ui/form-message';
+import { PasswordField } from '../../../components/ui/password-field';
+import { TextField } from '../../../components/ui/text-field';
+import { useForgetSession } from '../../../lib/use-logout';
+import { deleteAccount } from '../api';
+import { errorText } from '../error-text';
+import { ACTION_ROW, Section } from './section';
+
+/** Closing the account for good. Administrators are removed by another administrator instead. */
+export function DeleteSection({ role }: { role: Role }) {
+  const forget = useForgetSession();
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [error, setError] = useState('');
+  const [pending, setPending] = useState(false);
+
+  if (role === 'admin') {
+    return (
+      <Section title="Delete account" tone="danger">
+        <p className="text-sm text-stone-200">
+          You are an administrator, so you cannot delete your own account here: another administrator can
+          delete it in the console (User Management). This way the site always keeps an owner.
+        </p>
+      </Section>
+    );
+  }
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setPending(true);
+    setError('');
+    try {
+      await deleteAccount({ password, confirmation });
+      forget();
+    } catch (err) {
+      setError(errorText(err, 'Could not delete your account'));
+      setPending(false);
+    }
+  };
+  return (
+    <Section
+      title="Delete account"
+      tone="danger"
+      intro="Deletes your account and everything kept with it, and signs you out everywhere. This cannot be undone."
+    >
+      <form onSubmit={onSubmit} className="space-y-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <PasswordField
+            label="Your password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <TextField
+            label={`Type ${DELETE_CONFIRMATION} to confirm`}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            required
+            value={confirmation}
+            onChange={(e) => setConfirmation(e.target.value)}
+          />
+        </div>
+        {error && <FormMessage tone="error">{error}</FormMessage>}
+        <div className={ACTION_ROW}>
+          <Button
+            type="submit"
+            variant="danger"
+            disabled={pending || confirmation.trim() !== DELETE_CONFIRMATION || !password}
+          >
+            Delete my account
+          </Button>
+        </div>
+      </form>
+    </Section>
+  );
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { MAX_PASSWORD_LENGTH } from '../constants';
+import { newPasswordSchema } from './auth';
+import { emailSchema, nameSchema, type PublicUser } from './user';
+
+/** What the member types to confirm that their account is to be deleted. */
+export const DELETE_CONFIRMATION = 'DELETE';
+
+/** The current password, checked like a sign-in: no length rule, a wrong one is simply wrong. */
+const currentPassword = z
+  .string({ error: 'Current password is required' })
+  .min(1, 'Current password is required')
+  .max(MAX_PASSWORD_LENGTH, 'Current password is incorrect.');
+
+// None of these carries a user id: every /api/account call acts on the signed-in member only.
+export const updateNameBody = z.object({ name: nameSchema });
+export const changeEmailBody = z.object({ email: emailSchema, password: currentPassword });
+export const changePasswordBody = z.object({ currentPassword, newPassword: newPasswordSchema });
+export const deleteAccountBody = z.object({
+  password: currentPassword,
+  confirmation: z
+    .string({ error: `Type ${DELETE_CONFIRMATION} to confirm` })
+    .refine((value) => value.trim() === DELETE_CONFIRMATION, `Type ${DELETE_CONFIRMATION} to confirm`),
+});
+/** The e-mail confirmation token travels in the body, never in a URL that a log could keep. */
+export const confirmEmailBody = z.object({
+  token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'This confirmation link is invalid or has expired.'),
+});
+
+/** One of the member's signed-in browsers or devices. */
+export interface SessionInfo {
+  id: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+  userAgent: string;
+  ip: string;
+  /** The session this request was made with. */
+  current: boolean;
+}
+
+export interface AccountData {
+  user: PublicUser;
+  /** An e-mail change waiting for its confirmation link to be opened. */
+  pendingEmail: string | null;
+  sessions: SessionInfo[];
+}
+
+export interface AccountResponse {
+  success: true;
+  data: AccountData;
+}
+
+export const EMAIL_CHANGE_SENT = (email: string) =>
+  `We sent a confirmation link to ${email}. Your e-mail address changes when you open it.`;

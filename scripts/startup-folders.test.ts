@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../server/src/test/free-port';
+import { exited } from '../server/src/test/spawn-server';
+import { canMount, fillDisk, mountTmpfs } from '../server/src/test/tmpfs';
+
+/**
+ * Start-up drills: `npm start`'s supervisor with the real server on a DATA_DIR it cannot use.
+ * Each must end at once with one plain line naming the folder, the reason and the fix, with no
+ * stack trace and no second attempt.
+ */
+const ROOT = path.resolve(import.meta.dirname, '..');
+const FOLDER_EXIT_CODE = 73;
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+});
+
+async function scratch(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'startup-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function startWith(dataDir: string, as?: { uid: number; gid: number }) {
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, ['scripts/supervisor.mjs'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: as ? '/tmp' : (process.env.HOME ?? '/tmp'),
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(as ?? {}),
+  });
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
+  const code = await exited(child);
+  clearTimeout(timer);
+  const serverLines = output.split('\n').filter((line) => line.trim() && !line.startsWith('[supervisor]'));
+  return { code, output, serverLines };
+}
+
+function expectOnePlainLine(result: Awaited<ReturnType<typeof startWith>>, folder: string, reason: RegExp) {
+  expect(result.code, result.output).toBe(FOLDER_EXIT_CODE);
+  // Once: the supervisor did not try again, and the line is the whole story (no stack).
+  expect(result.serverLines, result.output).toHaveLength(1);
+  const [line] = result.serverLines;
+  expect(line).toContain(folder);
+  expect(line).toMatch(reason);
+  expect(line).toMatch(/To fix: /);
+  expect(result.output).not.toMatch(/^\s+at /m);
+  expect(result.output).toMatch(/not starting it again/);
+}
+
+describe.skipIf(!canMount('The read-only and disk-full start-up drills'))(
+  'a DATA_DIR the server cannot use',
+  () => {
+    it('read-only: says so, naming the folder, even when DATA_DIR does not exist yet', async () => {
+      const mount = path.join(await scratch(), 'ro');
+      cleanups.push(await mountTmpfs(mount, '1m', true));
+      const result = await startWith(mount);
+      expectOnePlainLine(result, mount, /read-only file system/);
+
+      const missing = path.join(mount, 'data', 'members');
+      expectOnePlainLine(await startWith(missing), missing, /read-only file system/);
+    }, 60_000);
+
+    it('full disk: says the disk is full', async () => {
+      const mount = path.join(await scratch(), 'full');
+      cleanups.push(await mountTmpfs(mount, '512k'));
+      await fillDisk(mount);
+      expectOnePlainLine(await startWith(mount), mount, /full disk/);
+    }, 60_000);
+
+    it('permission denied: names the user the server runs as', async () => {
+      const dataDir = path.join(await scratch(), 'root-only');
+      await mkdir(dataDir, { mode: 0o700 }); // root's, and closed to everyone else
+      await chmod(path.dirname(dataDir), 0o755);
+      const result = await startWith(dataDir, { uid: 65534, gid: 65534 });
+      expectOnePlainLine(result, dataDir, /permission denied for user \S+ \(uid 65534\)/);
+    }, 60_000);
+  },
+);
+
+describe('a DATA_DIR that is a file, or holds a file where a folder belongs', () => {
+  it('says it is a file, not a folder', async () => {
+    const file = path.join(await scratch(), 'not-a-folder');
+    await writeFile(file, 'x');
+    expectOnePlainLine(await startWith(file), file, /is \(or lies inside\) a file, not a folder/);
+  }, 60_000);
+
+  it("names the web server's folder when DATA_DIR/nginx is a file", async () => {
+    const dataDir = await scratch();
+    await writeFile(path.join(dataDir, 'nginx'), 'x');
+    expectOnePlainLine(
+      await startWith(dataDir),
+      path.join(dataDir, 'nginx'),
+      /web server's folder .* is \(or lies inside\) a file, not a folder/,
+    );
+  }, 60_000);
+});

@@ -1,0 +1,45 @@
+import { BRAND_NAME } from '@common/constants';
+import { escapeHtml } from '../../mail/escape-html';
+import type { Mail } from '../../mail/mailer';
+
+function mail(to: string, subject: string, paragraphs: string[], link?: string): Mail {
+  const text = [...paragraphs.slice(0, 1), ...(link ? [link] : []), ...paragraphs.slice(1)].join('\n\n');
+  const html = [
+    `<p>${escapeHtml(paragraphs[0] ?? '')}</p>`,
+    link ? `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` : '',
+    ...paragraphs.slice(1).map((p) => `<p>${escapeHtml(p)}</p>`),
+  ].join('\n');
+  return { to, subject: `${BRAND_NAME}: ${subject}`, text, html };
+}
+
+/** To the new address: the link that makes the change. */
+export function confirmEmailMail(to: string, name: string, link: string): Mail {
+  return mail(
+    to,
+    'confirm your new e-mail address',
+    [
+      `Hello ${name}, you asked to use this address for your ${BRAND_NAME} account. To confirm it, open this link within 24 hours:`,
+      'Until you do, your account keeps its current address. If it was not you, ignore this message.',
+    ],
+    link,
+  );
+}
+
+/**
+ * To an address that already has an account: no link, since the change could not be made. The
+ * member who asked is told the same as for any other address, so the answer reveals nothing.
+ */
+export function emailTakenMail(to: string): Mail {
+  return mail(to, 'this address already has an account', [
+    `Someone signed in to ${BRAND_NAME} asked to use this address for their account. It already belongs to an account, so nothing was changed.`,
+    'If it was you, sign in with this address instead. Otherwise, ignore this message.',
+  ]);
+}
+
+/** To the current address, so that the owner hears of a change they did not make. */
+export function emailChangeNoticeMail(to: string, name: string, newEmail: string): Mail {
+  return mail(to, 'a change of e-mail address was asked for', [
+    `Hello ${name}, someone signed in to your account asked to change its e-mail address to ${newEmail}. The change happens only when the link sent to that address is opened.`,
+    'If it was not you, sign in, change your password and choose "Sign out everywhere" in your account.',
+  ]);
+}

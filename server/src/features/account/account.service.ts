@@ -1,0 +1,144 @@
+import { type AccountData, EMAIL_CHANGE_SENT } from '@common/schemas/account';
+import type { PublicUser } from '@common/schemas/user';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError } from '../../lib/app-error';
+import { hashLinkToken, newLinkToken } from '../../lib/link-token';
+import type { Mailer } from '../../mail/mailer';
+import { DuplicateKeyError } from '../../store/store';
+import { hashPassword, verifyPassword } from '../auth/passwords';
+import type { SessionsService } from '../sessions/sessions.service';
+import { toPublicUser, type UserDoc, type UsersRepository } from '../users/users.repository';
+import { type AccountExport, accountExport } from './account-export';
+import { confirmEmailMail, emailChangeNoticeMail, emailTakenMail } from './account-mail';
+
+const EMAIL_LINK_TTL_MS = 24 * 60 * 60 * 1000;
+const WRONG_PASSWORD = 'Current password is incorrect.';
+const INVALID_LINK = 'This confirmation link is invalid or has expired.';
+const ADDRESS_TAKEN = 'This address already belongs to another account, so it cannot be used.';
+const ADMIN_CANNOT_DELETE =
+  'Administrators cannot delete their own account here. Another administrator can delete it in the console.';
+
+export interface AccountDeps {
+  users: UsersRepository;
+  sessions: SessionsService;
+  mailer: Mailer;
+  publicUrl: string;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * What members do to their own account. Every function takes the signed-in user as the routes'
+ * guard found it: no caller can name another account.
+ */
+export function createAccountService({ users, sessions, mailer, publicUrl, log }: AccountDeps) {
+  async function checkPassword(user: UserDoc, password: string): Promise<void> {
+    if (!(await verifyPassword(user.password, password)))
+      throw new AppError('INVALID_CREDENTIALS', WRONG_PASSWORD);
+  }
+
+  const pendingEmail = (user: UserDoc) =>
+    user.emailChangeTo && user.emailChangeExpiresAt && user.emailChangeExpiresAt.getTime() > Date.now()
+      ? user.emailChangeTo
+      : null;
+
+  return {
+    async overview(user: UserDoc, sessionId: string): Promise<AccountData> {
+      return {
+        user: toPublicUser(user),
+        pendingEmail: pendingEmail(user),
+        sessions: await sessions.list(user._id, sessionId),
+      };
+    },
+
+    async rename(user: UserDoc, name: string): Promise<PublicUser> {
+      const updated = await users.update(user._id, { name });
+      if (!updated) throw new AppError('NOT_FOUND', 'This account no longer exists.');
+      return toPublicUser(updated);
+    },
+
+    /**
+     * Sends the confirmation link to the new address and a notice to the current one. The answer
+     * and the work done are the same whether or not another account has the new address (that
+     * address then gets a mail saying so, and no link), so nobody learns which addresses exist.
+     */
+    async requestEmailChange(user: UserDoc, email: string, password: string): Promise<string> {
+      if (email === user.email) throw new AppError('VALIDATION', 'This is already your e-mail address.');
+      await checkPassword(user, password);
+      const token = newLinkToken();
+      const taken = Boolean(await users.findByEmail(email));
+      const updated = await users.update(user._id, {
+        emailChangeTo: email,
+        emailChangeTokenHash: hashLinkToken(token),
+        emailChangeExpiresAt: new Date(Date.now() + EMAIL_LINK_TTL_MS),
+      });
+      if (!updated) throw new AppError('NOT_FOUND', 'This account no longer exists.');
+      // A fragment never reaches any server, so no log (ours or nginx's) can keep the token.
+      const link = `${publicUrl}/confirm-email#token=${token}`;
+      await Promise.all([
+        mailer.send(taken ? emailTakenMail(email) : confirmEmailMail(email, user.name, link)),
+        mailer.send(emailChangeNoticeMail(user.email, user.name, email)),
+      ]);
+      log.info({ userId: user._id }, 'E-mail change asked for');
+      return EMAIL_CHANGE_SENT(email);
+    },
+
+    /** Opens the link: the change is made once, before the link expires, if the address is still free. */
+    async confirmEmail(token: string): Promise<string> {
+      const hash = hashLinkToken(token);
+      const user = await users.findByEmailChangeTokenHash(hash, new Date());
+      if (!user?.emailChangeTo) throw new AppError('INVALID_TOKEN', INVALID_LINK);
+      const done = {
+        emailChangeTo: undefined,
+        emailChangeTokenHash: undefined,
+        emailChangeExpiresAt: undefined,
+      };
+      try {
+        const updated = await users.updateIfEmailChangeMatches(user._id, hash, {
+          email: user.emailChangeTo,
+          ...done,
+        });
+        if (!updated) throw new AppError('INVALID_TOKEN', INVALID_LINK);
+        return `Your e-mail address is now ${updated.email}.`;
+      } catch (error) {
+        if (!(error instanceof DuplicateKeyError)) throw error;
+        await users.updateIfEmailChangeMatches(user._id, hash, done);
+        throw new AppError('CONFLICT', ADDRESS_TAKEN);
+      }
+    },
+
+    /** A new password ends every other session; the one it was changed from stays signed in. */
+    async changePassword(user: UserDoc, sessionId: string, current: string, next: string): Promise<number> {
+      await checkPassword(user, current);
+      const updated = await users.update(user._id, {
+        password: await hashPassword(next),
+        resetTokenHash: undefined,
+        resetTokenExpiresAt: undefined,
+      });
+      if (!updated) throw new AppError('NOT_FOUND', 'This account no longer exists.');
+      return sessions.endAll(user._id, sessionId);
+    },
+
+    /** Every session, this one included. */
+    signOutEverywhere(user: UserDoc): Promise<number> {
+      return sessions.endAll(user._id);
+    },
+
+    async exportData(user: UserDoc, sessionId: string): Promise<AccountExport> {
+      return accountExport({
+        user: { ...toPublicUser(user), pendingEmail: pendingEmail(user) },
+        sessions: await sessions.list(user._id, sessionId),
+      });
+    },
+
+    /** Administrators are refused: another administrator removes them, so the console keeps an owner. */
+    async deleteAccount(user: UserDoc, password: string): Promise<void> {
+      if (user.role === 'admin') throw new AppError('FORBIDDEN', ADMIN_CANNOT_DELETE);
+      await checkPassword(user, password);
+      await users.delete(user._id);
+      await sessions.endAll(user._id);
+      log.info({ userId: user._id }, 'Account deleted by its member');
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

@@ -1,0 +1,112 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../lib/app-error';
+import { clientKey } from '../../lib/client-address';
+import { MemoryRateCounters, type RateCounters } from '../../lib/rate-limiter';
+
+const FIFTEEN_MINUTES = 15 * 60 * 1000;
+const ONE_MINUTE = 60 * 1000;
+
+/** Limits on guessing and on sign-ups. */
+export interface AuthLimits {
+  /** Sign-in and reset requests from one address, whatever the e-mail. */
+  perClient: number;
+  /** Sign-in tries for one account from one address (a success starts afresh). */
+  perAccountPerClient: number;
+  /**
+   * Sign-in tries for one account from all addresses together. Past it, only an address that has
+   * not tried that account yet may try, once: a spread-out guesser is slowed to one try per
+   * address while the owner, signing in from an address of their own, is never refused.
+   */
+  perAccount: number;
+  /** Reset mails asked for one e-mail (each one lands in the owner's inbox). */
+  resetsPerEmail: number;
+  windowMs: number;
+  /** New accounts per minute from all addresses together. */
+  registrationsPerMinute: number;
+}
+
+export const DEFAULT_AUTH_LIMITS: AuthLimits = {
+  perClient: 100,
+  perAccountPerClient: 10,
+  perAccount: 100,
+  resetsPerEmail: 10,
+  windowMs: FIFTEEN_MINUTES,
+  registrationsPerMinute: 60,
+};
+
+/** The counters one password check took, handed back by `succeeded`. */
+export interface PasswordTry {
+  account: string;
+  pair: string;
+}
+
+function tooManyAttempts(reply: FastifyReply, wait: number, message = 'Too many attempts.'): AppError {
+  reply.header('retry-after', String(wait));
+  const minutes = Math.ceil(wait / 60);
+  return new AppError(
+    'RATE_LIMITED',
+    `${message} Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  );
+}
+
+/**
+ * The one guard on password guessing and sign-ups, made once by buildApp: sign-in,
+ * forgot-password and every check of a signed-in member's current password (account changes)
+ * count against the same budgets, so a stolen session cannot guess the password faster than the
+ * sign-in form could. Over a budget: 429 with Retry-After.
+ */
+export class SignInLimiter {
+  constructor(
+    private readonly limits: AuthLimits = DEFAULT_AUTH_LIMITS,
+    private readonly counters: RateCounters = new MemoryRateCounters(),
+  ) {}
+
+  /** Sign-in and reset requests from one address, whatever the e-mail. */
+  async limitClient(request: FastifyRequest, reply: FastifyReply, action: string): Promise<void> {
+    const key = `${action}:${clientKey(request.ip)}`;
+    const wait = await this.counters.hit(key, this.limits.perClient, this.limits.windowMs);
+    if (wait > 0) throw tooManyAttempts(reply, wait);
+  }
+
+  /** New accounts, all addresses together. */
+  async limitRegistration(reply: FastifyReply): Promise<void> {
+    const wait = await this.counters.hit('register', this.limits.registrationsPerMinute, ONE_MINUTE);
+    if (wait > 0) throw tooManyAttempts(reply, wait, 'Too many new accounts right now.');
+  }
+
+  /**
+   * The sign-in rule (see AuthLimits) for one password check on `email`. Tries are counted
+   * before the password is checked (so parallel guesses count too); `succeeded` takes a right
+   * password's try back.
+   */
+  async limitPasswordCheck(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    email: string,
+  ): Promise<PasswordTry> {
+    await this.limitClient(request, reply, 'login');
+    const account = `login:${email}`;
+    const pair = `${account}:${clientKey(request.ip)}`;
+    const [total, tried] = await Promise.all([this.counters.peek(account), this.counters.peek(pair)]);
+    if (total.count >= this.limits.perAccount && tried.count > 0) throw tooManyAttempts(reply, total.wait);
+    const wait = await this.counters.hit(pair, this.limits.perAccountPerClient, this.limits.windowMs);
+    if (wait > 0) throw tooManyAttempts(reply, wait);
+    await this.counters.hit(account, Number.POSITIVE_INFINITY, this.limits.windowMs);
+    return { account, pair };
+  }
+
+  /**
+   * After the right password: this address starts afresh, and only this try comes off the
+   * account-wide count, so the owner signing in never gives a guesser elsewhere a fresh budget.
+   */
+  async succeeded(tries: PasswordTry): Promise<void> {
+    await Promise.all([this.counters.reset(tries.pair), this.counters.refund(tries.account)]);
+  }
+
+  /** Reset mails: per address, and per e-mail (each one lands in that inbox). */
+  async limitReset(request: FastifyRequest, reply: FastifyReply, email: string): Promise<void> {
+    await this.limitClient(request, reply, 'forgot');
+    const wait = await this.counters.hit(`forgot:${email}`, this.limits.resetsPerEmail, this.limits.windowMs);
+    if (wait > 0) throw tooManyAttempts(reply, wait);
+  }
+}

@@ -1,0 +1,23 @@
+import { type MailStatusResponse, mailIdParam } from '@common/schemas/mail';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../lib/app-error';
+import { parseInput } from '../../lib/validate';
+import type { Mailer } from '../../mail/mailer';
+
+/** /api/admin/mail: the mail queue's state for the console; the admin scope has checked the caller. */
+export function mailRoutes(mailer: Mailer) {
+  return async (app: FastifyInstance) => {
+    app.get('/', async () => ({ success: true, data: await mailer.status() }) satisfies MailStatusResponse);
+
+    app.post('/:id/retry', async (request) => {
+      const { id } = parseInput(mailIdParam, request.params);
+      if (!(await mailer.retryNow(id))) {
+        throw new AppError(
+          'CONFLICT',
+          'That message is no longer waiting: it is being sent, was sent, or failed.',
+        );
+      }
+      return { success: true, message: 'Sending it now.' };
+    });
+  };
+}

@@ -1,0 +1,60 @@
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+import { ensurePrivateFolder, writeFileDurably } from './durable-file';
+import type { QueuedMail } from './mail-queue-files';
+
+/**
+ * Short limits so that a mail server that is down or silent costs seconds, not nodemailer's
+ * defaults (2 minutes to connect, 30 s for the greeting, 10 minutes of silence).
+ */
+export const SMTP_TIMEOUTS = {
+  connectionTimeout: 5_000,
+  greetingTimeout: 5_000,
+  socketTimeout: 15_000,
+  dnsTimeout: 5_000,
+} as const;
+
+/** Hands one queued message onward: to the SMTP server, or as an `.eml` file into the outbox. */
+export interface MailDelivery {
+  readonly kind: 'smtp' | 'outbox';
+  /** Where mail goes, for messages to the owner (host:port, or the outbox folder). */
+  readonly where: string;
+  deliver(message: QueuedMail): Promise<void>;
+  close(): void;
+}
+
+export function smtpDelivery(smtpUrl: string): MailDelivery {
+  const transport = nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS });
+  const url = new URL(smtpUrl);
+  return {
+    kind: 'smtp',
+    where: `at ${url.hostname}:${url.port || (url.protocol === 'smtps:' ? 465 : 587)}`,
+    async deliver(message) {
+      await transport.sendMail({ ...message.mail, messageId: message.messageId });
+    },
+    close: () => transport.close(),
+  };
+}
+
+/**
+ * Without SMTP_URL: the complete RFC 822 message, exactly what SMTP would have carried, as a file
+ * any mail program opens. The log names the file, never the link inside it.
+ */
+export function outboxDelivery(dataDir: string, log: FastifyBaseLogger): MailDelivery {
+  const render = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const outbox = path.join(dataDir, 'outbox');
+  return {
+    kind: 'outbox',
+    where: `in ${outbox}`,
+    async deliver(message) {
+      const info = await render.sendMail({ ...message.mail, messageId: message.messageId });
+      await ensurePrivateFolder(outbox);
+      // Named by the queued message: a second delivery of the same message replaces the file.
+      const file = path.join(outbox, `${message.createdAt.replace(/[:.]/g, '-')}-${message.id}.eml`);
+      await writeFileDurably(file, info.message as Buffer);
+      log.info({ file }, `Mail written to the outbox (no SMTP_URL): ${message.mail.subject}`);
+    },
+    close: () => undefined,
+  };
+}

@@ -1,0 +1,307 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { MailDelivery } from './mail-delivery';
+import { plainMailError } from './mail-errors';
+import { MailQueueFiles, type QueuedMail } from './mail-queue-files';
+
+/** Pauses after the 1st, 2nd, ... failed attempt; the last one repeats until the message expires. */
+export const RETRY_DELAYS_MS = [10_000, 30_000, 60_000, 2 * 60_000, 5 * 60_000] as const;
+/** A message that says nothing about its own life is given three days. */
+export const DEFAULT_MAIL_LIFE_MS = 3 * 24 * 60 * 60 * 1000;
+/** Even with nothing due, the queue looks again this often (claims of a process that died). */
+const IDLE_CHECK_MS = 10_000;
+/** On shutdown, a send in progress gets this long to finish: a restart must not wait on a slow mail server. */
+const FINISH_WAIT_MS = 1_000;
+const RECEIPT_LIFE_MS = 2 * 24 * 60 * 60 * 1000;
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** When the message stops being worth sending (a reset link's expiry). */
+  expiresAt?: Date;
+}
+
+export interface QueueStatusMessage {
+  id: string;
+  to: string;
+  subject: string;
+  state: 'waiting' | 'sending' | 'failed';
+  attempts: number;
+  createdAt: string;
+  nextAttemptAt: string | null;
+  expiresAt: string;
+  lastError: string | null;
+}
+
+export interface QueueStatus {
+  mode: 'smtp' | 'outbox';
+  sentToday: number;
+  waiting: number;
+  failed: number;
+  lastError: { message: string; at: string } | null;
+  messages: QueueStatusMessage[];
+}
+
+export interface MailQueueOptions {
+  root: string;
+  from: string;
+  delivery: MailDelivery;
+  log: FastifyBaseLogger;
+  retryDelaysMs?: readonly number[];
+}
+
+/**
+ * The durable mail queue. `add` resolves once the message is whole on the disk; a worker in each
+ * server process then sends due messages one at a time, retrying with backoff until each
+ * message's life ends. Claims are renames (see MailQueueFiles), so a message is sent by one
+ * process only, and the claim of a process that died (kill -9) goes back to the queue.
+ */
+export class MailQueue {
+  private readonly files: MailQueueFiles;
+  private readonly delays: readonly number[];
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private closed = false;
+  /** A problem that left nothing on disk to show it (the queue itself could not be written). */
+  private lastProblem: { message: string; at: string } | null = null;
+
+  constructor(private readonly options: MailQueueOptions) {
+    this.files = new MailQueueFiles(options.root);
+    this.delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
+  }
+
+  get kind(): 'smtp' | 'outbox' {
+    return this.options.delivery.kind;
+  }
+
+  async start(): Promise<void> {
+    await this.files.prepare();
+    this.kick();
+  }
+
+  async add(mail: OutgoingMail): Promise<void> {
+    const now = new Date();
+    const id = `${now.getTime().toString(36)}-${randomBytes(6).toString('hex')}`;
+    const message: QueuedMail = {
+      id,
+      messageId: `<${id}@${this.options.from.split('@')[1] ?? 'localhost'}>`,
+      mail: { from: this.options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html },
+      createdAt: now.toISOString(),
+      expiresAt: (mail.expiresAt ?? new Date(now.getTime() + DEFAULT_MAIL_LIFE_MS)).toISOString(),
+      attempts: 0,
+      nextAttemptAt: now.toISOString(),
+    };
+    try {
+      await this.files.prepare();
+      await this.files.add(message);
+    } catch (error) {
+      const problem = plainMailError(error, `the mail queue (${this.options.root})`);
+      this.lastProblem = { message: problem, at: new Date().toISOString() };
+      throw new Error(problem, { cause: error });
+    }
+    this.kick();
+  }
+
+  /** Sends a waiting message at once; false when it is not waiting (any more). */
+  async retryNow(id: string): Promise<boolean> {
+    const message = (await this.files.list('waiting')).find((candidate) => candidate.id === id);
+    if (!message) return false;
+    if (!(await this.files.update({ ...message, nextAttemptAt: new Date().toISOString() }))) return false;
+    this.kick();
+    return true;
+  }
+
+  async status(): Promise<QueueStatus> {
+    const [waitingAll, failedAll, claims, receipts] = await Promise.all([
+      this.files.list('waiting'),
+      this.files.list('failed'),
+      this.files.claims(),
+      this.files.receipts(),
+    ]);
+    // A message moving between folders may be seen in two of them for a moment: the later
+    // state wins (sent, then failed, then waiting, then sending).
+    const seen = new Set(receipts.map((receipt) => receipt.id));
+    const unseen = <T extends { id: string }>(list: T[]) =>
+      list.filter((item) => {
+        if (seen.has(item.id)) return false;
+        seen.add(item.id);
+        return true;
+      });
+    const failed = unseen(failedAll);
+    const waiting = unseen(waitingAll);
+    const sending = unseen(
+      (await Promise.all(claims.map((claim) => this.files.readClaim(claim.name)))).filter(
+        (message): message is QueuedMail => message !== null,
+      ),
+    );
+    const startOfDay = new Date();
+    startOfDay.setHours(0, 0, 0, 0);
+    const view = (message: QueuedMail, state: QueueStatusMessage['state']): QueueStatusMessage => ({
+      id: message.id,
+      to: message.mail.to,
+      subject: message.mail.subject,
+      state,
+      attempts: message.attempts,
+      createdAt: message.createdAt,
+      nextAttemptAt: state === 'waiting' ? message.nextAttemptAt : null,
+      expiresAt: message.expiresAt,
+      lastError: message.lastError ?? null,
+    });
+    const messages = [
+      ...sending.map((m) => view(m, 'sending')),
+      ...waiting.map((m) => view(m, 'waiting')),
+      ...failed.map((m) => view(m, 'failed')),
+    ].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    const errors = [...waiting, ...failed, ...sending]
+      .filter((m) => m.lastError && m.lastAttemptAt)
+      .map((m) => ({ message: m.lastError!, at: m.lastAttemptAt! }));
+    if (this.lastProblem) errors.push(this.lastProblem);
+    errors.sort((a, b) => b.at.localeCompare(a.at));
+    return {
+      mode: this.kind,
+      sentToday: receipts.filter((r) => new Date(r.sentAt) >= startOfDay).length,
+      waiting: waiting.length + sending.length,
+      failed: failed.length,
+      lastError: errors[0] ?? null,
+      messages: messages.slice(0, 50),
+    };
+  }
+
+  /** Stops the worker; a send in progress may finish (briefly), else its claim is left for the next process. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.running) {
+      await Promise.race([
+        this.running,
+        new Promise((resolve) => setTimeout(resolve, FINISH_WAIT_MS).unref()),
+      ]);
+    }
+    this.options.delivery.close();
+  }
+
+  /** Runs the worker now, or once more right after the current run. */
+  private kick(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.running = this.work()
+      .catch((error) => this.options.log.error({ err: error }, 'The mail queue could not be worked through'))
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  private async work(): Promise<void> {
+    await this.recoverAbandonedClaims();
+    let next = Date.now() + IDLE_CHECK_MS;
+    const waiting = (await this.files.list('waiting')).sort((a, b) =>
+      a.nextAttemptAt.localeCompare(b.nextAttemptAt),
+    );
+    for (const message of waiting) {
+      if (this.closed) return;
+      const now = Date.now();
+      if (Date.parse(message.expiresAt) <= now) {
+        await this.expire(message, 'waiting');
+        continue;
+      }
+      const due = Date.parse(message.nextAttemptAt);
+      if (due > now) {
+        next = Math.min(next, due);
+        continue;
+      }
+      if (!(await this.files.claim(message.id))) continue; // another process took it
+      const retryAt = await this.attempt(message);
+      if (retryAt !== null) next = Math.min(next, retryAt);
+    }
+    if (!this.closed) {
+      this.timer = setTimeout(() => this.kick(), Math.max(0, next - Date.now()));
+      this.timer.unref();
+    }
+  }
+
+  /** One delivery attempt of a claimed message; answers when to try again, or null when done. */
+  private async attempt(message: QueuedMail): Promise<number | null> {
+    const attemptedAt = new Date();
+    try {
+      await this.options.delivery.deliver(message);
+      await this.files.markSent(message, new Date());
+      this.options.log.info(
+        { mailId: message.id, attempts: message.attempts + 1 },
+        `Mail sent: ${message.mail.subject}`,
+      );
+      return null;
+    } catch (error) {
+      const lastError = plainMailError(error, this.options.delivery.where);
+      const attempts = message.attempts + 1;
+      const delay = this.delays[Math.min(attempts - 1, this.delays.length - 1)] ?? 60_000;
+      const retryAt = attemptedAt.getTime() + delay;
+      const updated: QueuedMail = {
+        ...message,
+        attempts,
+        lastError,
+        lastAttemptAt: attemptedAt.toISOString(),
+        nextAttemptAt: new Date(retryAt).toISOString(),
+      };
+      if (retryAt >= Date.parse(message.expiresAt)) {
+        await this.expire(updated, 'sending');
+        return null;
+      }
+      await this.files.release(updated);
+      this.options.log.warn(
+        { mailId: message.id, attempts, retryAt: updated.nextAttemptAt },
+        `Mail not sent yet, will retry: ${lastError}`,
+      );
+      return retryAt;
+    }
+  }
+
+  private async expire(message: QueuedMail, from: 'waiting' | 'sending'): Promise<void> {
+    const failed: QueuedMail = {
+      ...message,
+      lastError: `Not delivered before it expired${message.lastError ? `. Last problem: ${message.lastError}` : '.'}`,
+      lastAttemptAt: message.lastAttemptAt ?? new Date().toISOString(),
+    };
+    await this.files.markFailed(failed, from);
+    this.options.log.error(
+      { mailId: message.id, attempts: message.attempts },
+      `Mail failed for good: ${failed.lastError}`,
+    );
+  }
+
+  /** Claims left by a process that is gone (kill -9, a crash) go back to the queue; old receipts go. */
+  private async recoverAbandonedClaims(): Promise<void> {
+    for (const claim of await this.files.claims()) {
+      if (claim.pid === process.pid || isAlive(claim.pid)) continue;
+      await this.files.reclaim(claim.name, claim.id);
+      this.options.log.warn(
+        { mailId: claim.id },
+        'A mail left half-sent by a stopped server process waits again',
+      );
+    }
+    const old = Date.now() - RECEIPT_LIFE_MS;
+    for (const receipt of await this.files.receipts()) {
+      if (Date.parse(receipt.sentAt) < old) await this.files.dropReceipt(receipt.id);
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
