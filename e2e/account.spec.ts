@@ -3,7 +3,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousViolations } from './support/axe';
 import { ADMIN, E2E_BASE_URL } from './support/env';
 import { waitForMail } from './support/mailbox';
-import { openSignedIn, registerMember } from './support/session';
+import { answerConfirmation, openSignedIn, registerMember } from './support/session';
 
 // axe-core is injected as a script, which the site's own Content-Security-Policy would refuse.
 test.use({ bypassCSP: true });
@@ -186,8 +186,8 @@ test('an administrator signs a member out everywhere from User Management', asyn
   await page.getByPlaceholder('Search by name or email...').fill(member.email);
   const button = page.getByRole('button', { name: `Sign out ${member.name} everywhere` });
   await expect(button).toHaveCount(1);
-  page.once('dialog', (dialog) => void dialog.accept());
   await button.click();
+  expect(await answerConfirmation(page, true)).toContain('every browser and device');
   await expect(page.getByRole('button', { name: `Signed out ${member.name} everywhere` })).toHaveText(
     'Signed out',
   );

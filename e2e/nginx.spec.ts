@@ -144,8 +144,9 @@ test('after its master process is killed, the console names the leftover workers
     page.locator('dt', { hasText: 'Processes' }).locator('xpath=following-sibling::dd'),
   ).toHaveText(String(workers.length));
 
-  page.once('dialog', (dialog) => void dialog.accept());
   await page.getByRole('button', { name: 'Restart Nginx' }).click();
+  expect(await answerConfirmation(page, true)).toMatch(/leftover workers stopped/);
+  await confirmPassword(page, ADMIN.password);
   await expect(page.getByRole('status').filter({ hasText: 'restarted' })).toHaveText(
     'Nginx restarted successfully!',
   );

@@ -80,7 +80,14 @@ describe('mail drill: a console restart with a mail in flight', () => {
       const claims = await readdir(path.join(dataDir, 'mail', 'sending'));
       return claims.length === 1 && silent.connections() > 0 ? true : undefined;
     });
-    const restart = await call(base, 'POST', '/api/admin/nodejs/restart', undefined, token);
+    // A restart needs the password typed again (the console's dialog does this).
+    const { proof } = (await (
+      await call(base, 'POST', '/api/auth/reauth', { password: ADMIN.password }, token)
+    ).json()) as { proof: string };
+    const restart = await fetch(`${base}/api/admin/nodejs/restart`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'x-reauth': proof },
+    });
     expect(restart.status).toBe(200);
     // The mail server comes back while the processes change places.
     await silent.close();

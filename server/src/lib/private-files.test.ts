@@ -37,12 +37,13 @@ describe('DATA_DIR permissions (16.12)', () => {
       CLIENT_DIST_DIR: client,
       NGINX_LISTEN_ADDRESS: '127.0.0.1',
     });
+    let proof = '';
     const post = (url: string, body: object, token?: string) =>
       fetch(`${started.url}${url}`, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(token ? { authorization: `Bearer ${token}`, 'x-reauth': proof } : {}),
         },
         body: JSON.stringify(body),
       });
@@ -52,6 +53,8 @@ describe('DATA_DIR permissions (16.12)', () => {
       const { token } = await (
         await post('/api/auth/login', { email: 'owner@example.com', password: 'owner-password' })
       ).json();
+      // nginx saves and restarts need the password typed again.
+      proof = (await (await post('/api/auth/reauth', { password: 'owner-password' }, token)).json()).proof;
       if (nginxBinary) {
         const port = await freePort();
         const saved = await post('/api/system/config', { port, staticRoot: client }, token);

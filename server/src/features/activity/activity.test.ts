@@ -182,7 +182,7 @@ describe('the Activity log', () => {
     expect(csv.headers['content-type']).toMatch(/text\/csv/);
     const lines = csv.body.trim().split('\r\n');
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatch(/second@example\.com,127\.0\.0\.1,Playlist created,/);
+    expect(lines[1]).toMatch(/"second@example\.com","127\.0\.0\.1","Playlist created",/);
   });
 
   it('has no way to edit or delete an entry, and is for administrators only', async () => {

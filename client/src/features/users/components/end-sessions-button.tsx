@@ -1,5 +1,6 @@
 import type { PublicUser } from '@common/schemas/user';
 import { useEffect } from 'react';
+import { useConfirm } from '../../admin/components/confirm-dialog';
 import { useEndSessions } from '../api';
 
 const SHOWN_FOR_MS = 4000;
@@ -10,6 +11,7 @@ const SHOWN_FOR_MS = 4000;
  */
 export function EndSessionsButton({ user, className }: { user: PublicUser; className: string }) {
   const end = useEndSessions();
+  const confirm = useConfirm();
   const { reset, isSuccess, isError } = end;
   useEffect(() => {
     if (!isSuccess && !isError) return;
@@ -17,15 +19,20 @@ export function EndSessionsButton({ user, className }: { user: PublicUser; class
     return () => clearTimeout(timer);
   }, [isSuccess, isError, reset]);
 
-  const onClick = () => {
-    if (window.confirm(`Sign ${user.name} out on every browser and device?`)) end.mutate(user._id);
+  const onClick = async () => {
+    const sure = await confirm({
+      title: 'Sign out everywhere?',
+      message: `${user.name} (${user.email}) will be signed out on every browser and device.`,
+      confirmLabel: 'Sign out',
+    });
+    if (sure) end.mutate(user._id);
   };
   const label = isSuccess ? 'Signed out' : isError ? 'Failed' : 'Sign out';
   return (
     <>
       <button
         type="button"
-        onClick={onClick}
+        onClick={() => void onClick()}
         disabled={end.isPending || isSuccess}
         // The visible words lead the name, as speech and voice control expect.
         aria-label={`${isError ? 'Failed to sign out' : label} ${user.name} everywhere`}
