@@ -25,6 +25,13 @@ export const ACTIVITY_KINDS = {
   'signin.succeeded': 'Administrator signed in',
   'signin.failed': 'Failed sign-in',
   'reauth.failed': 'Wrong password confirmation',
+  'sessions.ended': 'Signed out everywhere by an administrator',
+  'account.renamed': 'Member changed their name',
+  'account.email-requested': 'Member asked to change their e-mail',
+  'account.email-changed': 'Member confirmed a new e-mail',
+  'account.password': 'Member changed their password',
+  'account.signed-out': 'Member signed out everywhere',
+  'account.deleted': 'Member deleted their account',
 } as const;
 
 export type ActivityKind = keyof typeof ACTIVITY_KINDS;

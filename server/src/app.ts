@@ -152,9 +152,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(
     accountRoutes(
-      createAccountService({ users, sessions, mailer, publicUrl: config.publicUrl, log: app.log }),
+      createAccountService({ users, sessions, mailer, publicUrl: config.publicUrl, log: app.log, activity }),
       ctx.guards,
       signInLimiter,
+      activity,
     ),
     { prefix: '/api/account' },
   );
@@ -165,7 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (admin) => {
       admin.addHook('onRequest', ctx.guards.requireAdmin);
       await admin.register(adminUsersRoutes(new UsersService(users, sessions), ctx));
-      await admin.register(adminSessionsRoutes(sessions, users));
+      await admin.register(adminSessionsRoutes(sessions, users, activity));
       await admin.register(activityRoutes(activity));
       await admin.register(
         databaseRoutes(

@@ -1,4 +1,5 @@
 import type { SessionInfo } from '@common/schemas/account';
+import type { ActivityEntry } from '@common/schemas/activity';
 import type { PublicUser } from '@common/schemas/user';
 
 /**
@@ -11,7 +12,8 @@ export interface AccountExport {
   user: PublicUser & { pendingEmail: string | null };
   /** The member's signed-in browsers and devices. */
   sessions: SessionInfo[];
-  // The Activity log's entries about the member go here, as `activity`, once that log exists.
+  /** What the member did, as the Activity log recorded it. */
+  activity: ActivityEntry[];
 }
 
 export function accountExport(parts: Omit<AccountExport, 'exportedAt'>): AccountExport {

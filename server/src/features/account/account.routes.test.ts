@@ -291,3 +291,70 @@ describe('POST /api/account/delete', () => {
     expect(await stored(admin.user._id)).not.toBeNull();
   });
 });
+
+describe('the Activity log', () => {
+  const entries = async (actorId: string) =>
+    (
+      await t.store
+        .collection<{ actorId: string; kind: string; before?: unknown; after?: unknown } & UserDoc>(
+          'activity',
+        )
+        .find({ actorId }, { sort: { createdAt: 1, _id: 1 } })
+    ).map((entry) => entry.kind);
+
+  it('holds one entry for each change a member makes, the export carries them, and no secret is in them', async () => {
+    const member = await createUser(t, { email: 'log@example.com', password: 'member-pass' });
+    expect((await call(member.token, 'PUT', '/name', { name: 'Logged' })).statusCode).toBe(200);
+    expect(
+      (await call(member.token, 'POST', '/email', { email: 'moved@example.com', password: 'member-pass' }))
+        .statusCode,
+    ).toBe(200);
+    const mails = await readOutbox(t.dataDir, 2);
+    expect((await confirm(linkIn(mails.find((m) => m.to === 'moved@example.com')!.text)!)).statusCode).toBe(
+      200,
+    );
+    expect(
+      (
+        await call(member.token, 'PUT', '/password', {
+          currentPassword: 'member-pass',
+          newPassword: 'member-pass-2',
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(await entries(member.user._id)).toEqual([
+      'account.renamed',
+      'account.email-requested',
+      'account.email-changed',
+      'account.password',
+    ]);
+
+    const exported = (await call(member.token, 'GET', '/export')).json();
+    expect(exported.activity.map((entry: { kind: string }) => entry.kind)).toEqual([
+      'account.password',
+      'account.email-changed',
+      'account.email-requested',
+      'account.renamed',
+    ]);
+    expect(JSON.stringify(exported)).not.toMatch(SECRETS);
+
+    expect((await call(member.token, 'POST', '/sign-out-everywhere')).statusCode).toBe(200);
+    expect((await entries(member.user._id)).at(-1)).toBe('account.signed-out');
+  });
+
+  it('records a deletion and an administrator signing someone out everywhere', async () => {
+    const member = await createUser(t, { password: 'member-pass' });
+    const admin = await createUser(t, { role: 'admin' });
+    const ended = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/users/${member.user._id}/sessions`,
+      headers: bearer(admin.token),
+    });
+    expect(ended.statusCode).toBe(200);
+    expect((await entries(admin.user._id)).at(-1)).toBe('sessions.ended');
+
+    const again = (await login(member.user.email, 'member-pass')).json().token;
+    const done = await call(again, 'POST', '/delete', { password: 'member-pass', confirmation: 'DELETE' });
+    expect(done.statusCode).toBe(200);
+    expect(await entries(member.user._id)).toEqual(['account.deleted']);
+  });
+});

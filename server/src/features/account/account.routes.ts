@@ -7,15 +7,22 @@ import {
 } from '@common/schemas/account';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseInput } from '../../lib/validate';
+import type { ActivityLog } from '../activity/activity.service';
 import type { Guards } from '../auth/auth.guard';
 import type { SignInLimiter } from '../auth/sign-in-limiter';
+import { toPublicUser } from '../users/users.repository';
 import type { AccountService } from './account.service';
 
 /**
  * The member's own account. No route takes a user id: each acts on the user whose session the
  * guard checked. Every check of the current password counts against the sign-in limits.
  */
-export function accountRoutes(account: AccountService, guards: Guards, limiter: SignInLimiter) {
+export function accountRoutes(
+  account: AccountService,
+  guards: Guards,
+  limiter: SignInLimiter,
+  activity: ActivityLog,
+) {
   return async (app: FastifyInstance) => {
     const me = (request: FastifyRequest) => request.user!;
 
@@ -34,7 +41,15 @@ export function accountRoutes(account: AccountService, guards: Guards, limiter: 
     // Opened from the mailed link, perhaps on a device where the member is not signed in.
     app.post('/confirm-email', async (request) => {
       const { token } = parseInput(confirmEmailBody, request.body);
-      return { success: true, message: await account.confirmEmail(token) };
+      const { message, user, previousEmail } = await account.confirmEmail(token);
+      await activity.record(request, {
+        kind: 'account.email-changed',
+        summary: `${previousEmail} confirmed the new e-mail ${user.email}`,
+        actor: { id: user._id, email: user.email },
+        before: { email: previousEmail },
+        after: { email: user.email },
+      });
+      return { success: true, message };
     });
 
     await app.register(async (signedIn) => {
@@ -47,7 +62,15 @@ export function accountRoutes(account: AccountService, guards: Guards, limiter: 
 
       signedIn.put('/name', async (request) => {
         const { name } = parseInput(updateNameBody, request.body);
-        return { success: true, data: await account.rename(me(request), name), message: 'Name saved.' };
+        const before = me(request).name;
+        const data = await account.rename(me(request), name);
+        await activity.record(request, {
+          kind: 'account.renamed',
+          summary: `${data.email} changed their name`,
+          before: { name: before },
+          after: { name: data.name },
+        });
+        return { success: true, data, message: 'Name saved.' };
       });
 
       signedIn.post('/email', async (request, reply) => {
@@ -55,6 +78,11 @@ export function accountRoutes(account: AccountService, guards: Guards, limiter: 
         const message = await withPasswordCheck(request, reply, () =>
           account.requestEmailChange(me(request), email, password),
         );
+        await activity.record(request, {
+          kind: 'account.email-requested',
+          summary: `${me(request).email} asked to change their e-mail`,
+          after: { email },
+        });
         return { success: true, message };
       });
 
@@ -63,6 +91,10 @@ export function accountRoutes(account: AccountService, guards: Guards, limiter: 
         const ended = await withPasswordCheck(request, reply, () =>
           account.changePassword(me(request), request.sessionId!, currentPassword, newPassword),
         );
+        await activity.record(request, {
+          kind: 'account.password',
+          summary: `${me(request).email} changed their password (${ended} other session${ended === 1 ? '' : 's'} ended)`,
+        });
         return {
           success: true,
           ended,
@@ -72,6 +104,10 @@ export function accountRoutes(account: AccountService, guards: Guards, limiter: 
 
       signedIn.post('/sign-out-everywhere', async (request) => {
         const ended = await account.signOutEverywhere(me(request));
+        await activity.record(request, {
+          kind: 'account.signed-out',
+          summary: `${me(request).email} signed out everywhere (${ended} session${ended === 1 ? '' : 's'})`,
+        });
         return { success: true, ended, message: 'Signed out everywhere.' };
       });
 
@@ -87,6 +123,11 @@ export function accountRoutes(account: AccountService, guards: Guards, limiter: 
       signedIn.post('/delete', async (request, reply) => {
         const { password } = parseInput(deleteAccountBody, request.body);
         await withPasswordCheck(request, reply, () => account.deleteAccount(me(request), password));
+        await activity.record(request, {
+          kind: 'account.deleted',
+          summary: `${me(request).email} deleted their account`,
+          before: toPublicUser(me(request)),
+        });
         return { success: true, message: 'Your account has been deleted.' };
       });
     });

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/app-error';
 import { hashLinkToken, newLinkToken } from '../../lib/link-token';
 import type { Mailer } from '../../mail/mailer';
 import { DuplicateKeyError } from '../../store/store';
+import type { ActivityLog } from '../activity/activity.service';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import type { SessionsService } from '../sessions/sessions.service';
 import { toPublicUser, type UserDoc, type UsersRepository } from '../users/users.repository';
@@ -24,13 +25,14 @@ export interface AccountDeps {
   mailer: Mailer;
   publicUrl: string;
   log: FastifyBaseLogger;
+  activity: Pick<ActivityLog, 'byActor'>;
 }
 
 /**
  * What members do to their own account. Every function takes the signed-in user as the routes'
  * guard found it: no caller can name another account.
  */
-export function createAccountService({ users, sessions, mailer, publicUrl, log }: AccountDeps) {
+export function createAccountService({ users, sessions, mailer, publicUrl, log, activity }: AccountDeps) {
   async function checkPassword(user: UserDoc, password: string): Promise<void> {
     if (!(await verifyPassword(user.password, password)))
       throw new AppError('INVALID_CREDENTIALS', WRONG_PASSWORD);
@@ -83,7 +85,7 @@ export function createAccountService({ users, sessions, mailer, publicUrl, log }
     },
 
     /** Opens the link: the change is made once, before the link expires, if the address is still free. */
-    async confirmEmail(token: string): Promise<string> {
+    async confirmEmail(token: string): Promise<{ message: string; user: UserDoc; previousEmail: string }> {
       const hash = hashLinkToken(token);
       const user = await users.findByEmailChangeTokenHash(hash, new Date());
       if (!user?.emailChangeTo) throw new AppError('INVALID_TOKEN', INVALID_LINK);
@@ -98,7 +100,11 @@ export function createAccountService({ users, sessions, mailer, publicUrl, log }
           ...done,
         });
         if (!updated) throw new AppError('INVALID_TOKEN', INVALID_LINK);
-        return `Your e-mail address is now ${updated.email}.`;
+        return {
+          message: `Your e-mail address is now ${updated.email}.`,
+          user: updated,
+          previousEmail: user.email,
+        };
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;
         await users.updateIfEmailChangeMatches(user._id, hash, done);
@@ -127,6 +133,7 @@ export function createAccountService({ users, sessions, mailer, publicUrl, log }
       return accountExport({
         user: { ...toPublicUser(user), pendingEmail: pendingEmail(user) },
         sessions: await sessions.list(user._id, sessionId),
+        activity: await activity.byActor(user._id),
       });
     },
 

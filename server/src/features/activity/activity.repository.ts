@@ -23,6 +23,7 @@ export class ActivityRepository {
   async init(): Promise<void> {
     await this.entries.ensureIndex({ field: 'createdAt' });
     await this.entries.ensureIndex({ field: 'actorEmail' });
+    await this.entries.ensureIndex({ field: 'actorId' });
     await this.entries.ensureIndex({ field: 'kind' });
   }
 

@@ -74,6 +74,11 @@ export class ActivityLog {
     };
   }
 
+  /** Every entry one person made, newest first (a member's "Download my data"). */
+  async byActor(actorId: string): Promise<ActivityEntry[]> {
+    return (await this.entries.find({ actorId }, { sort: { createdAt: -1, _id: -1 } })).map(toEntry);
+  }
+
   async all(query: ActivityExportQuery): Promise<ActivityEntry[]> {
     return (await this.entries.find(filterOf(query), { sort: { createdAt: -1, _id: -1 } })).map(toEntry);
   }

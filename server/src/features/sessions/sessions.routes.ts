@@ -2,6 +2,7 @@ import { userIdParam } from '@common/schemas/admin-users';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
+import type { ActivityLog } from '../activity/activity.service';
 import type { UsersRepository } from '../users/users.repository';
 import type { SessionsService } from './sessions.service';
 
@@ -9,12 +10,21 @@ import type { SessionsService } from './sessions.service';
  * An administrator signs a user out of every browser and device (a lost phone, a shared
  * computer). Registered inside the /api/admin scope, whose hook has checked the administrator.
  */
-export function adminSessionsRoutes(sessions: SessionsService, users: UsersRepository) {
+export function adminSessionsRoutes(
+  sessions: SessionsService,
+  users: UsersRepository,
+  activity: ActivityLog,
+) {
   return async (app: FastifyInstance) => {
     app.delete('/users/:id/sessions', async (request) => {
       const { id } = parseInput(userIdParam, request.params);
-      if (!(await users.findById(id))) throw new AppError('NOT_FOUND', 'User not found.');
+      const user = await users.findById(id);
+      if (!user) throw new AppError('NOT_FOUND', 'User not found.');
       const ended = await sessions.endAll(id);
+      await activity.record(request, {
+        kind: 'sessions.ended',
+        summary: `Signed ${user.email} out everywhere (${ended} session${ended === 1 ? '' : 's'})`,
+      });
       return {
         success: true,
         ended,
