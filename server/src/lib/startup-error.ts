@@ -1,4 +1,4 @@
-import { constants, existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:fs';
 import { access, mkdir, open, rm, statfs } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
@@ -99,22 +99,28 @@ export async function checkWritableFolder(folder: string, what: string, setting:
  */
 export async function realCause(folder: string, error: unknown): Promise<unknown> {
   if ((error as NodeJS.ErrnoException)?.code !== 'ENOENT') return error;
-  let dir = path.dirname(folder);
-  for (;;) {
-    try {
-      await access(dir, constants.F_OK);
-      break;
-    } catch {
-      const parent = path.dirname(dir);
-      if (parent === dir) return error;
-      dir = parent;
-    }
-  }
+  const dir = await nearestExisting(path.dirname(folder));
+  if (dir === null) return error;
   try {
     await access(dir, constants.W_OK);
     return error;
   } catch (cause) {
     return cause;
+  }
+}
+
+/** `folder` itself or its nearest ancestor that exists; null when not even the root does. */
+async function nearestExisting(folder: string): Promise<string | null> {
+  let dir = folder;
+  for (;;) {
+    try {
+      await access(dir, constants.F_OK);
+      return dir;
+    } catch {
+      const parent = path.dirname(dir);
+      if (parent === dir) return null;
+      dir = parent;
+    }
   }
 }
 
@@ -124,17 +130,8 @@ export async function realCause(folder: string, error: unknown): Promise<unknown
  * Null when it looks writable.
  */
 export async function folderRefusal(folder: string): Promise<NodeJS.ErrnoException | null> {
-  let dir = folder;
-  for (;;) {
-    try {
-      await access(dir, constants.F_OK);
-      break;
-    } catch {
-      const parent = path.dirname(dir);
-      if (parent === dir) return null;
-      dir = parent;
-    }
-  }
+  const dir = await nearestExisting(folder);
+  if (dir === null) return null;
   try {
     await access(dir, constants.W_OK);
   } catch (error) {
@@ -147,23 +144,8 @@ export async function folderRefusal(folder: string): Promise<NodeJS.ErrnoExcepti
 
 /**
  * The one-line StartupError for a folder the store must write and cannot (`what` names it for a
- * person, e.g. "database folder"). The reason is found by trying a write in the folder, or its
- * nearest existing parent, since mkdir's own error code often hides it (ENOENT on a read-only disk).
+ * person, e.g. "database folder"), with the real reason behind mkdir's own error code.
  */
-export function unwritableFolder(what: string, folder: string, error: unknown): StartupError {
-  return new StartupError(folderMessage(what, folder, 'DATA_DIR', probedCause(folder, error)));
-}
-
-function probedCause(folder: string, error: unknown): unknown {
-  let existing = folder;
-  while (!existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
-  if (!statSync(existing).isDirectory()) return Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
-  const probe = path.join(existing, `.write-test-${process.pid}`);
-  try {
-    writeFileSync(probe, '');
-    rmSync(probe, { force: true });
-    return error;
-  } catch (refused) {
-    return refused;
-  }
+export async function unwritableFolder(what: string, folder: string, error: unknown): Promise<StartupError> {
+  return new StartupError(folderMessage(what, folder, 'DATA_DIR', await realCause(folder, error)));
 }

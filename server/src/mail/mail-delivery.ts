@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
-import { ensurePrivateFolder, writeFileDurably } from './durable-file';
+import { ensurePrivateFolder, writeFileDurably } from '../lib/durable-file';
 import type { QueuedMail } from './mail-queue-files';
 
 /**

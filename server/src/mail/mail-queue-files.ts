@@ -1,6 +1,6 @@
 import { readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ensurePrivateFolder, syncFolder, writeFileDurably } from './durable-file';
+import { ensurePrivateFolder, syncFolder, writeFileDurably } from '../lib/durable-file';
 
 /** One message of the queue, as kept on disk (DATA_DIR/mail/<state>/<id>.json). */
 export interface QueuedMail {

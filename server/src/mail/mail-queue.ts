@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { MailQueueMessage } from '@common/schemas/mail';
 import type { FastifyBaseLogger } from 'fastify';
+import { isProcessAlive } from '../lib/process-alive';
 import type { MailDelivery } from './mail-delivery';
 import { plainMailError } from './mail-errors';
 import { MailQueueFiles, type QueuedMail } from './mail-queue-files';
@@ -23,17 +25,8 @@ export interface OutgoingMail {
   expiresAt?: Date;
 }
 
-export interface QueueStatusMessage {
-  id: string;
-  to: string;
-  subject: string;
-  state: 'waiting' | 'sending' | 'failed';
-  attempts: number;
-  createdAt: string;
-  nextAttemptAt: string | null;
-  expiresAt: string;
-  lastError: string | null;
-}
+/** A message as the console sees it: never its text or link. */
+export type QueueStatusMessage = MailQueueMessage;
 
 export interface QueueStatus {
   mode: 'smtp' | 'outbox';
@@ -283,7 +276,7 @@ export class MailQueue {
   /** Claims left by a process that is gone (kill -9, a crash) go back to the queue; old receipts go. */
   private async recoverAbandonedClaims(): Promise<void> {
     for (const claim of await this.files.claims()) {
-      if (claim.pid === process.pid || isAlive(claim.pid)) continue;
+      if (claim.pid === process.pid || isProcessAlive(claim.pid)) continue;
       await this.files.reclaim(claim.name, claim.id);
       this.options.log.warn(
         { mailId: claim.id },
@@ -294,14 +287,5 @@ export class MailQueue {
     for (const receipt of await this.files.receipts()) {
       if (Date.parse(receipt.sentAt) < old) await this.files.dropReceipt(receipt.id);
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,18 +1,9 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isProcessAlive } from '../lib/process-alive';
 
 /** Lock files this process holds, so that opening the same folder twice here fails loudly. */
 const held = new Set<string>();
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 const lockPath = (dir: string) => path.join(dir, '.lock');
 const ownerOf = async (file: string) => Number((await readFile(file, 'utf8').catch(() => '')).trim());
@@ -25,7 +16,7 @@ const ownerOf = async (file: string) => Number((await readFile(file, 'utf8').cat
 export async function lockOwner(dir: string): Promise<number | null> {
   const owner = await ownerOf(lockPath(dir));
   if (!Number.isInteger(owner) || owner <= 0 || owner === process.pid) return null;
-  return isAlive(owner) ? owner : null;
+  return isProcessAlive(owner) ? owner : null;
 }
 
 /**

@@ -75,8 +75,10 @@ export async function openEmbeddedStore(
   notice: (message: string) => void = (message) => console.log(message),
 ): Promise<Store> {
   const dir = path.join(dataDir, 'db');
-  const unusable = (error: unknown) => {
-    throw (error as NodeJS.ErrnoException).code ? unwritableFolder('the database folder', dir, error) : error;
+  const unusable = async (error: unknown): Promise<never> => {
+    throw (error as NodeJS.ErrnoException).code
+      ? await unwritableFolder('the database folder', dir, error)
+      : error;
   };
   await mkdir(dir, { recursive: true }).catch(unusable);
   const unlock = await lockEmbeddedStore(dir).catch(unusable);

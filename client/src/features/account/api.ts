@@ -1,8 +1,8 @@
 import type { AccountData, AccountResponse } from '@common/schemas/account';
 import type { PublicUser } from '@common/schemas/user';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, api } from '../../lib/api-client';
-import { getToken } from '../../lib/auth-token';
+import { api } from '../../lib/api-client';
+import { downloadFile } from '../../lib/download-file';
 
 const accountKey = ['account'] as const;
 
@@ -49,25 +49,6 @@ export function confirmEmail(token: string) {
 }
 
 /** Saves everything the site keeps about the member as a JSON file. */
-export async function downloadMyData(): Promise<void> {
-  const token = getToken();
-  const response = await fetch('/api/account/export', {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
-    cache: 'no-store',
-  });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => ({}))) as { message?: string };
-    throw new ApiError(body.message || `HTTP ${response.status}`, response.status);
-  }
-  const name =
-    /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'my-data.json';
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked a moment later: some browsers start the download only after the click returns.
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+export function downloadMyData(): Promise<void> {
+  return downloadFile('/api/account/export', 'my-data.json');
 }

@@ -6,8 +6,9 @@ import {
 } from '@common/schemas/activity';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';
+import { PageSizeSelect } from '../../components/ui/page-size-select';
+import { Pagination } from '../../components/ui/pagination';
 import { INPUT_CLASS } from '../../components/ui/text-field';
-import { Pagination } from '../users/components/pagination';
 import { type ActivityFilters, downloadActivityCsv, useActivity } from './api';
 
 const EMPTY: ActivityFilters = { actor: '', kind: '', from: '', to: '' };
@@ -141,24 +142,16 @@ export function ActivityPanel() {
       <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
         <div className="flex items-center gap-2 text-sm text-stone-400">
           <span>{list.data ? `${list.data.total.toLocaleString()} entries` : ''}</span>
-          <label htmlFor="activity-page-size" className="ml-3">
-            Per page
-          </label>
-          <select
+          <PageSizeSelect
             id="activity-page-size"
+            className="ml-3"
+            sizes={ACTIVITY_PAGE_SIZES}
             value={pageSize}
-            onChange={(e) => {
-              setPageSize(Number(e.target.value));
+            onChange={(size) => {
+              setPageSize(size);
               setPage(1);
             }}
-            className="rounded-lg border border-white/15 bg-stone-900 px-2 py-1.5 text-stone-100"
-          >
-            {ACTIVITY_PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
+          />
         </div>
         <Pagination
           page={list.data?.currentPage ?? page}

@@ -1,7 +1,7 @@
 import type { ActivityKind, ActivityListResponse } from '@common/schemas/activity';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
-import { getToken } from '../../lib/auth-token';
+import { downloadFile } from '../../lib/download-file';
 
 export interface ActivityFilters {
   actor: string;
@@ -30,24 +30,6 @@ export function useActivity(filters: ActivityFilters, page: number, pageSize: nu
 }
 
 /** The filtered log as a CSV file download. */
-export async function downloadActivityCsv(filters: ActivityFilters): Promise<void> {
-  const token = getToken();
-  const response = await fetch(`/api/admin/activity/export.csv?${filterQuery(filters)}`, {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
-    cache: 'no-store',
-  });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => ({}))) as { message?: string };
-    throw new Error(body.message || `HTTP ${response.status}`);
-  }
-  const name =
-    /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'activity.csv';
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+export function downloadActivityCsv(filters: ActivityFilters): Promise<void> {
+  return downloadFile(`/api/admin/activity/export.csv?${filterQuery(filters)}`, 'activity.csv');
 }

@@ -8,7 +8,7 @@ import type {
 } from '@common/schemas/admin-users';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
-import { getToken } from '../../lib/auth-token';
+import { downloadFile } from '../../lib/download-file';
 import { statsQueryKey } from '../dashboard/api';
 
 export interface UserListParams {
@@ -89,27 +89,8 @@ export function useDeleteUser() {
 }
 
 /** Downloads the searched and sorted list (every page) as a CSV file. */
-export async function downloadUsersCsv(params: Omit<UserListParams, 'page' | 'pageSize'>): Promise<void> {
-  const token = getToken();
-  const response = await fetch(`/api/admin/users/export.csv?${listQuery(params)}`, {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
-    cache: 'no-store',
-  });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => ({}))) as { message?: string };
-    throw new Error(body.message || `HTTP ${response.status}`);
-  }
-  const name =
-    /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'users.csv';
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked a moment later: some browsers start the download only after the click returns.
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+export function downloadUsersCsv(params: Omit<UserListParams, 'page' | 'pageSize'>): Promise<void> {
+  return downloadFile(`/api/admin/users/export.csv?${listQuery(params)}`, 'users.csv');
 }
 
 /** Signs a user out of every browser and device (their sessions end on the server). */

@@ -9,6 +9,8 @@ import {
 import type { PublicUser } from '@common/schemas/user';
 import { useEffect, useState } from 'react';
 import { Button } from '../../components/ui/button';
+import { PageSizeSelect } from '../../components/ui/page-size-select';
+import { Pagination } from '../../components/ui/pagination';
 import { INPUT_CLASS } from '../../components/ui/text-field';
 import { readSession } from '../../lib/auth-token';
 import { useConfirm } from '../admin/components/confirm-dialog';
@@ -16,7 +18,7 @@ import { useNotices } from '../admin/notices/notices';
 import { downloadUsersCsv, type UserListParams, useDeleteUser, useUpdateUser, useUserList } from './api';
 import { AddUserModal } from './components/add-user-modal';
 import { MobileSort } from './components/mobile-sort';
-import { Pagination } from './components/pagination';
+
 import { SortHeader } from './components/sort-header';
 import { UserRow } from './components/user-row';
 import { firstOrderOf, SORTABLE_COLUMNS } from './sort-columns';
@@ -241,21 +243,12 @@ export function UserManagementPanel() {
           <span>
             {shown ? `${shown.total.toLocaleString()} ${shown.total === 1 ? 'user' : 'users'}` : ''}
           </span>
-          <label htmlFor="users-page-size">Per page</label>
-          <select
+          <PageSizeSelect
             id="users-page-size"
+            sizes={USERS_PAGE_SIZES}
             value={params.pageSize}
-            onChange={(e) =>
-              setParams((current) => ({ ...current, pageSize: Number(e.target.value), page: 1 }))
-            }
-            className="rounded-lg border border-white/15 bg-stone-900 px-2 py-1.5 text-stone-100"
-          >
-            {USERS_PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
+            onChange={(pageSize) => setParams((current) => ({ ...current, pageSize, page: 1 }))}
+          />
         </div>
         <Pagination
           page={shown?.currentPage ?? params.page}

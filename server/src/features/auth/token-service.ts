@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TokenPayload } from '@common/schemas/auth';
 import { jwtVerify, SignJWT } from 'jose';
 import { ConfigError } from '../../config';
-import { syncFolder } from '../../mail/durable-file';
+import { writeFileDurably } from '../../lib/durable-file';
 
 const ALGORITHM = 'HS256';
 /** How long a sign-in lasts; a token claiming a later expiry was not made by this product. */
@@ -77,34 +77,11 @@ export async function loadTokenKey(dataDir: string, configured?: string): Promis
   if (existing !== null) return existing;
   const secret = randomBytes(48).toString('base64url');
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  await createDurably(file, `${secret}\n`);
+  // Whole and on stable storage before it is used: a power cut can leave no file, never an empty one.
+  await writeFileDurably(file, `${secret}\n`, { createOnly: true });
   const written = await readSecret(file);
   if (written === null) throw new Error(`Could not create ${file}`);
   return written;
-}
-
-/**
- * Writes the new secret whole and on stable storage before it is used: a temp file, flushed, then
- * hard-linked into place (which fails if another process made the file meanwhile; theirs is read
- * then). A power cut or a full disk can leave no file, never an empty one that signs nothing.
- */
-async function createDurably(file: string, text: string): Promise<void> {
-  const temp = `${file}.${process.pid}.tmp`;
-  try {
-    const handle = await open(temp, 'w', 0o600);
-    try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await link(temp, file).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error;
-    });
-  } finally {
-    await rm(temp, { force: true });
-  }
-  await syncFolder(path.dirname(file));
 }
 
 async function readSecret(file: string): Promise<Uint8Array | null> {

@@ -1,5 +1,6 @@
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
+import { isProcessAlive } from '../../lib/process-alive';
 
 /** The pid nginx wrote, or null when there is no readable pid file. */
 export async function readPid(pidFile: string): Promise<number | null> {
@@ -33,19 +34,10 @@ async function procInfo(pid: number): Promise<ProcInfo | null> {
 
 const hasProc = async () => (await procInfo(process.pid)) !== null;
 
-/** Without /proc (not Linux) a signal 0 tells whether the pid lives, not what it is. */
-function signalAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** True when `pid` is a live nginx process (a reused pid of another program does not count). */
 export async function isNginxAlive(pid: number): Promise<boolean> {
-  if (!(await hasProc())) return signalAlive(pid);
+  // Without /proc (not Linux) a signal 0 tells whether the pid lives, not what it is.
+  if (!(await hasProc())) return isProcessAlive(pid);
   const info = await procInfo(pid);
   return info !== null && info.state !== 'Z' && info.name.startsWith('nginx');
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { link, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Creates a folder (and its parents) readable by the owner only. */
@@ -10,9 +10,15 @@ export async function ensurePrivateFolder(folder: string): Promise<void> {
 /**
  * Writes a whole file or nothing: a temp file beside the target, flushed to the disk, then renamed
  * into place. A crash or a full disk leaves the old file (or none), never a half-written one, and
- * the temp file is removed when the write fails.
+ * the temp file is removed when the write fails. With `createOnly`, the temp file is hard-linked
+ * into place instead, which leaves a file another process made meanwhile as it is (the caller
+ * reads theirs then).
  */
-export async function writeFileDurably(file: string, data: string | Buffer): Promise<void> {
+export async function writeFileDurably(
+  file: string,
+  data: string | Buffer,
+  { createOnly = false } = {},
+): Promise<void> {
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     const handle = await open(temp, 'wx', 0o600);
@@ -22,10 +28,13 @@ export async function writeFileDurably(file: string, data: string | Buffer): Pro
     } finally {
       await handle.close();
     }
-    await rename(temp, file);
-  } catch (error) {
+    if (!createOnly) await rename(temp, file);
+    else
+      await link(temp, file).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
+  } finally {
     await rm(temp, { force: true });
-    throw error;
   }
   await syncFolder(path.dirname(file));
 }
