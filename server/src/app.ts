@@ -46,6 +46,7 @@ import {
 } from './http/request-timeouts';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerSpa } from './http/spa';
+import { SharedRateCounters } from './lib/rate-limiter';
 import { createMailer } from './mail/mailer';
 import type { Store } from './store/store';
 
@@ -94,7 +95,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const sessions = new SessionsService(sessionsRepository, tokens);
   await sessions.sweepExpired();
   // Sign-in and every check of a signed-in member's password share one set of budgets.
-  const signInLimiter = new SignInLimiter(deps.authLimits);
+  const signInLimiter = new SignInLimiter(
+    new SharedRateCounters(store.counters, 'sign-in:'),
+    deps.authLimits,
+  );
   const mailer = await createMailer({
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
@@ -137,7 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerCors(app, live);
   registerBodyLimit(app, live);
   registerRequestTimeouts(app, deps.requestTimeouts ?? DEFAULT_REQUEST_TIMEOUTS);
-  registerApiRateLimit(app, { live, tokens, users, sessions });
+  registerApiRateLimit(app, { live, tokens, users, sessions, counters: store.counters });
   await registerCompression(app);
 
   await app.register(healthRoutes(ctx), { prefix: '/api' });

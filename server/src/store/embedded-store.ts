@@ -6,6 +6,7 @@ import { StartupError, unwritableFolder } from '../lib/startup-error';
 import { lockEmbeddedStore } from './embedded-lock';
 import { importNedbFiles } from './nedb-import';
 import { newId } from './new-id';
+import { openSqliteCounters } from './sqlite-counters';
 import { decodeDoc, encodeDoc } from './sqlite-documents';
 import { storeFault } from './sqlite-faults';
 import { sqliteInspector } from './sqlite-inspector';
@@ -110,6 +111,14 @@ export async function openEmbeddedStore(
     await unlock();
     throw error;
   }
+  let counters: ReturnType<typeof openSqliteCounters>;
+  try {
+    counters = openSqliteCounters(dir);
+  } catch (error) {
+    db.close();
+    await unlock();
+    throw error;
+  }
   const gate = new WriteGate();
   const collections = new Map<string, SqliteCollection<StoredDoc>>();
   let closed = false;
@@ -130,10 +139,12 @@ export async function openEmbeddedStore(
     },
     collectionNames: async () => engine.collectionNames(),
     inspector: sqliteInspector(engine),
+    counters,
     pauseWrites: (reason) => gate.pause(reason),
     async close() {
       if (closed) return;
       closed = true;
+      counters.close();
       engine.close();
       await unlock();
     },
