@@ -26,6 +26,8 @@ import { playlistRoutes } from './features/playlists/playlists.routes';
 import { SessionsRepository } from './features/sessions/sessions.repository';
 import { adminSessionsRoutes } from './features/sessions/sessions.routes';
 import { SessionsService } from './features/sessions/sessions.service';
+import { SharedChanges } from './features/shared-state/shared-changes';
+import { StoreLeases } from './features/shared-state/store-lease';
 import { sliderRoutes } from './features/slider/slider.routes';
 import { SliderConfigRepository } from './features/slider/slider-config.repository';
 import { ensureAdmin } from './features/users/ensure-admin';
@@ -83,7 +85,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const users = new UsersRepository(store);
   await users.init();
-  const sliderConfig = new SliderConfigRepository(store, config.dataDir);
+  // What other server processes change and this one caches, seen within a second (polled).
+  const changes = new SharedChanges(store, app.log);
+  await changes.init();
+  changes.start();
+  app.addHook('onClose', () => changes.stop());
+  const leases = new StoreLeases(store);
+  await leases.init();
+  const sliderConfig = new SliderConfigRepository(store, config.dataDir, changes);
   await sliderConfig.init();
   const tokenKey = await loadTokenKey(config.dataDir, config.jwtSecret);
   const tokens = new TokenService(tokenKey);
@@ -116,6 +125,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     tokens,
     sessions,
     mailer,
+    changes,
+    leases,
     guards: createGuards(sessions, users),
     reauth: new ReauthProofs(tokenKey),
     activity,
@@ -169,7 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (admin) => {
       admin.addHook('onRequest', ctx.guards.requireAdmin);
-      await admin.register(adminUsersRoutes(new UsersService(users, sessions), ctx));
+      await admin.register(adminUsersRoutes(new UsersService(users, sessions, leases), ctx));
       await admin.register(adminSessionsRoutes(sessions, users, activity));
       await admin.register(activityRoutes(activity));
       await admin.register(

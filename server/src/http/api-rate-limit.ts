@@ -34,18 +34,18 @@ export function registerApiRateLimit(
   // round trip per request, and the limit holds across processes to within one batch.
   const counters = new BatchedRateCounters(deps.counters, 'api:');
   app.addHook('onClose', () => counters.close());
-  // A new rule starts a fresh window for everyone, instead of judging old counts by it.
-  deps.live.onChange((next, previous) => {
-    if (next.rateLimitMax !== previous.rateLimitMax || next.rateLimitWindowMs !== previous.rateLimitWindowMs)
-      void counters.clear();
-  });
   const counted = new WeakMap<FastifyRequest, string[]>();
 
   async function count(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const budgets = await callerBudgets(request, deps);
     const { rateLimitMax, rateLimitWindowMs } = deps.live.current;
+    // The rule is part of the key: a new rule starts a fresh window for everyone, on every
+    // process at once, instead of judging old counts by it (the old keys just run out).
+    const rule = `${rateLimitMax}/${rateLimitWindowMs}:`;
     const keys: string[] = [];
-    for (const { key, times } of budgets) {
+    for (const budget of budgets) {
+      const key = rule + budget.key;
+      const times = budget.times;
       const wait = await counters.hit(key, rateLimitMax * times, rateLimitWindowMs);
       if (wait > 0) {
         for (const done of keys) await counters.refund(done);

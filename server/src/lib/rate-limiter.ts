@@ -19,8 +19,6 @@ export interface RateCounters {
   refund(key: string): Promise<void>;
   /** Forgets `key` (a success that ends a run of failures). */
   reset(key: string): Promise<void>;
-  /** Forgets every key of this limiter (the rule changed). */
-  clear(): Promise<void>;
 }
 
 const secondsUntil = (resetAt: number, now = Date.now()) => Math.max(1, Math.ceil((resetAt - now) / 1000));
@@ -28,7 +26,7 @@ const secondsUntil = (resetAt: number, now = Date.now()) => Math.max(1, Math.cei
 /**
  * Every call is one atomic conditional step in the store, so the limit is exact whatever the
  * number of processes: 30 wrong passwords sent through two processes are refused at the same
- * count as through one. `namespace` keeps each limiter's keys (and its clear()) apart.
+ * count as through one. `namespace` keeps each limiter's keys apart.
  */
 export class SharedRateCounters implements RateCounters {
   constructor(
@@ -53,10 +51,6 @@ export class SharedRateCounters implements RateCounters {
   async reset(key: string): Promise<void> {
     await this.counters.delete(this.namespace + key);
   }
-
-  async clear(): Promise<void> {
-    await this.counters.deletePrefix(this.namespace);
-  }
 }
 
 /** How often the counts made in this process are merged into the shared ones. */
@@ -71,6 +65,8 @@ interface Local {
   shared: number;
   resetAt: number;
   windowMs: number;
+  /** When this process first counted while no window was known: a new window starts then. */
+  firstAt: number;
 }
 
 /**
@@ -100,7 +96,9 @@ export class BatchedRateCounters implements RateCounters {
   async hit(key: string, max: number, windowMs: number): Promise<number> {
     const now = Date.now();
     const entry = this.entry(key, windowMs, now);
-    if (entry.shared + entry.pending >= max) return secondsUntil(entry.resetAt || now + windowMs, now);
+    if (entry.shared + entry.pending >= max)
+      return secondsUntil(entry.resetAt || entry.firstAt + windowMs, now);
+    if (entry.resetAt === 0 && entry.pending === 0) entry.firstAt = now;
     entry.pending += 1;
     this.schedule();
     return 0;
@@ -112,7 +110,7 @@ export class BatchedRateCounters implements RateCounters {
     const now = Date.now();
     this.expire(entry, now);
     const count = Math.max(0, entry.shared + entry.pending);
-    return { count, wait: count ? secondsUntil(entry.resetAt || now + entry.windowMs, now) : 0 };
+    return { count, wait: count ? secondsUntil(entry.resetAt || entry.firstAt + entry.windowMs, now) : 0 };
   }
 
   async refund(key: string): Promise<void> {
@@ -125,11 +123,6 @@ export class BatchedRateCounters implements RateCounters {
   async reset(key: string): Promise<void> {
     this.local.delete(key);
     await this.counters.delete(this.namespace + key);
-  }
-
-  async clear(): Promise<void> {
-    this.local.clear();
-    await this.counters.deletePrefix(this.namespace);
   }
 
   /** Merges what is left and stops (the server is closing). */
@@ -157,12 +150,14 @@ export class BatchedRateCounters implements RateCounters {
     }
     await Promise.all(
       changed.map(async ([key, entry, amount]) => {
+        // A window the store starts now began with this process's first count, not at the merge.
+        const windowMs = Math.max(1, entry.windowMs - (now - entry.firstAt));
         try {
           const window = await this.counters.add(
             this.namespace + key,
             amount,
             Number.POSITIVE_INFINITY,
-            entry.windowMs,
+            windowMs,
           );
           entry.shared = window.count;
           entry.resetAt = window.count > 0 ? window.resetAt : 0;
@@ -179,7 +174,7 @@ export class BatchedRateCounters implements RateCounters {
     let entry = this.local.get(key);
     if (!entry) {
       this.makeRoom();
-      entry = { pending: 0, shared: 0, resetAt: 0, windowMs };
+      entry = { pending: 0, shared: 0, resetAt: 0, windowMs, firstAt: now };
       this.local.set(key, entry);
     }
     entry.windowMs = windowMs;

@@ -27,8 +27,6 @@ export interface CounterStore {
   /** The running window of `key`, or null when none runs. */
   get(key: string): Promise<CounterWindow | null>;
   delete(key: string): Promise<void>;
-  /** Forgets every key that starts with `prefix` (one limiter's rule changed). */
-  deletePrefix(prefix: string): Promise<void>;
   /**
    * Deletes the ended windows, then, when more than `maxKeys` are left, those ending soonest:
    * the counters never grow without bound, whatever the number of clients. Each adapter runs it
@@ -41,8 +39,3 @@ export interface CounterStore {
 export const MAX_COUNTERS = 200_000;
 /** How often each process sweeps the ended windows away. */
 export const SWEEP_EVERY_MS = 60_000;
-
-/** The upper end of the keys starting with `prefix`, for a range query instead of a pattern. */
-export function prefixEnd(prefix: string): string {
-  return `${prefix}\uffff`;
-}

@@ -544,6 +544,8 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
 
   async updateOne(filter: Filter, changes: DocChanges<T>): Promise<T | null> {
     const { set, unset } = splitChanges(changes as Record<string, unknown>);
+    // IMMEDIATE: the write lock is taken before the read, so that a compare-and-set from another
+    // process (workers share the file) waits its turn instead of failing on a stale snapshot.
     return this.write(() =>
       this.engine.db.transaction(() => {
         const { where, params } = filterSql(filter, this.engine.context(this.name));
@@ -561,7 +563,7 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
           .statement(`UPDATE ${this.t} SET doc = jsonb(?), dates = ? WHERE seq = ?`)
           .run(encoded.doc, encoded.dates, row.seq);
         return doc as unknown as T;
-      })(),
+      }).immediate(),
     );
   }
 

@@ -1,5 +1,5 @@
 import { type Db, MongoServerError } from 'mongodb';
-import { type CounterAdded, type CounterStore, MAX_COUNTERS, prefixEnd, SWEEP_EVERY_MS } from './counters';
+import { type CounterAdded, type CounterStore, MAX_COUNTERS, SWEEP_EVERY_MS } from './counters';
 
 /**
  * The collection holding the counters. It is the adapter's own, like the embedded store's
@@ -108,9 +108,6 @@ export function mongoCounters(db: Db): CounterStore & { close(): void } {
     },
     async delete(key) {
       await c.deleteOne({ _id: key });
-    },
-    async deletePrefix(prefix) {
-      await c.deleteMany({ _id: { $gte: prefix, $lt: prefixEnd(prefix) } });
     },
     sweep,
     close() {

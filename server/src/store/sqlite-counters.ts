@@ -1,6 +1,6 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { type CounterAdded, type CounterStore, MAX_COUNTERS, prefixEnd, SWEEP_EVERY_MS } from './counters';
+import { type CounterAdded, type CounterStore, MAX_COUNTERS, SWEEP_EVERY_MS } from './counters';
 import { storeFault } from './sqlite-faults';
 
 /** The embedded store's counters: their own file beside the data, DATA_DIR/db/counters.sqlite. */
@@ -33,7 +33,6 @@ export function openSqliteCounters(dir: string): CounterStore & { close(): void 
   const update = db.prepare('UPDATE counters SET count = ? WHERE key = ?');
   const replace = db.prepare('INSERT OR REPLACE INTO counters (key, count, reset_at) VALUES (?, ?, ?)');
   const remove = db.prepare('DELETE FROM counters WHERE key = ?');
-  const removeRange = db.prepare('DELETE FROM counters WHERE key >= ? AND key < ?');
   const removeEnded = db.prepare('DELETE FROM counters WHERE reset_at <= ?');
   const total = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM counters');
   const removeSoonest = db.prepare(
@@ -78,7 +77,6 @@ export function openSqliteCounters(dir: string): CounterStore & { close(): void 
         return row && row.reset_at > Date.now() ? { count: row.count, resetAt: row.reset_at } : null;
       }),
     delete: (key) => run(() => void remove.run(key)),
-    deletePrefix: (prefix) => run(() => void removeRange.run(prefix, prefixEnd(prefix))),
     sweep: (maxKeys = MAX_COUNTERS) => run(() => sweep.immediate(maxKeys)),
     close() {
       clearInterval(timer);

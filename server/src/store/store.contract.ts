@@ -299,15 +299,6 @@ export function describeCountersContract(
       expect(await store.counters.add(key, 1, 1, 50)).toMatchObject({ count: 1, added: true });
     });
 
-    it('forgets the keys under a prefix and only those', async () => {
-      await store.counters.add(`${prefix}x:1`, 1, 10, 60_000);
-      await store.counters.add(`${prefix}x:2`, 1, 10, 60_000);
-      await store.counters.add(`${prefix}y:1`, 1, 10, 60_000);
-      await store.counters.deletePrefix(`${prefix}x:`);
-      expect(await store.counters.get(`${prefix}x:1`)).toBeNull();
-      expect(await store.counters.get(`${prefix}x:2`)).toBeNull();
-      expect(await store.counters.get(`${prefix}y:1`)).toMatchObject({ count: 1 });
-    });
 
     it('sweeps ended windows away and keeps no more than the ceiling, dropping those ending soonest', async () => {
       await store.counters.sweep(0);

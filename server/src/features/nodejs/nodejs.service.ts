@@ -17,16 +17,26 @@ import { readSavedSettings, writeSavedSettings } from './app-server-file';
  * The Node.js panel: settings saved under DATA_DIR, applied at once where that is possible
  * (CORS, request size, rate limit, log level) and at the next start otherwise (port,
  * environment, session secret). A field fixed by an environment variable is never changed.
+ * The file is the one copy every server process of this machine reads: a save starts from what
+ * it holds now (never from this process's copy, which another process may have outdated), and the
+ * other processes reload it within a second (SharedChanges' 'app-server' topic).
  */
 export class NodejsService {
   private saved: Partial<AppServerSettings>;
   private saving: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly ctx: Pick<AppContext, 'config' | 'log' | 'requestRestart'>,
+    private readonly ctx: Pick<AppContext, 'config' | 'log' | 'requestRestart' | 'changes'>,
     private readonly live: LiveSettings,
   ) {
     this.saved = readSavedSettings(ctx.config.dataDir).values;
+    ctx.changes.on('app-server', () => this.reload());
+  }
+
+  /** Another server process saved the settings: the live ones apply here too, from the file. */
+  private reload(): void {
+    this.saved = readSavedSettings(this.ctx.config.dataDir).values;
+    this.apply();
   }
 
   private fixed(field: AppServerField): boolean {
@@ -58,6 +68,8 @@ export class NodejsService {
   save(body: AppServerConfigBody): Promise<{ config: AppServerConfigView; ignored: AppServerField[] }> {
     const run = this.saving.then(async () => {
       const ignored: AppServerField[] = [];
+      // What the file holds now: another process may have saved since this one last read it.
+      this.saved = readSavedSettings(this.ctx.config.dataDir).values;
       const next: Partial<AppServerSettings> = { ...this.saved };
       for (const [field, value] of Object.entries(body) as Array<[AppServerField, unknown]>) {
         if (value === undefined) continue;
@@ -80,6 +92,7 @@ export class NodejsService {
       const changed = (Object.keys(next) as AppServerField[]).filter((f) => next[f] !== this.saved[f]);
       this.saved = next;
       this.apply();
+      await this.ctx.changes.bump('app-server');
       this.ctx.log.info({ changed }, 'Application-server settings saved');
       return { config: this.view(), ignored };
     });
