@@ -547,23 +547,25 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
     // IMMEDIATE: the write lock is taken before the read, so that a compare-and-set from another
     // process (workers share the file) waits its turn instead of failing on a stale snapshot.
     return this.write(() =>
-      this.engine.db.transaction(() => {
-        const { where, params } = filterSql(filter, this.engine.context(this.name));
-        const row = this.engine
-          .statement(`SELECT seq, id, json(doc) AS doc, dates FROM ${this.t} WHERE ${where} LIMIT 1`)
-          .get(...params) as (Row & { seq: number }) | undefined;
-        if (!row) return null;
-        const doc = toDoc<T>(row) as unknown as Record<string, unknown>;
-        for (const [key, value] of Object.entries(set)) setPath(doc, key, structuredClone(value));
-        for (const key of Object.keys(unset)) unsetPath(doc, key);
-        doc.updatedAt = new Date();
-        const { _id, ...fields } = doc;
-        const encoded = encodeDoc(fields);
-        this.engine
-          .statement(`UPDATE ${this.t} SET doc = jsonb(?), dates = ? WHERE seq = ?`)
-          .run(encoded.doc, encoded.dates, row.seq);
-        return doc as unknown as T;
-      }).immediate(),
+      this.engine.db
+        .transaction(() => {
+          const { where, params } = filterSql(filter, this.engine.context(this.name));
+          const row = this.engine
+            .statement(`SELECT seq, id, json(doc) AS doc, dates FROM ${this.t} WHERE ${where} LIMIT 1`)
+            .get(...params) as (Row & { seq: number }) | undefined;
+          if (!row) return null;
+          const doc = toDoc<T>(row) as unknown as Record<string, unknown>;
+          for (const [key, value] of Object.entries(set)) setPath(doc, key, structuredClone(value));
+          for (const key of Object.keys(unset)) unsetPath(doc, key);
+          doc.updatedAt = new Date();
+          const { _id, ...fields } = doc;
+          const encoded = encodeDoc(fields);
+          this.engine
+            .statement(`UPDATE ${this.t} SET doc = jsonb(?), dates = ? WHERE seq = ?`)
+            .run(encoded.doc, encoded.dates, row.seq);
+          return doc as unknown as T;
+        })
+        .immediate(),
     );
   }
 

@@ -299,7 +299,6 @@ export function describeCountersContract(
       expect(await store.counters.add(key, 1, 1, 50)).toMatchObject({ count: 1, added: true });
     });
 
-
     it('sweeps ended windows away and keeps no more than the ceiling, dropping those ending soonest', async () => {
       await store.counters.sweep(0);
       await store.counters.add(`${prefix}ended`, 1, 10, 20);

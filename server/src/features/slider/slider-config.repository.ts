@@ -1,8 +1,8 @@
 import type { SliderConfig } from '@common/schemas/slider';
 import { SLIDER_DEFAULTS } from '@common/slider-defaults';
 import type { Collection, Store, StoredDoc } from '../../store/store';
-import type { SharedChanges } from '../shared-state/shared-changes';
 import { defaultMediaBasePath } from '../media/media-library';
+import type { SharedChanges } from '../shared-state/shared-changes';
 
 interface SettingsDoc extends StoredDoc {
   key: string;
