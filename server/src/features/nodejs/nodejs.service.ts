@@ -53,6 +53,8 @@ export class NodejsService {
   }
 
   view(): AppServerConfigView {
+    // What the file holds now, whichever process saved it last.
+    this.saved = readSavedSettings(this.ctx.config.dataDir).values;
     const effective = this.effective();
     const running = this.ctx.config.appServer;
     return {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -197,6 +197,29 @@ describe('one site on two server processes (19.3)', () => {
     expect(after.headers['access-control-allow-origin']).toBeUndefined();
     const allowed = await call(on(1), 'GET', '/api/slider/public', { headers: { origin } });
     expect(allowed.headers['access-control-allow-origin']).toBe(origin);
+  });
+
+  it('keeps the settings saved through either process, for every process after the next start', async () => {
+    const token = await signIn(1, ADMIN);
+    // Each process saves one field; neither writes back an older copy of the file over the other's.
+    const first = await call(on(1), 'POST', '/api/admin/nodejs/config', {
+      token,
+      headers: await confirmed(1, token, ADMIN.password),
+      body: { rateLimitMax: 4321 },
+    });
+    expect(first.status).toBe(200);
+    const second = await call(on(0), 'POST', '/api/admin/nodejs/config', {
+      token,
+      headers: await confirmed(0, token, ADMIN.password),
+      body: { maxRequestSize: '2mb' },
+    });
+    expect(second.status).toBe(200);
+    const saved = JSON.parse(await readFile(path.join(dataDir, 'app-server.json'), 'utf8'));
+    expect(saved).toMatchObject({ rateLimitMax: 4321, maxRequestSize: '2mb' });
+    for (const i of [0, 1]) {
+      const view = (await call(on(i), 'GET', '/api/admin/nodejs/config', { token })).json().config;
+      expect(view, `process ${i}`).toMatchObject({ rateLimitMax: 4321, maxRequestSize: '2mb' });
+    }
   });
 
   it('keeps one administrator when two demote each other at the same moment through different processes', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../lib/app-error';
 import { newId } from '../../store/new-id';
@@ -26,9 +27,10 @@ const RETRY_MS = 15;
 /**
  * A lock held in the store, so it holds across server processes and machines: `run(name, work)`
  * runs `work` only while this process holds the lease `name`, which no other process can take
- * meanwhile. Taking it is one conditional write: the lease document is created free once (its
- * `name` is unique, so two processes cannot both create it), then taken by a compare-and-set from
- * free or lapsed to this holder; letting go is a compare-and-set back to free by the same holder.
+ * meanwhile. Taking it is one conditional write: the lease document is created free once, with an
+ * id made from its name (ids are unique on every store, so two processes cannot both create it),
+ * then taken by a compare-and-set from free or lapsed to this holder; letting go is a
+ * compare-and-set back to free by the same holder.
  *
  * A process that dies while holding it leaves the lease to lapse after `ttlMs`; nothing it did
  * is undone, and nothing else needs undoing, since the work under the lease is a check followed
@@ -44,7 +46,7 @@ export class StoreLeases {
   }
 
   async init(): Promise<void> {
-    await this.leases.ensureIndex({ field: 'name', unique: true });
+    await this.leases.ensureIndex({ field: 'name' });
   }
 
   async run<R>(
@@ -55,7 +57,8 @@ export class StoreLeases {
   ): Promise<R> {
     const ttlMs = options.ttlMs ?? TTL_MS;
     const holder = newId();
-    const takenAt = await this.take(name, holder, ttlMs, options.waitMs ?? WAIT_MS, busyMessage);
+    const id = leaseId(name);
+    const takenAt = await this.take(id, name, holder, ttlMs, options.waitMs ?? WAIT_MS, busyMessage);
     try {
       return await work({
         assertHeld() {
@@ -63,12 +66,13 @@ export class StoreLeases {
         },
       });
     } finally {
-      await this.leases.updateOne({ name, holder }, { holder: '', expiresAt: 0 }).catch(() => undefined);
+      await this.leases.updateOne({ _id: id, holder }, { holder: '', expiresAt: 0 }).catch(() => undefined);
     }
   }
 
   /** Takes the lease for `holder`, waiting while another holds it; answers when it was taken. */
   private async take(
+    id: string,
     name: string,
     holder: string,
     ttlMs: number,
@@ -79,13 +83,13 @@ export class StoreLeases {
     for (;;) {
       const now = Date.now();
       const taken = await this.leases.updateOne(
-        { name, expiresAt: { $lte: now } },
+        { _id: id, expiresAt: { $lte: now } },
         { holder, expiresAt: now + ttlMs },
       );
       if (taken) return now;
-      if (!(await this.leases.findOne({ name }))) {
+      if (!(await this.leases.findById(id))) {
         try {
-          await this.leases.insertOne({ name, holder: '', expiresAt: 0 });
+          await this.leases.insertMany([{ _id: id, name, holder: '', expiresAt: 0 }]);
         } catch (error) {
           if (!(error instanceof DuplicateKeyError)) throw error;
         }
@@ -95,4 +99,9 @@ export class StoreLeases {
       await sleep(RETRY_MS + Math.random() * RETRY_MS);
     }
   }
+}
+
+/** The lease document's id: the same on every process, like any other id in form (24 hex digits). */
+function leaseId(name: string): string {
+  return createHash('sha256').update(`lease:${name}`).digest('hex').slice(0, 24);
 }
