@@ -66,48 +66,77 @@ function call(
   });
 }
 
-let standIn: MongoStandIn;
-let dataDir = '';
-let workers: SpawnedServer[] = [];
-/** The base address of the process `i` (taken modulo the number of processes). */
-const on = (i: number) => workers[i % workers.length]!.url;
+/** A site of two server processes on one store, sharing one DATA_DIR (with the media in it). */
+interface Site {
+  /** The base address that reaches process `i`, or the next process in turn (each call has a connection of its own). */
+  on(i: number): string;
+  stop(): Promise<void>;
+}
 
-beforeAll(async () => {
-  standIn = await startMongoStandIn();
-  dataDir = await mkdtemp(path.join(tmpdir(), 'one-site-'));
-  await mkdir(path.join(dataDir, 'media', 'image'), { recursive: true });
-  for (const name of ['one.png', 'two.png']) await writeFile(path.join(dataDir, 'media', 'image', name), 'x');
+/** Two servers on one MongoDB (the stand-in, over the wire), each addressed by itself. */
+async function twoServersOnMongo(dataDir: string): Promise<Site> {
+  const standIn: MongoStandIn = await startMongoStandIn();
   const env = { ...ENV, DATA_DIR: dataDir, MONGODB_URI: standIn.uri('site') };
   // One after the other: the first creates the owner's account, the second finds it.
-  workers = [await spawnServer(env)];
-  workers.push(await spawnServer(env));
-}, 60_000);
+  const servers: SpawnedServer[] = [await spawnServer(env)];
+  servers.push(await spawnServer(env));
+  return {
+    on: (i) => servers[i % servers.length]!.url,
+    async stop() {
+      for (const server of servers) {
+        server.process.kill('SIGTERM');
+        await exited(server.process);
+      }
+      await standIn.close();
+    },
+  };
+}
 
-afterAll(async () => {
-  for (const worker of workers) {
-    worker.process.kill('SIGTERM');
-    await exited(worker.process);
+const SITES: Array<[string, (dataDir: string) => Promise<Site>]> = [
+  ['two servers on one MongoDB', twoServersOnMongo],
+];
+
+describe.each(SITES)('one site on two server processes (19.3): %s', (_label, startSite) => {
+  let dataDir = '';
+  let site: Site;
+  const on = (i: number) => site.on(i);
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'one-site-'));
+    await mkdir(path.join(dataDir, 'media', 'image'), { recursive: true });
+    for (const name of ['one.png', 'two.png'])
+      await writeFile(path.join(dataDir, 'media', 'image', name), 'x');
+    site = await startSite(dataDir);
+  }, 120_000);
+
+  afterAll(async () => {
+    await site?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function signIn(i: number, who: { email: string; password: string }): Promise<string> {
+    const answer = await call(on(i), 'POST', '/api/auth/login', { body: who });
+    expect(answer.status).toBe(200);
+    return answer.json().token;
   }
-  await standIn?.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
 
-async function signIn(i: number, who: { email: string; password: string }): Promise<string> {
-  const answer = await call(on(i), 'POST', '/api/auth/login', { body: who });
-  expect(answer.status).toBe(200);
-  return answer.json().token;
-}
+  /** A fresh password confirmation, for changes that can take the site. */
+  async function confirmed(i: number, token: string, password: string): Promise<Record<string, string>> {
+    const answer = await call(on(i), 'POST', '/api/auth/reauth', { token, body: { password } });
+    expect(answer.status).toBe(200);
+    return { 'x-reauth': answer.json().proof };
+  }
 
-/** The token and a fresh password confirmation, for changes that can take the site. */
-async function confirmed(i: number, token: string, password: string): Promise<Record<string, string>> {
-  const answer = await call(on(i), 'POST', '/api/auth/reauth', { token, body: { password } });
-  expect(answer.status).toBe(200);
-  return { 'x-reauth': answer.json().proof };
-}
+  /** The public slides as process `i` and the next one serve them. */
+  async function publicSlides(i: number) {
+    const [first, next] = [
+      await call(on(i), 'GET', '/api/slider/public'),
+      await call(on(i + 1), 'GET', '/api/slider/public'),
+    ];
+    expect(next.json().data).toEqual(first.json().data);
+    return first.json().data;
+  }
 
-const publicSlides = async (i: number) => (await call(on(i), 'GET', '/api/slider/public')).json().data;
-
-describe('one site on two server processes (19.3)', () => {
   it('refuses wrong passwords spread over the processes at exactly the count one process refuses them', async () => {
     // From an address of its own (nginx's loopback hop is trusted), so the other tests keep theirs.
     const headers = { 'x-forwarded-for': '203.0.113.9' };
@@ -191,12 +220,16 @@ describe('one site on two server processes (19.3)', () => {
     });
     expect(setting.status).toBe(200);
     await sleep(1000);
-    const after = await call(on(1), 'GET', '/api/slider/public', {
-      headers: { origin: 'https://other.example' },
-    });
-    expect(after.headers['access-control-allow-origin']).toBeUndefined();
-    const allowed = await call(on(1), 'GET', '/api/slider/public', { headers: { origin } });
-    expect(allowed.headers['access-control-allow-origin']).toBe(origin);
+    for (const i of [1, 2]) {
+      const other = await call(on(i), 'GET', '/api/slider/public', {
+        headers: { origin: 'https://other.example' },
+      });
+      expect(other.headers['access-control-allow-origin'], `process ${i}`).toBeUndefined();
+    }
+    for (const i of [1, 2]) {
+      const allowed = await call(on(i), 'GET', '/api/slider/public', { headers: { origin } });
+      expect(allowed.headers['access-control-allow-origin'], `process ${i}`).toBe(origin);
+    }
   });
 
   it('keeps the settings saved through either process, for every process after the next start', async () => {
