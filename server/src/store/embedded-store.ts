@@ -176,12 +176,35 @@ export class SqliteEngine {
   /** Counts of recent filters by collection, dropped at the collection's next write (a list's count and its page share one). */
   private readonly counts = new Map<string, Map<string, number>>();
   private open = true;
+  /** SQLite's count of commits by other connections (other workers) when this one last looked. */
+  private dataVersion: number;
+  private readonly dataVersionQuery: Database.Statement;
 
   constructor(
     readonly db: Database.Database,
     readonly file: string,
     readonly dir: string,
   ) {
+    this.dataVersionQuery = db.prepare('PRAGMA data_version').pluck();
+    this.dataVersion = this.dataVersionQuery.get() as number;
+    this.loadCatalog();
+  }
+
+  /**
+   * The workers of one supervisor share the file: when another connection has committed since
+   * the last look (`PRAGMA data_version`, a near-free check), the remembered counts no longer hold
+   * and the catalog may have new collections or indexes.
+   */
+  private followOthers(): void {
+    const version = this.dataVersionQuery.get() as number;
+    if (version === this.dataVersion) return;
+    this.dataVersion = version;
+    this.counts.clear();
+    this.loadCatalog();
+  }
+
+  private loadCatalog(): void {
+    const db = this.db;
     for (const row of db.prepare('SELECT name FROM "$collections"').all() as Array<{ name: string }>)
       this.created.add(row.name);
     const rows = db.prepare('SELECT * FROM "$indexes"').all() as Array<Record<string, string | number>>;
@@ -216,14 +239,18 @@ export class SqliteEngine {
   }
 
   collectionNames(): string[] {
+    this.followOthers();
     return [...this.created].sort();
   }
 
+  /** Asked before every read, so it is where other workers' commits are noticed. */
   has(name: string): boolean {
+    this.followOthers();
     return this.created.has(name);
   }
 
   indexesOf(name: string): IndexRecord[] {
+    this.followOthers();
     return [...(this.indexes.get(name)?.values() ?? [])];
   }
 
@@ -355,6 +382,7 @@ export class SqliteEngine {
   }
 
   rememberedCount(name: string, key: string): number | undefined {
+    this.followOthers();
     return this.counts.get(name)?.get(key);
   }
 
