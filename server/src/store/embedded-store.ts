@@ -73,6 +73,8 @@ export function connect(
 export async function openEmbeddedStore(
   dataDir: string,
   notice: (message: string) => void = (message) => console.log(message),
+  /** The workers of one supervisor hold the lock under its pid (embedded-lock.ts). */
+  { lockHolder }: { lockHolder?: number } = {},
 ): Promise<Store> {
   const dir = path.join(dataDir, 'db');
   const unusable = async (error: unknown): Promise<never> => {
@@ -81,7 +83,7 @@ export async function openEmbeddedStore(
       : error;
   };
   await mkdir(dir, { recursive: true }).catch(unusable);
-  const unlock = await lockEmbeddedStore(dir).catch(unusable);
+  const unlock = await lockEmbeddedStore(dir, { holder: lockHolder }).catch(unusable);
   const file = path.join(dir, SQLITE_FILE);
   let db: Database.Database;
   try {
