@@ -28,12 +28,12 @@ export async function lockOwner(dir: string): Promise<number | null> {
  * are one site: they hold the lock under their supervisor's pid (`holder`), share it, and leave
  * it for the supervisor to remove when it stops. A lock left by a process that no longer runs
  * (killed, crashed) is taken over. Another live owner is waited for up to `waitMs`, then refused
- * with a message saying who.
+ * with a message saying who. `joined` says the lock was already the site's (another worker runs).
  */
 export async function lockEmbeddedStore(
   dir: string,
   { waitMs = 5000, holder = process.pid }: { waitMs?: number; holder?: number } = {},
-): Promise<() => Promise<void>> {
+): Promise<{ release: () => Promise<void>; joined: boolean }> {
   const file = lockPath(dir);
   if (held.has(file)) throw new Error(`The embedded database in ${dir} is already open in this process.`);
   const deadline = Date.now() + waitMs;
@@ -47,14 +47,14 @@ export async function lockEmbeddedStore(
     try {
       await writeFile(file, `${holder}\n`, { flag: 'wx', mode: 0o600 });
       held.add(file);
-      return release;
+      return { release, joined: false };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     // Another worker of the same supervisor took it first.
     if (holder !== process.pid && (await ownerOf(file)) === holder) {
       held.add(file);
-      return release;
+      return { release, joined: true };
     }
     const owner = await lockOwner(dir);
     // No live owner: a crash's leftover, or our own pid from an earlier life of it (a container restart).

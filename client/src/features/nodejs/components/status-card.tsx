@@ -75,7 +75,7 @@ function WorkersTable({ status }: { status: AppServerStatus }) {
         )}
       </h3>
       <div className="mt-2 overflow-x-auto rounded-xl border border-white/10">
-        <table className="w-full min-w-[28rem] text-left text-sm">
+        <table className="w-full whitespace-nowrap text-left text-sm">
           <thead className="bg-black/30 text-xs uppercase tracking-wider text-stone-400">
             <tr>
               <th scope="col" className="px-4 py-2 font-semibold">
@@ -85,7 +85,7 @@ function WorkersTable({ status }: { status: AppServerStatus }) {
                 Uptime
               </th>
               <th scope="col" className="px-4 py-2 font-semibold">
-                Memory (resident)
+                Resident memory
               </th>
               <th scope="col" className="px-4 py-2 font-semibold">
                 Heap
