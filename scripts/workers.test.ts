@@ -81,6 +81,19 @@ async function until<T>(what: string, attempt: () => Promise<T | undefined>, tim
   }
 }
 
+/**
+ * The Node.js panel's config as each worker sees it: two requests in a row on new connections go
+ * to the two workers in turn (the first test shows it), as nothing else connects meanwhile.
+ */
+async function configSeenByEachWorker(): Promise<Array<{ nodeEnv: string; pendingRestart: string[] }>> {
+  const views = [];
+  for (let i = 0; i < 2; i++) {
+    const answer = await fresh('/api/admin/nodejs/config');
+    views.push((JSON.parse(answer.body) as { config: { nodeEnv: string; pendingRestart: string[] } }).config);
+  }
+  return views;
+}
+
 const workerPids = async () => (await status()).workers.map((worker) => worker.pid).sort();
 
 describe('WORKERS=2 under the supervisor', () => {
@@ -144,6 +157,19 @@ describe('WORKERS=2 under the supervisor', () => {
 
   it('restarts the workers one at a time from the console without failing a request', async () => {
     const before = await workerPids();
+    // A setting saved through one worker is the one every worker shows, and uses after the restart.
+    const confirm = async () =>
+      ((await (await post('/api/auth/reauth', { password: ADMIN.password })).json()) as { proof: string })
+        .proof;
+    const saved = await post(
+      '/api/admin/nodejs/config',
+      { nodeEnv: 'development' },
+      { 'x-reauth': await confirm() },
+    );
+    expect(saved.status).toBe(200);
+    const views = await configSeenByEachWorker();
+    expect(views.map((view) => view.pendingRestart)).toEqual([['nodeEnv'], ['nodeEnv']]);
+
     let running = true;
     const failures: string[] = [];
     let succeeded = 0;
@@ -160,10 +186,7 @@ describe('WORKERS=2 under the supervisor', () => {
     };
     const loops = Array.from({ length: 8 }, loop);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const proof = (await (await post('/api/auth/reauth', { password: ADMIN.password })).json()) as {
-      proof: string;
-    };
-    const restart = await post('/api/admin/nodejs/restart', undefined, { 'x-reauth': proof.proof });
+    const restart = await post('/api/admin/nodejs/restart', undefined, { 'x-reauth': await confirm() });
     expect(restart.status).toBe(200);
     const after = await until('two new workers', async () => {
       const pids = await workerPids();
@@ -177,6 +200,11 @@ describe('WORKERS=2 under the supervisor', () => {
     expect(failures).toEqual([]);
     expect(succeeded).toBeGreaterThan(20);
     expect(after).toHaveLength(2);
+    const afterRestart = await configSeenByEachWorker();
+    expect(afterRestart.map((view) => [view.nodeEnv, view.pendingRestart])).toEqual([
+      ['development', []],
+      ['development', []],
+    ]);
   }, 90_000);
 
   it('removes the shared lock when the site stops', async () => {
