@@ -22,6 +22,7 @@ import { registerMediaServing } from './features/media/media-serve';
 import { nginxRoutes } from './features/nginx/nginx.routes';
 import { nodejsRoutes } from './features/nodejs/nodejs.routes';
 import { NodejsService } from './features/nodejs/nodejs.service';
+import type { SiteProcesses } from './features/nodejs/supervisor-link';
 import { playlistRoutes } from './features/playlists/playlists.routes';
 import { SessionsRepository } from './features/sessions/sessions.repository';
 import { adminSessionsRoutes } from './features/sessions/sessions.routes';
@@ -61,6 +62,8 @@ export interface AppDeps {
   authLimits?: AuthLimits;
   /** Restarts the server (the console's restart); main.ts provides it. */
   requestRestart?: () => Promise<RestartOutcome> | undefined;
+  /** Every worker's figures, from `npm start`'s supervisor (main.ts provides it under the supervisor). */
+  siteProcesses?: () => Promise<SiteProcesses | null>;
   /** How long slow clients may take; tests give shorter ones. */
   requestTimeouts?: RequestTimeouts;
   /** Where the database panel connects to other MongoDB servers; tests give a stand-in. */
@@ -197,7 +200,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ),
         { prefix: '/mongodb' },
       );
-      await admin.register(nodejsRoutes(new NodejsService(ctx, live), ctx), { prefix: '/nodejs' });
+      await admin.register(nodejsRoutes(new NodejsService(ctx, live, deps.siteProcesses), ctx), {
+        prefix: '/nodejs',
+      });
       await admin.register(mailRoutes(mailer), { prefix: '/mail' });
       refuseUnknownPaths(admin);
     },

@@ -74,6 +74,8 @@ export function connect(
 export async function openEmbeddedStore(
   dataDir: string,
   notice: (message: string) => void = (message) => console.log(message),
+  /** The workers of one supervisor hold the lock under its pid (embedded-lock.ts). */
+  { lockHolder }: { lockHolder?: number } = {},
 ): Promise<Store> {
   const dir = path.join(dataDir, 'db');
   const unusable = async (error: unknown): Promise<never> => {
@@ -82,11 +84,12 @@ export async function openEmbeddedStore(
       : error;
   };
   await mkdir(dir, { recursive: true }).catch(unusable);
-  const unlock = await lockEmbeddedStore(dir).catch(unusable);
+  const { release: unlock, joined } = await lockEmbeddedStore(dir, { holder: lockHolder }).catch(unusable);
   const file = path.join(dir, SQLITE_FILE);
   let db: Database.Database;
   try {
-    const leftover = await stat(`${file}-wal`).catch(() => null);
+    // Beside another worker the log is in use, not left over.
+    const leftover = joined ? null : await stat(`${file}-wal`).catch(() => null);
     db = connect(file);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
