@@ -6,12 +6,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MongoStandIn, startMongoStandIn } from '../../test/mongo-stand-in';
 import { exited, type SpawnedServer, spawnServer } from '../../test/spawn-server';
+import { startSupervisedSite } from '../../test/supervised-site';
 import { DEFAULT_AUTH_LIMITS } from '../auth/sign-in-limiter';
 
 /**
- * Issue 19.3, one site whatever the number of processes: real server processes on one store.
- * Here two servers on one MongoDB (the stand-in, over the wire) sharing one DATA_DIR, as the
- * workers of one machine do; each call says which process it goes to.
+ * Issue 19.3, one site whatever the number of processes: real server processes on one store,
+ * each case run on two sites: `npm start`'s supervisor with WORKERS=2 on the embedded store
+ * (each new connection goes to the next worker), and two servers on one MongoDB (the stand-in,
+ * over the wire) sharing one DATA_DIR, each called by itself.
  */
 const ADMIN = { email: 'owner@example.com', password: 'owner-password-1' };
 const ENV = {
@@ -92,7 +94,19 @@ async function twoServersOnMongo(dataDir: string): Promise<Site> {
   };
 }
 
+/** `npm start`'s supervisor with two workers on the embedded store; connections alternate between them. */
+async function twoWorkersOnSqlite(dataDir: string): Promise<Site> {
+  const site = await startSupervisedSite({ ...ENV, DATA_DIR: dataDir }, { workers: 2 });
+  return {
+    on: () => site.url,
+    async stop() {
+      await site.stop();
+    },
+  };
+}
+
 const SITES: Array<[string, (dataDir: string) => Promise<Site>]> = [
+  ['npm start with WORKERS=2 on SQLite', twoWorkersOnSqlite],
   ['two servers on one MongoDB', twoServersOnMongo],
 ];
 
