@@ -94,7 +94,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   changes.start();
   app.addHook('onClose', () => changes.stop());
   const leases = new StoreLeases(store);
-  await leases.init();
   const sliderConfig = new SliderConfigRepository(store, config.dataDir, changes);
   await sliderConfig.init();
   const tokenKey = await loadTokenKey(config.dataDir, config.jwtSecret);

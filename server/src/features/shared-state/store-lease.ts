@@ -45,10 +45,6 @@ export class StoreLeases {
     this.leases = store.collection<LeaseDoc>('leases');
   }
 
-  async init(): Promise<void> {
-    await this.leases.ensureIndex({ field: 'name' });
-  }
-
   async run<R>(
     name: string,
     busyMessage: string,
