@@ -160,7 +160,7 @@ export function supervise({ entry = 'server/src/main.ts', execArgv = ['--import'
     if (!starting.delete(child)) return;
     serving.push(child);
     const url = `http://${child.address.key.replace(/:(\d+)$/, '')}:${child.address.port}`;
-    log(`serving on ${url} (pid ${child.pid}, worker ${serving.length} of ${wanted})`);
+    log(`serving on ${url} (pid ${child.pid}) · ${serving.length} serving, ${wanted} wanted`);
     flush();
     if (roll && child.roll === roll) return retireOne();
     // Started before the restart began (a crash's replacement, the site's own start): it has the old settings too.

@@ -82,7 +82,7 @@ export async function startSupervisedSite(
   return site;
 }
 
-const SERVING = /serving on \S+ \(pid (\d+), worker/g;
+const SERVING = /serving on \S+ \(pid (\d+)\)/g;
 const STOPPED = /worker (\d+) stopped unexpectedly/g;
 
 function countServing(output: string): number {
