@@ -15,6 +15,9 @@ import { AppError } from '../../lib/app-error';
 import { readSavedSettings, writeSavedSettings } from './app-server-file';
 import { ownStatus, type SiteProcesses } from './supervisor-link';
 
+const SAVE_LEASE = 'app-server-settings';
+const SAVE_BUSY = 'Another save of these settings is under way. Please try again.';
+
 /**
  * The Node.js panel: settings saved under DATA_DIR, applied at once where that is possible
  * (CORS, request size, rate limit, log level) and at the next start otherwise (port,
@@ -26,7 +29,7 @@ export class NodejsService {
   private saving: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly ctx: Pick<AppContext, 'config' | 'log' | 'requestRestart' | 'changes'>,
+    private readonly ctx: Pick<AppContext, 'config' | 'log' | 'requestRestart' | 'changes' | 'leases'>,
     private readonly live: LiveSettings,
     /** Every worker's figures, from `npm start`'s supervisor; absent when the server runs alone. */
     private readonly siteProcesses?: () => Promise<SiteProcesses | null>,
@@ -68,36 +71,41 @@ export class NodejsService {
     };
   }
 
-  /** Saves the given fields (one save at a time) and applies the live ones at once. */
+  /**
+   * Saves the given fields (one save at a time, across every worker and machine: a lease in the
+   * store covers the file's read and write) and applies the live ones at once.
+   */
   save(body: AppServerConfigBody): Promise<{ config: AppServerConfigView; ignored: AppServerField[] }> {
-    const run = this.saving.then(async () => {
-      const ignored: AppServerField[] = [];
-      const before = this.saved();
-      const next: Partial<AppServerSettings> = { ...before };
-      for (const [field, value] of Object.entries(body) as Array<[AppServerField, unknown]>) {
-        if (value === undefined) continue;
-        if (this.fixed(field)) {
-          // The secret is never compared: the answer must not tell whether a guess was right.
-          const same = field !== 'sessionSecret' && value === this.ctx.config.appServer[field];
-          if (value !== '' && !same) ignored.push(field);
-          continue;
+    const run = this.saving.then(() =>
+      this.ctx.leases.run(SAVE_LEASE, SAVE_BUSY, async () => {
+        const ignored: AppServerField[] = [];
+        const before = this.saved();
+        const next: Partial<AppServerSettings> = { ...before };
+        for (const [field, value] of Object.entries(body) as Array<[AppServerField, unknown]>) {
+          if (value === undefined) continue;
+          if (this.fixed(field)) {
+            // The secret is never compared: the answer must not tell whether a guess was right.
+            const same = field !== 'sessionSecret' && value === this.ctx.config.appServer[field];
+            if (value !== '' && !same) ignored.push(field);
+            continue;
+          }
+          // A blank secret keeps the current one.
+          if (field === 'sessionSecret' && value === '') continue;
+          (next as Record<string, unknown>)[field] = value;
         }
-        // A blank secret keeps the current one.
-        if (field === 'sessionSecret' && value === '') continue;
-        (next as Record<string, unknown>)[field] = value;
-      }
-      try {
-        await writeSavedSettings(this.ctx.config.dataDir, next);
-      } catch (error) {
-        this.ctx.log.error({ err: error }, 'Could not save the application-server settings');
-        throw new AppError('INTERNAL', 'The settings could not be written to disk.');
-      }
-      const changed = (Object.keys(next) as AppServerField[]).filter((f) => next[f] !== before[f]);
-      this.apply();
-      await this.ctx.changes.bump('app-server');
-      this.ctx.log.info({ changed }, 'Application-server settings saved');
-      return { config: this.view(), ignored };
-    });
+        try {
+          await writeSavedSettings(this.ctx.config.dataDir, next);
+        } catch (error) {
+          this.ctx.log.error({ err: error }, 'Could not save the application-server settings');
+          throw new AppError('INTERNAL', 'The settings could not be written to disk.');
+        }
+        const changed = (Object.keys(next) as AppServerField[]).filter((f) => next[f] !== before[f]);
+        this.apply();
+        await this.ctx.changes.bump('app-server');
+        this.ctx.log.info({ changed }, 'Application-server settings saved');
+        return { config: this.view(), ignored };
+      }),
+    );
     this.saving = run.catch(() => undefined);
     return run;
   }
