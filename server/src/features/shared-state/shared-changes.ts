@@ -34,6 +34,8 @@ export class SharedChanges {
   private readonly listeners = new Map<ChangeTopic, Set<() => void>>();
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
+  /** Whether the last poll failed: a store that stays away is logged once, not three times a second. */
+  private failing = false;
 
   constructor(
     store: Store,
@@ -111,9 +113,13 @@ export class SharedChanges {
     try {
       docs = await this.changes.find({});
     } catch (error) {
-      this.log?.warn({ err: error }, 'Could not check for changes made by other server processes');
+      if (!this.failing)
+        this.log?.warn({ err: error }, 'Could not check for changes made by other server processes');
+      this.failing = true;
       return;
     }
+    if (this.failing) this.log?.info('Checking for changes made by other server processes again');
+    this.failing = false;
     for (const doc of docs) {
       if (this.seen.get(doc._id) === doc.stamp) continue;
       this.seen.set(doc._id, doc.stamp);
