@@ -6,6 +6,7 @@ import { StartupError, unwritableFolder } from '../lib/startup-error';
 import { lockEmbeddedStore } from './embedded-lock';
 import { importNedbFiles } from './nedb-import';
 import { newId } from './new-id';
+import { Anchors, createAnchorCatalog, type SortIndex } from './sqlite-anchors';
 import { decodeDoc, encodeDoc } from './sqlite-documents';
 import { storeFault } from './sqlite-faults';
 import { sqliteInspector } from './sqlite-inspector';
@@ -37,6 +38,8 @@ const BUSY_TIMEOUT_MS = 5000;
 const FAR_SKIP = 200;
 /** Above this many matches, a sorted page of a text search walks the sort index instead of the search index. */
 const COMMON_MATCHES = 2000;
+/** Keys of a paged sort order between two anchors: a far page walks at most about twice this many index entries. */
+const ANCHOR_SPACING = 1000;
 
 const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
@@ -46,6 +49,12 @@ export interface IndexRecord {
   unique: boolean;
   counted: boolean;
   search: boolean;
+  paged: boolean;
+}
+
+export interface EmbeddedStoreOptions {
+  /** Keys between two anchors of a paged sort order (tests lay them closer to split and fold often). */
+  anchorSpacing?: number;
 }
 
 /** Opens a connection with the settings every connection to the file uses. */
@@ -73,6 +82,7 @@ export function connect(
 export async function openEmbeddedStore(
   dataDir: string,
   notice: (message: string) => void = (message) => console.log(message),
+  options: EmbeddedStoreOptions = {},
 ): Promise<Store> {
   const dir = path.join(dataDir, 'db');
   const unusable = async (error: unknown): Promise<never> => {
@@ -102,7 +112,7 @@ export async function openEmbeddedStore(
       `Cannot start: the database ${file} cannot be opened (${error.code}: ${error.message}). Check that the disk has room and the folder is writable, then start again.`,
     );
   }
-  const engine = new SqliteEngine(db, file, dir);
+  const engine = new SqliteEngine(db, file, dir, options.anchorSpacing ?? ANCHOR_SPACING);
   try {
     await importNedbFiles(dir, engine, notice);
   } catch (error) {
@@ -155,6 +165,10 @@ function createCatalog(db: Database.Database): void {
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS "$meta" (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
   `);
+  const columns = db.prepare("SELECT name FROM pragma_table_info('$indexes')").pluck().all();
+  if (!columns.includes('paged'))
+    db.exec('ALTER TABLE "$indexes" ADD COLUMN paged INTEGER NOT NULL DEFAULT 0');
+  createAnchorCatalog(db);
 }
 
 /** The database connection and the catalog of collections and indexes it holds. */
@@ -165,12 +179,15 @@ export class SqliteEngine {
   /** Counts of recent filters by collection, dropped at the collection's next write (a list's count and its page share one). */
   private readonly counts = new Map<string, Map<string, number>>();
   private open = true;
+  readonly anchors: Anchors;
 
   constructor(
     readonly db: Database.Database,
     readonly file: string,
     readonly dir: string,
+    anchorSpacing: number,
   ) {
+    this.anchors = new Anchors(db, (sql) => this.statement(sql), anchorSpacing);
     for (const row of db.prepare('SELECT name FROM "$collections"').all() as Array<{ name: string }>)
       this.created.add(row.name);
     const rows = db.prepare('SELECT * FROM "$indexes"').all() as Array<Record<string, string | number>>;
@@ -180,6 +197,7 @@ export class SqliteEngine {
         unique: row.is_unique === 1,
         counted: row.counted === 1,
         search: row.search === 1,
+        paged: row.paged === 1,
       });
     }
   }
@@ -256,12 +274,14 @@ export class SqliteEngine {
       unique: Boolean(spec.unique) || Boolean(known?.unique),
       counted: Boolean(spec.counted) || Boolean(known?.counted),
       search: Boolean(spec.search) || Boolean(known?.search),
+      paged: Boolean(spec.paged) || Boolean(known?.paged),
     };
     if (
       known &&
       known.unique === wanted.unique &&
       known.counted === wanted.counted &&
-      known.search === wanted.search
+      known.search === wanted.search &&
+      known.paged === wanted.paged
     )
       return;
     const t = ident(name);
@@ -317,11 +337,32 @@ export class SqliteEngine {
           END;
         `);
       }
+      if (wanted.paged && !known?.paged) this.anchors.lay({ table: name, field, unique: wanted.unique });
       this.db
-        .prepare('INSERT OR REPLACE INTO "$indexes" VALUES (?, ?, ?, ?, ?)')
-        .run(name, field, Number(wanted.unique), Number(wanted.counted), Number(wanted.search));
+        .prepare(
+          'INSERT OR REPLACE INTO "$indexes" (collection, field, is_unique, counted, search, paged) VALUES (?, ?, ?, ?, ?, ?)',
+        )
+        .run(
+          name,
+          field,
+          Number(wanted.unique),
+          Number(wanted.counted),
+          Number(wanted.search),
+          Number(wanted.paged),
+        );
     })();
     this.indexMap(name).set(field, wanted);
+  }
+
+  /** The sort index a paged field's anchors walk, or null when the field is not paged. */
+  sortIndex(name: string, field: string): SortIndex | null {
+    const index = this.indexes.get(name)?.get(field);
+    return index?.paged ? { table: name, field, unique: index.unique } : null;
+  }
+
+  /** Settles the anchors a write moved out of bounds; runs inside the write's transaction. */
+  rebalance(): void {
+    this.anchors.rebalance((name, field) => this.sortIndex(name, field));
   }
 
   /** The kept count for "every document" or for one text value of a counted field; null when none is kept. */
@@ -441,6 +482,8 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     return this.read(() => {
       const sort = this.effectiveSort(options.sort);
+      const far = this.farPage(filter, sort, options);
+      if (far) return far;
       let { where, params } = filterSql(filter, this.engine.context(this.name));
       if (sort && options.limit && where.includes(' MATCH ') && this.countOf(filter) > COMMON_MATCHES) {
         // Common text: the sort index in order, each row checked, meets a page of matches at once.
@@ -469,6 +512,41 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
       if (backwards) rows.reverse();
       return rows.map((row) => toDoc<T>(row));
     }, []);
+  }
+
+  /**
+   * A far page of the whole list in a paged order (the field, then the id, the same way): found
+   * from the nearest anchor, the anchors and the page read in one transaction. Null otherwise.
+   */
+  private farPage(filter: Filter, sort: SortSpec | undefined, options: FindOptions): T[] | null {
+    const skip = options.skip ?? 0;
+    const limit = options.limit ?? 0;
+    if (!sort || skip <= FAR_SKIP || limit <= 0 || Object.keys(filter).length > 0) return null;
+    const [first, second, ...more] = Object.entries(sort);
+    if (!first || more.length > 0) return null;
+    const [field, direction] = first;
+    if (second && (second[0] !== '_id' || second[1] !== direction)) return null;
+    const index = this.engine.sortIndex(this.name, field);
+    if (!index) return null;
+    return this.engine.db.transaction(() => {
+      const total = this.engine.keptCount(this.name, {}) ?? 0;
+      if (skip >= total) return [];
+      const count = Math.min(limit, total - skip);
+      // A descending page is the ascending one at the mirrored position, read backwards.
+      const entries = this.engine.anchors.entries(
+        index,
+        direction === 1 ? skip : total - skip - count,
+        count,
+      );
+      if (direction === -1) entries.reverse();
+      const rows = this.engine
+        .statement(
+          `SELECT seq, id, json(doc) AS doc, dates FROM ${this.t} WHERE seq IN (SELECT value FROM json_each(?))`,
+        )
+        .all(JSON.stringify(entries.map(([seq]) => seq))) as Array<Row & { seq: number }>;
+      const bySeq = new Map(rows.map((row) => [row.seq, row]));
+      return entries.map(([seq]) => toDoc<T>(bySeq.get(seq)!));
+    })();
   }
 
   /** After a unique field nothing can tie, so the sort stops there and its unique index alone gives the order. */
@@ -582,7 +660,12 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
       this.engine.run(() => {
         this.engine.ensureCollection(this.name);
         this.engine.changed(this.name);
-        return work();
+        // Anchors moved out of bounds by the write are settled before it commits.
+        return this.engine.db.transaction(() => {
+          const result = work();
+          this.engine.rebalance();
+          return result;
+        })();
       }),
     );
   }

@@ -42,6 +42,11 @@ export interface IndexSpec {
   counted?: boolean;
   /** The field is searched with `$contains`: the store keeps a substring index for it. */
   search?: boolean;
+  /**
+   * The field is a sort order of a paged list: the store keeps what it needs to reach any page
+   * of that order (the field first, then `_id`, unfiltered) without reading every entry before it.
+   */
+  paged?: boolean;
 }
 
 export interface Collection<T extends StoredDoc> {
