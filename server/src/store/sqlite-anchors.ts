@@ -96,16 +96,28 @@ export class Anchors {
     const insert = this.db.prepare(
       'INSERT INTO "$anchors" (collection, field, v, id, n) VALUES (?, ?, ?, ?, ?)',
     );
-    const rows = this.db
-      .prepare(`SELECT ${fieldSql(field)}, id FROM ${t} ORDER BY ${orderOf(index)}`)
-      .raw()
-      .iterate() as IterableIterator<[unknown, string]>;
-    // The connection cannot write while it reads: the anchors are gathered first.
-    const laid: Array<AnchorKey & { n: number }> = [{ v: null, id: '', n: 0 }];
-    for (const [v, id] of rows) {
+    const value = fieldSql(field);
+    const total = this.db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number;
+    // Hops of `spacing` entries along the index, each inside SQLite: a million keys take about a second.
+    const laid: Array<AnchorKey & { n: number }> = [{ v: null, id: '', n: total }];
+    let [entry] = this.walk(index, null, this.spacing, 1);
+    let hop = this.spacing;
+    if (entry && entry[1] === null) {
+      // More documents without the field than the spacing: they all stay in the first bucket.
+      hop = this.db.prepare(`SELECT count(*) FROM ${t} WHERE ${value} IS NULL`).pluck().get() as number;
+      entry = this.db
+        .prepare(
+          `SELECT seq, ${value}, id FROM ${t} WHERE ${value} IS NOT NULL ORDER BY ${orderOf(index)} LIMIT 1`,
+        )
+        .raw()
+        .get() as IndexEntry | undefined;
+    }
+    while (entry) {
       const last = laid[laid.length - 1]!;
-      if (last.n >= this.spacing && v !== null) laid.push({ v, id, n: 1 });
-      else last.n += 1;
+      laid.push({ v: entry[1], id: entry[2], n: last.n - hop });
+      last.n = hop;
+      [entry] = this.walk(index, { v: entry[1], id: entry[2] }, this.spacing, 1);
+      hop = this.spacing;
     }
     for (const anchor of laid) insert.run(table, field, anchor.v, anchor.id, anchor.n);
   }
