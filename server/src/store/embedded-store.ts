@@ -10,10 +10,20 @@ import { Anchors, createAnchorCatalog, type SortIndex } from './sqlite-anchors';
 import { decodeDoc, encodeDoc } from './sqlite-documents';
 import { storeFault } from './sqlite-faults';
 import { sqliteInspector } from './sqlite-inspector';
-import { checkField, fieldSql, filterSql, ident, orderSql, type QueryContext } from './sqlite-query';
+import {
+  checkField,
+  fieldSql,
+  filterSql,
+  ident,
+  isTextSearch,
+  orderSql,
+  type QueryContext,
+  searchRowidsSql,
+} from './sqlite-query';
 import {
   type BatchOptions,
   type Collection,
+  type CountOptions,
   type DocChanges,
   type Filter,
   type FindOptions,
@@ -485,16 +495,27 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
       const far = this.farPage(filter, sort, options);
       if (far) return far;
       let { where, params } = filterSql(filter, this.engine.context(this.name));
-      if (sort && options.limit && where.includes(' MATCH ') && this.countOf(filter) > COMMON_MATCHES) {
-        // Common text: the sort index in order, each row checked, meets a page of matches at once.
-        ({ where, params } = filterSql(filter, { ...this.engine.context(this.name), rowByRow: true }));
+      let source = this.t;
+      if (sort && options.limit && isTextSearch(filter)) {
+        // Counting stops past COMMON_MATCHES: the text's frequency decides the plan, at a bounded cost.
+        const few = this.countOf(filter, COMMON_MATCHES + 1) <= COMMON_MATCHES;
+        if (!few && where.includes(' MATCH ')) {
+          // Common text: the sort index in order, each row checked, meets a page of matches at once.
+          ({ where, params } = filterSql(filter, { ...this.engine.context(this.name), rowByRow: true }));
+        } else if (few && !where.includes(' MATCH ')) {
+          // Rare text too short for the trigram index: one pass over the table in its own order
+          // finds the few matches, then they are sorted; walking the sort index would read every
+          // document in its order, ten times slower.
+          source = `${this.t} NOT INDEXED`;
+        }
       }
       let limit = options.limit ?? -1;
       let skip = options.skip ?? 0;
       let backwards = false;
       if (sort && skip > FAR_SKIP && limit > 0) {
-        // A page past the middle is reached from the other end: the index walk is never longer than half the list.
-        const total = this.countOf(filter);
+        // A page past the middle is reached from the other end: the index walk is never longer than
+        // half the list. Counting stops where the answer can no longer be "past the middle".
+        const total = this.countOf(filter, 2 * skip + limit + 1);
         if (skip >= total) return [];
         if (skip > total / 2) {
           backwards = true;
@@ -504,10 +525,12 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
       }
       const order = orderSql(backwards ? reversed(sort!) : sort);
       const sql =
-        skip > FAR_SKIP && order
-          ? // Skipping walks only the (covering) sort index; the documents of the page alone are read.
-            `SELECT id, json(doc) AS doc, dates FROM ${this.t} WHERE seq IN (SELECT seq FROM ${this.t} WHERE ${where}${order} LIMIT ? OFFSET ?)${order}`
-          : `SELECT id, json(doc) AS doc, dates FROM ${this.t} WHERE ${where}${order} LIMIT ? OFFSET ?`;
+        source !== this.t
+          ? `SELECT id, json(doc) AS doc, dates FROM ${this.t} WHERE seq IN (SELECT seq FROM ${source} WHERE ${where})${order} LIMIT ? OFFSET ?`
+          : skip > FAR_SKIP && order
+            ? // Skipping walks only the (covering) sort index; the documents of the page alone are read.
+              `SELECT id, json(doc) AS doc, dates FROM ${this.t} WHERE seq IN (SELECT seq FROM ${this.t} WHERE ${where}${order} LIMIT ? OFFSET ?)${order}`
+            : `SELECT id, json(doc) AS doc, dates FROM ${this.t} WHERE ${where}${order} LIMIT ? OFFSET ?`;
       const rows = this.engine.statement(sql).all(...params, limit, skip) as Row[];
       if (backwards) rows.reverse();
       return rows.map((row) => toDoc<T>(row));
@@ -585,23 +608,31 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
     }
   }
 
-  async count(filter: Filter = {}): Promise<number> {
-    return this.read(() => this.countOf(filter), 0);
+  async count(filter: Filter = {}, options: CountOptions = {}): Promise<number> {
+    return this.read(() => this.countOf(filter, options.limit ?? -1), 0);
   }
 
-  private countOf(filter: Filter): number {
+  /** The number of matching documents, or `limit` when there are at least that many (-1: no limit). */
+  private countOf(filter: Filter, limit = -1): number {
+    const most = (n: number) => (limit < 0 ? n : Math.min(n, limit));
     const kept = this.engine.keptCount(this.name, filter);
-    if (kept !== null) return kept;
+    if (kept !== null) return most(kept);
     const key = JSON.stringify(filter);
     const known = this.engine.rememberedCount(this.name, key);
-    if (known !== undefined) return known;
-    const { where, params } = filterSql(filter, this.engine.context(this.name));
-    const { n } = this.engine
-      .statement(`SELECT count(*) AS n FROM ${this.t} WHERE ${where}`)
-      .get(...params) as {
-      n: number;
-    };
-    this.engine.rememberCount(this.name, key, n);
+    if (known !== undefined) return most(known);
+    const context = this.engine.context(this.name);
+    const rowids = searchRowidsSql(filter, context);
+    const { where, params } = rowids ?? filterSql(filter, context);
+    const n = this.engine
+      .statement(
+        rowids
+          ? `SELECT count(*) FROM (${where} LIMIT ?)`
+          : `SELECT count(*) FROM (SELECT 1 FROM ${this.t} WHERE ${where} LIMIT ?)`,
+      )
+      .pluck()
+      .get(...params, limit) as number;
+    // Only a count that stopped short of the limit is the whole count.
+    if (limit < 0 || n < limit) this.engine.rememberCount(this.name, key, n);
     return n;
   }
 

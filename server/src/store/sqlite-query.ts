@@ -150,7 +150,7 @@ function contains(
   if (text === '') return `${expr} IS NOT NULL`;
   const table = context.rowByRow ? null : context.searchTable(field);
   if (table && [...text].length >= TRIGRAM) {
-    params.push(`"${text.replaceAll('"', '""')}"`);
+    params.push(phrase(text));
     return `rowid IN (SELECT rowid FROM ${ident(table)} WHERE value MATCH ?)`;
   }
   if (/^[\x20-\x7e]*$/.test(text)) {
@@ -160,6 +160,53 @@ function contains(
   params.push(text);
   return `instr(casefold(${expr}), casefold(?)) > 0`;
 }
+
+/**
+ * A text search: one `$contains`, or an `$or` of them, and nothing else (the console's search
+ * box). Such a filter is planned as a whole: see `searchRowidsSql` and the store's find.
+ */
+export function isTextSearch(filter: Filter): boolean {
+  return searchTerms(filter) !== null;
+}
+
+function searchTerms(filter: Filter): Array<[field: string, text: string]> | null {
+  const keys = Object.keys(filter);
+  if (keys.length !== 1) return null;
+  const branches = keys[0] === '$or' ? filter.$or : [filter];
+  if (!Array.isArray(branches) || branches.length === 0) return null;
+  const terms: Array<[string, string]> = [];
+  for (const branch of branches as Filter[]) {
+    const entries = Object.entries(branch);
+    if (entries.length !== 1) return null;
+    const [field, condition] = entries[0]!;
+    if (!isOperatorObject(condition) || Object.keys(condition).length !== 1) return null;
+    if (typeof condition.$contains !== 'string' || condition.$contains === '') return null;
+    terms.push([field, condition.$contains]);
+  }
+  return terms;
+}
+
+/**
+ * The rowids a text search matches, from the trigram indexes alone, when every term has one and
+ * is long enough for it: counting them never reads a document (a count of 33,000 matches takes
+ * 10 ms this way, 100 ms through the documents). Null otherwise.
+ */
+export function searchRowidsSql(filter: Filter, context: QueryContext): SqlFilter | null {
+  const terms = searchTerms(filter);
+  if (!terms) return null;
+  const selects: string[] = [];
+  const params: SqlFilter['params'] = [];
+  for (const [field, text] of terms) {
+    const table = context.searchTable(field);
+    if (!table || [...text].length < TRIGRAM) return null;
+    selects.push(`SELECT rowid FROM ${ident(table)} WHERE value MATCH ?`);
+    params.push(phrase(text));
+  }
+  return { where: selects.join(' UNION '), params };
+}
+
+/** The text as one FTS5 phrase: taken literally, whatever it holds. */
+const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
 export function orderSql(sort: SortSpec | undefined): string {
   if (!sort || Object.keys(sort).length === 0) return '';

@@ -29,6 +29,11 @@ export interface FindOptions {
   limit?: number;
 }
 
+export interface CountOptions {
+  /** Stop counting at this many: the answer is then `limit`, meaning "at least this many". */
+  limit?: number;
+}
+
 export interface BatchOptions {
   sort?: SortSpec;
   /** Documents per batch; 250 unless given. */
@@ -61,7 +66,8 @@ export interface Collection<T extends StoredDoc> {
    * other requests waiting (the CSV export).
    */
   findInBatches(filter: Filter, options?: BatchOptions): AsyncIterable<T[]>;
-  count(filter?: Filter): Promise<number>;
+  /** Matching documents; with `limit`, the work stops there (a search matching most of a million). */
+  count(filter?: Filter, options?: CountOptions): Promise<number>;
   /** Sets the given fields (undefined values are unset) and bumps `updatedAt`; null when absent. */
   updateById(id: string, changes: DocChanges<T>): Promise<T | null>;
   /** Like updateById, but only when `filter` also matches: a compare-and-set. */

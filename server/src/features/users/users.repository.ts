@@ -2,6 +2,7 @@ import type { PublicUser, Role, Tier, UserStatus } from '@common/schemas/user';
 import type {
   BatchOptions,
   Collection,
+  CountOptions,
   DocChanges,
   Filter,
   FindOptions,
@@ -95,8 +96,8 @@ export class UsersRepository {
     return this.users.findInBatches(filter, options);
   }
 
-  count(filter: Filter = {}): Promise<number> {
-    return this.users.count(filter);
+  count(filter: Filter = {}, options?: CountOptions): Promise<number> {
+    return this.users.count(filter, options);
   }
 
   update(id: string, changes: DocChanges<UserDoc>): Promise<UserDoc | null> {
