@@ -18,6 +18,7 @@ import {
   isTextSearch,
   orderSql,
   type QueryContext,
+  searchPlan,
   searchRowidsSql,
 } from './sqlite-query';
 import {
@@ -46,8 +47,13 @@ const PASS_CACHE_KIB = 2048;
 const BUSY_TIMEOUT_MS = 5000;
 /** Pages further than this are found by walking the sort index alone, then reading just the page's rows. */
 const FAR_SKIP = 200;
-/** Above this many matches, a sorted page of a text search walks the sort index instead of the search index. */
-const COMMON_MATCHES = 2000;
+/**
+ * Above this many matches, a sorted page of a text search too short for the trigram index walks
+ * the sort index; the list's own count (to 1,000 and one) has found out already.
+ */
+const COMMON_MATCHES = 1000;
+/** A text search's matches are counted up to this many to choose how its page is read (searchPlan). */
+const PLAN_COUNT = 20_000;
 /** Keys of a paged sort order between two anchors: a far page walks at most about twice this many index entries. */
 const ANCHOR_SPACING = 1000;
 
@@ -497,12 +503,18 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
       let { where, params } = filterSql(filter, this.engine.context(this.name));
       let source = this.t;
       if (sort && options.limit && isTextSearch(filter)) {
-        // Counting stops past COMMON_MATCHES: the text's frequency decides the plan, at a bounded cost.
-        const few = this.countOf(filter, COMMON_MATCHES + 1) <= COMMON_MATCHES;
-        if (!few && where.includes(' MATCH ')) {
-          // Common text: the sort index in order, each row checked, meets a page of matches at once.
-          ({ where, params } = filterSql(filter, { ...this.engine.context(this.name), rowByRow: true }));
-        } else if (few && !where.includes(' MATCH ')) {
+        // The text's frequency, counted at a bounded cost, decides how the page is read.
+        const context = this.engine.context(this.name);
+        const rowids = searchRowidsSql(filter, context);
+        if (rowids) {
+          const matches = this.countOf(filter, PLAN_COUNT + 1);
+          const reach = (options.skip ?? 0) + options.limit;
+          const plan = searchPlan(matches, matches > PLAN_COUNT, reach, this.countOf({}));
+          if (plan === 'walk-rows') ({ where, params } = filterSql(filter, { ...context, rowByRow: true }));
+          // The unary + keeps SQLite from reading the matches first: the sort index drives.
+          else if (plan === 'walk-set')
+            ({ where, params } = { ...rowids, where: `+seq IN (${rowids.where})` });
+        } else if (this.countOf(filter, COMMON_MATCHES + 1) <= COMMON_MATCHES) {
           // Rare text too short for the trigram index: one pass over the table in its own order
           // finds the few matches, then they are sorted; walking the sort index would read every
           // document in its order, ten times slower.
@@ -620,6 +632,9 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
     const key = JSON.stringify(filter);
     const known = this.engine.rememberedCount(this.name, key);
     if (known !== undefined) return most(known);
+    // A count that stopped at a limit earlier still answers any smaller limit.
+    const atLeast = this.engine.rememberedCount(this.name, `>=${key}`);
+    if (atLeast !== undefined && limit >= 0 && atLeast >= limit) return limit;
     const context = this.engine.context(this.name);
     const rowids = searchRowidsSql(filter, context);
     const { where, params } = rowids ?? filterSql(filter, context);
@@ -632,7 +647,7 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
       .pluck()
       .get(...params, limit) as number;
     // Only a count that stopped short of the limit is the whole count.
-    if (limit < 0 || n < limit) this.engine.rememberCount(this.name, key, n);
+    this.engine.rememberCount(this.name, limit < 0 || n < limit ? key : `>=${key}`, n);
     return n;
   }
 
