@@ -53,7 +53,7 @@ const FAR_SKIP = 200;
  */
 const COMMON_MATCHES = 1000;
 /** A text search's matches are counted up to this many to choose how its page is read (searchPlan). */
-const PLAN_COUNT = 20_000;
+const PLAN_COUNT = 5000;
 /** Keys of a paged sort order between two anchors: a far page walks at most about twice this many index entries. */
 const ANCHOR_SPACING = 1000;
 
