@@ -18,6 +18,8 @@ import {
   isTextSearch,
   orderSql,
   type QueryContext,
+  type SqlFilter,
+  scanRowidsSql,
   searchPlan,
   searchRowidsSql,
 } from './sqlite-query';
@@ -192,8 +194,11 @@ export class SqliteEngine {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly created = new Set<string>();
   private readonly indexes = new Map<string, Map<string, IndexRecord>>();
-  /** Counts of recent filters by collection, dropped at the collection's next write (a list's count and its page share one). */
-  private readonly counts = new Map<string, Map<string, number>>();
+  /**
+   * Counts of recent filters by collection (and the rowids of a few matches found by scanning),
+   * dropped at the collection's next write: a list's count and its page share one.
+   */
+  private readonly counts = new Map<string, Map<string, number | number[]>>();
   private open = true;
   readonly anchors: Anchors;
 
@@ -253,6 +258,7 @@ export class SqliteEngine {
   context(name: string): QueryContext {
     return {
       searchTable: (field) => (this.indexes.get(name)?.get(field)?.search ? searchTable(name, field) : null),
+      fieldIndex: (field) => (this.indexes.get(name)?.has(field) ? `${name}$${field}` : null),
     };
   }
 
@@ -401,10 +407,20 @@ export class SqliteEngine {
   }
 
   rememberedCount(name: string, key: string): number | undefined {
-    return this.counts.get(name)?.get(key);
+    const known = this.counts.get(name)?.get(key);
+    return typeof known === 'number' ? known : undefined;
   }
 
-  rememberCount(name: string, key: string, count: number): void {
+  rememberedRowids(name: string, key: string): number[] | undefined {
+    const known = this.counts.get(name)?.get(`rowids ${key}`);
+    return Array.isArray(known) ? known : undefined;
+  }
+
+  rememberRowids(name: string, key: string, rowids: number[]): void {
+    this.rememberCount(name, `rowids ${key}`, rowids);
+  }
+
+  rememberCount(name: string, key: string, count: number | number[]): void {
     let known = this.counts.get(name);
     if (!known) {
       known = new Map();
@@ -501,7 +517,6 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
       const far = this.farPage(filter, sort, options);
       if (far) return far;
       let { where, params } = filterSql(filter, this.engine.context(this.name));
-      let source = this.t;
       if (sort && options.limit && isTextSearch(filter)) {
         // The text's frequency, counted at a bounded cost, decides how the page is read.
         const context = this.engine.context(this.name);
@@ -515,10 +530,20 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
           else if (plan === 'walk-set')
             ({ where, params } = { ...rowids, where: `+seq IN (${rowids.where})` });
         } else if (this.countOf(filter, COMMON_MATCHES + 1) <= COMMON_MATCHES) {
-          // Rare text too short for the trigram index: one pass over the table in its own order
-          // finds the few matches, then they are sorted; walking the sort index would read every
-          // document in its order, ten times slower.
-          source = `${this.t} NOT INDEXED`;
+          // Rare text too short for the trigram index: one pass over each field's index finds the
+          // few matches, then they are sorted; walking the sort index would read every document.
+          const found = this.engine.rememberedRowids(this.name, JSON.stringify(filter));
+          const scans = found ? null : scanRowidsSql(filter, context, this.name);
+          if (found)
+            ({ where, params } = {
+              where: 'seq IN (SELECT value FROM json_each(?))',
+              params: [JSON.stringify(found)],
+            });
+          else if (scans)
+            ({ where, params } = {
+              where: `seq IN (${scans.map((scan) => scan.where).join(' UNION ')})`,
+              params: scans.flatMap((scan) => scan.params),
+            });
         }
       }
       let limit = options.limit ?? -1;
@@ -537,12 +562,10 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
       }
       const order = orderSql(backwards ? reversed(sort!) : sort);
       const sql =
-        source !== this.t
-          ? `SELECT id, json(doc) AS doc, dates FROM ${this.t} WHERE seq IN (SELECT seq FROM ${source} WHERE ${where})${order} LIMIT ? OFFSET ?`
-          : skip > FAR_SKIP && order
-            ? // Skipping walks only the (covering) sort index; the documents of the page alone are read.
-              `SELECT id, json(doc) AS doc, dates FROM ${this.t} WHERE seq IN (SELECT seq FROM ${this.t} WHERE ${where}${order} LIMIT ? OFFSET ?)${order}`
-            : `SELECT id, json(doc) AS doc, dates FROM ${this.t} WHERE ${where}${order} LIMIT ? OFFSET ?`;
+        skip > FAR_SKIP && order
+          ? // Skipping walks only the (covering) sort index; the documents of the page alone are read.
+            `SELECT id, json(doc) AS doc, dates FROM ${this.t} WHERE seq IN (SELECT seq FROM ${this.t} WHERE ${where}${order} LIMIT ? OFFSET ?)${order}`
+          : `SELECT id, json(doc) AS doc, dates FROM ${this.t} WHERE ${where}${order} LIMIT ? OFFSET ?`;
       const rows = this.engine.statement(sql).all(...params, limit, skip) as Row[];
       if (backwards) rows.reverse();
       return rows.map((row) => toDoc<T>(row));
@@ -637,18 +660,45 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
     if (atLeast !== undefined && limit >= 0 && atLeast >= limit) return limit;
     const context = this.engine.context(this.name);
     const rowids = searchRowidsSql(filter, context);
+    const scans = rowids ? null : scanRowidsSql(filter, context, this.name);
     const { where, params } = rowids ?? filterSql(filter, context);
-    const n = this.engine
-      .statement(
-        rowids
-          ? `SELECT count(*) FROM (${where} LIMIT ?)`
-          : `SELECT count(*) FROM (SELECT 1 FROM ${this.t} WHERE ${where} LIMIT ?)`,
-      )
-      .pluck()
-      .get(...params, limit) as number;
+    const n = scans
+      ? this.countScans(scans, limit, key)
+      : (this.engine
+          .statement(
+            rowids
+              ? `SELECT count(*) FROM (${where} LIMIT ?)`
+              : `SELECT count(*) FROM (SELECT 1 FROM ${this.t} WHERE ${where} LIMIT ?)`,
+          )
+          .pluck()
+          .get(...params, limit) as number);
     // Only a count that stopped short of the limit is the whole count.
     this.engine.rememberCount(this.name, limit < 0 || n < limit ? key : `>=${key}`, n);
     return n;
+  }
+
+  /**
+   * The matches of short text from scans of each field's index: each scan stops at the limit (common
+   * text stops early), and only when none reaches it are the matches of all fields put together.
+   */
+  private countScans(scans: SqlFilter[], limit: number, key: string): number {
+    if (limit < 0)
+      return this.engine
+        .statement(`SELECT count(*) FROM (${scans.map((scan) => scan.where).join(' UNION ')})`)
+        .pluck()
+        .get(...scans.flatMap((scan) => scan.params)) as number;
+    const found = new Set<number>();
+    for (const scan of scans) {
+      const rowids = this.engine
+        .statement(`${scan.where} LIMIT ?`)
+        .pluck()
+        .all(...scan.params, limit) as number[];
+      if (rowids.length >= limit) return limit;
+      for (const rowid of rowids) found.add(rowid);
+    }
+    // Few enough to keep: the page then reads them without scanning again.
+    if (found.size < limit) this.engine.rememberRowids(this.name, key, [...found]);
+    return Math.min(found.size, limit);
   }
 
   updateById(id: string, changes: DocChanges<T>): Promise<T | null> {

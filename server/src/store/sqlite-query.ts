@@ -36,6 +36,8 @@ export interface SqlFilter {
 export interface QueryContext {
   /** The FTS5 table that indexes `field` for $contains, when there is one. */
   searchTable(field: string): string | null;
+  /** The SQL index that holds `field`'s value, when there is one. */
+  fieldIndex?(field: string): string | null;
   /**
    * Check $contains row by row even where a search index exists: right when the text is common,
    * so that walking a sort index meets a page of matches at once instead of listing them all.
@@ -226,6 +228,28 @@ export function searchPlan(matches: number, atLeast: boolean, reach: number, tot
     ['walk-rows', 25 * walked],
   ];
   return costs.reduce((best, next) => (next[1] < best[1] ? next : best))[0];
+}
+
+/**
+ * For a text search too short for the trigram index: one SELECT of rowids per term, each scanning
+ * its field's own index (the value is in the index, so no document is read: about eight times
+ * faster than reading the table). Null when a field has no index.
+ */
+export function scanRowidsSql(filter: Filter, context: QueryContext, table: string): SqlFilter[] | null {
+  const terms = searchTerms(filter);
+  if (!terms || !context.fieldIndex) return null;
+  const selects: SqlFilter[] = [];
+  for (const [field, text] of terms) {
+    const index = context.fieldIndex(field);
+    if (!index) return null;
+    const params: SqlFilter['params'] = [];
+    const condition = contains(field, fieldSql(field), text, { ...context, rowByRow: true }, params);
+    selects.push({
+      where: `SELECT rowid FROM ${ident(table)} INDEXED BY ${ident(index)} WHERE ${condition}`,
+      params,
+    });
+  }
+  return selects;
 }
 
 /** The text as one FTS5 phrase: taken literally, whatever it holds. */
