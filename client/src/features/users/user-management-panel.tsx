@@ -242,7 +242,7 @@ export function UserManagementPanel() {
         <div className="flex items-center gap-3 text-sm text-stone-400">
           <span>
             {shown
-              ? `${shown.totalExact ? '' : 'More than '}${shown.total.toLocaleString()} ${shown.total === 1 ? 'user' : 'users'}`
+              ? `${shown.totalExact === false ? 'More than ' : ''}${shown.total.toLocaleString()} ${shown.total === 1 ? 'user' : 'users'}`
               : ''}
           </span>
           <PageSizeSelect
@@ -255,7 +255,7 @@ export function UserManagementPanel() {
         <Pagination
           page={shown?.currentPage ?? params.page}
           totalPages={shown?.totalPages ?? 1}
-          more={shown ? !shown.totalExact : false}
+          more={shown?.totalExact === false}
           onPage={(page) => setParams((current) => ({ ...current, page }))}
         />
       </div>
