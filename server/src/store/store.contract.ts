@@ -106,6 +106,25 @@ export function describeStoreContract(
       await expectPagesAsWhole();
     });
 
+    it('counts up to a limit when asked: the exact count below it, the limit itself at or above it', async () => {
+      await seed();
+      await things.ensureIndex({ field: 'name', search: true });
+      expect(await things.count({}, { limit: 3 })).toBe(3);
+      expect(await things.count({}, { limit: 10 })).toBe(4);
+      for (const [text, matches] of [
+        ['A', 4],
+        ['ha', 2],
+        ['lph', 1],
+      ] as const) {
+        const filter = { $or: [{ name: { $contains: text } }, { email: { $contains: text } }] };
+        for (const limit of [1, 2, 3, 5])
+          expect(await things.count(filter, { limit }), `${text} up to ${limit}`).toBe(
+            Math.min(matches, limit),
+          );
+        expect(await things.count(filter)).toBe(matches);
+      }
+    });
+
     it('filters with $contains, $or, $in, $nin, $ne, $exists and comparisons', async () => {
       await seed();
       const names = async (filter: Record<string, unknown>) =>
