@@ -81,7 +81,9 @@ export interface UserListResponse {
   data: PublicUser[];
   totalPages: number;
   currentPage: number;
+  /** The matches; when `totalExact` is false, a search matches more than this (counting stopped). */
   total: number;
+  totalExact: boolean;
 }
 
 export interface AdminStats {

@@ -17,32 +17,52 @@ describeStoreContract(
 );
 
 describe('the SQLite store’s search on common text', () => {
-  it('gives the same sorted pages and counts whether the text is rare (search index) or common (sort index walked)', async () => {
+  it('gives the same sorted pages and counts whichever plan reads them: common, middling, rare and two-letter text', async () => {
     const home = await mkdtemp(path.join(tmpdir(), 'store-search-'));
     const store = await openEmbeddedStore(home, () => undefined);
     try {
       const people = store.collection<StoredDoc & { name: string; n: number }>('people');
       await people.ensureIndex({ field: 'name', search: true });
       await people.ensureIndex({ field: 'n' });
-      // 2,500 share "smith" (common), 20 have "rare"; every 7th writes it in capitals.
-      await people.insertMany(
-        Array.from({ length: 2520 }, (_, n) => ({
-          name: `${n < 2500 ? 'smith' : 'rare'} ${n}`.replace(/^\w+/, (w) => (n % 7 ? w : w.toUpperCase())),
-          n,
-        })),
+      // 2,200 share "smith" (common), 300 "middle", 20 "rare"; every 7th writes it in capitals.
+      const names = Array.from({ length: 2520 }, (_, n) =>
+        `${n < 2200 ? 'smith' : n < 2500 ? 'middle' : 'rare'} ${n}`.replace(/^\w+/, (w) =>
+          n % 7 ? w : w.toUpperCase(),
+        ),
       );
+      await people.insertMany(names.map((name, n) => ({ name, n })));
+      // Each text is read by another plan: the sort index with each row checked (common), the sort
+      // index with a set of matches (middle), the matches sorted (rare), and for two letters, too
+      // few for the trigram index, the sort index (common) or one pass over the table (rare).
       for (const [text, expected] of [
-        ['MITH', 2500],
+        ['MITH', 2200],
+        ['iDDl', 300],
         ['rAr', 20],
+        ['mI', 2500],
+        ['Ra', 20],
       ] as const) {
         expect(await people.count({ name: { $contains: text } })).toBe(expected);
-        const page = await people.find(
-          { name: { $contains: text } },
-          { sort: { n: -1 }, skip: 5, limit: 10 },
+        expect(await people.count({ name: { $contains: text } }, { limit: 100 })).toBe(
+          Math.min(expected, 100),
         );
-        const first = (text === 'MITH' ? 2499 : 2519) - 5;
-        expect(page.map((p) => p.n)).toEqual(Array.from({ length: 10 }, (_, i) => first - i));
+        const matching = names
+          .map((name, n) => ({ name, n }))
+          .filter((p) => p.name.toLowerCase().includes(text.toLowerCase()))
+          .map((p) => p.n)
+          .reverse();
+        for (const skip of [5, 250]) {
+          const page = await people.find({ name: { $contains: text } }, { sort: { n: -1 }, skip, limit: 10 });
+          expect(
+            page.map((p) => p.n),
+            `${text} from ${skip}`,
+          ).toEqual(matching.slice(skip, skip + 10));
+        }
       }
+      // After a write, the list's bounded count of rare short text keeps the matches it found for the page.
+      await people.insertOne({ name: 'RAre late', n: 3000 });
+      expect(await people.count({ name: { $contains: 'Ra' } }, { limit: 1001 })).toBe(21);
+      const page = await people.find({ name: { $contains: 'Ra' } }, { sort: { n: -1 }, limit: 3 });
+      expect(page.map((p) => p.n)).toEqual([3000, 2519, 2518]);
     } finally {
       await store.close();
       await rm(home, { recursive: true, force: true });

@@ -6,14 +6,28 @@ import { StartupError, unwritableFolder } from '../lib/startup-error';
 import { lockEmbeddedStore } from './embedded-lock';
 import { importNedbFiles } from './nedb-import';
 import { newId } from './new-id';
+import { Anchors, createAnchorCatalog, type SortIndex } from './sqlite-anchors';
 import { openSqliteCounters } from './sqlite-counters';
 import { decodeDoc, encodeDoc } from './sqlite-documents';
 import { storeFault } from './sqlite-faults';
 import { sqliteInspector } from './sqlite-inspector';
-import { checkField, fieldSql, filterSql, ident, orderSql, type QueryContext } from './sqlite-query';
+import {
+  checkField,
+  fieldSql,
+  filterSql,
+  ident,
+  isTextSearch,
+  orderSql,
+  type QueryContext,
+  type SqlFilter,
+  scanRowidsSql,
+  searchPlan,
+  searchRowidsSql,
+} from './sqlite-query';
 import {
   type BatchOptions,
   type Collection,
+  type CountOptions,
   type DocChanges,
   type Filter,
   type FindOptions,
@@ -36,8 +50,15 @@ const PASS_CACHE_KIB = 2048;
 const BUSY_TIMEOUT_MS = 5000;
 /** Pages further than this are found by walking the sort index alone, then reading just the page's rows. */
 const FAR_SKIP = 200;
-/** Above this many matches, a sorted page of a text search walks the sort index instead of the search index. */
-const COMMON_MATCHES = 2000;
+/**
+ * Above this many matches, a sorted page of a text search too short for the trigram index walks
+ * the sort index; the list's own count (to 1,000 and one) has found out already.
+ */
+const COMMON_MATCHES = 1000;
+/** A text search's matches are counted up to this many to choose how its page is read (searchPlan). */
+const PLAN_COUNT = 5000;
+/** Keys of a paged sort order between two anchors: a far page walks at most about twice this many index entries. */
+const ANCHOR_SPACING = 1000;
 
 const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
@@ -47,6 +68,14 @@ export interface IndexRecord {
   unique: boolean;
   counted: boolean;
   search: boolean;
+  paged: boolean;
+}
+
+export interface EmbeddedStoreOptions {
+  /** Keys between two anchors of a paged sort order (tests lay them closer to split and fold often). */
+  anchorSpacing?: number;
+  /** The workers of one supervisor hold the lock under its pid (embedded-lock.ts). */
+  lockHolder?: number;
 }
 
 /** Opens a connection with the settings every connection to the file uses. */
@@ -74,8 +103,7 @@ export function connect(
 export async function openEmbeddedStore(
   dataDir: string,
   notice: (message: string) => void = (message) => console.log(message),
-  /** The workers of one supervisor hold the lock under its pid (embedded-lock.ts). */
-  { lockHolder }: { lockHolder?: number } = {},
+  options: EmbeddedStoreOptions = {},
 ): Promise<Store> {
   const dir = path.join(dataDir, 'db');
   const unusable = async (error: unknown): Promise<never> => {
@@ -84,7 +112,9 @@ export async function openEmbeddedStore(
       : error;
   };
   await mkdir(dir, { recursive: true }).catch(unusable);
-  const { release: unlock, joined } = await lockEmbeddedStore(dir, { holder: lockHolder }).catch(unusable);
+  const { release: unlock, joined } = await lockEmbeddedStore(dir, { holder: options.lockHolder }).catch(
+    unusable,
+  );
   const file = path.join(dir, SQLITE_FILE);
   let db: Database.Database;
   try {
@@ -106,7 +136,7 @@ export async function openEmbeddedStore(
       `Cannot start: the database ${file} cannot be opened (${error.code}: ${error.message}). Check that the disk has room and the folder is writable, then start again.`,
     );
   }
-  const engine = new SqliteEngine(db, file, dir);
+  const engine = new SqliteEngine(db, file, dir, options.anchorSpacing ?? ANCHOR_SPACING);
   try {
     await importNedbFiles(dir, engine, notice);
   } catch (error) {
@@ -169,6 +199,10 @@ function createCatalog(db: Database.Database): void {
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS "$meta" (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
   `);
+  const columns = db.prepare("SELECT name FROM pragma_table_info('$indexes')").pluck().all();
+  if (!columns.includes('paged'))
+    db.exec('ALTER TABLE "$indexes" ADD COLUMN paged INTEGER NOT NULL DEFAULT 0');
+  createAnchorCatalog(db);
 }
 
 /** The database connection and the catalog of collections and indexes it holds. */
@@ -176,20 +210,26 @@ export class SqliteEngine {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly created = new Set<string>();
   private readonly indexes = new Map<string, Map<string, IndexRecord>>();
-  /** Counts of recent filters by collection, dropped at the collection's next write (a list's count and its page share one). */
-  private readonly counts = new Map<string, Map<string, number>>();
+  /**
+   * Counts of recent filters by collection (and the rowids of a few matches found by scanning),
+   * dropped at the collection's next write: a list's count and its page share one.
+   */
+  private readonly counts = new Map<string, Map<string, number | number[]>>();
   private open = true;
   /** SQLite's count of commits by other connections (other workers) when this one last looked. */
   private dataVersion: number;
   private readonly dataVersionQuery: Database.Statement;
+  readonly anchors: Anchors;
 
   constructor(
     readonly db: Database.Database,
     readonly file: string,
     readonly dir: string,
+    anchorSpacing: number,
   ) {
     this.dataVersionQuery = db.prepare('PRAGMA data_version').pluck();
     this.dataVersion = this.dataVersionQuery.get() as number;
+    this.anchors = new Anchors(db, (sql) => this.statement(sql), anchorSpacing);
     this.loadCatalog();
   }
 
@@ -217,6 +257,7 @@ export class SqliteEngine {
         unique: row.is_unique === 1,
         counted: row.counted === 1,
         search: row.search === 1,
+        paged: row.paged === 1,
       });
     }
   }
@@ -260,6 +301,7 @@ export class SqliteEngine {
   context(name: string): QueryContext {
     return {
       searchTable: (field) => (this.indexes.get(name)?.get(field)?.search ? searchTable(name, field) : null),
+      fieldIndex: (field) => (this.indexes.get(name)?.has(field) ? `${name}$${field}` : null),
     };
   }
 
@@ -297,12 +339,14 @@ export class SqliteEngine {
       unique: Boolean(spec.unique) || Boolean(known?.unique),
       counted: Boolean(spec.counted) || Boolean(known?.counted),
       search: Boolean(spec.search) || Boolean(known?.search),
+      paged: Boolean(spec.paged) || Boolean(known?.paged),
     };
     if (
       known &&
       known.unique === wanted.unique &&
       known.counted === wanted.counted &&
-      known.search === wanted.search
+      known.search === wanted.search &&
+      known.paged === wanted.paged
     )
       return;
     const t = ident(name);
@@ -358,11 +402,32 @@ export class SqliteEngine {
           END;
         `);
       }
+      if (wanted.paged && !known?.paged) this.anchors.lay({ table: name, field, unique: wanted.unique });
       this.db
-        .prepare('INSERT OR REPLACE INTO "$indexes" VALUES (?, ?, ?, ?, ?)')
-        .run(name, field, Number(wanted.unique), Number(wanted.counted), Number(wanted.search));
+        .prepare(
+          'INSERT OR REPLACE INTO "$indexes" (collection, field, is_unique, counted, search, paged) VALUES (?, ?, ?, ?, ?, ?)',
+        )
+        .run(
+          name,
+          field,
+          Number(wanted.unique),
+          Number(wanted.counted),
+          Number(wanted.search),
+          Number(wanted.paged),
+        );
     })();
     this.indexMap(name).set(field, wanted);
+  }
+
+  /** The sort index a paged field's anchors walk, or null when the field is not paged. */
+  sortIndex(name: string, field: string): SortIndex | null {
+    const index = this.indexes.get(name)?.get(field);
+    return index?.paged ? { table: name, field, unique: index.unique } : null;
+  }
+
+  /** Settles the anchors a write moved out of bounds; runs inside the write's transaction. */
+  rebalance(): void {
+    this.anchors.rebalance((name, field) => this.sortIndex(name, field));
   }
 
   /** The kept count for "every document" or for one text value of a counted field; null when none is kept. */
@@ -386,10 +451,21 @@ export class SqliteEngine {
 
   rememberedCount(name: string, key: string): number | undefined {
     this.followOthers();
-    return this.counts.get(name)?.get(key);
+    const known = this.counts.get(name)?.get(key);
+    return typeof known === 'number' ? known : undefined;
   }
 
-  rememberCount(name: string, key: string, count: number): void {
+  rememberedRowids(name: string, key: string): number[] | undefined {
+    this.followOthers();
+    const known = this.counts.get(name)?.get(`rowids ${key}`);
+    return Array.isArray(known) ? known : undefined;
+  }
+
+  rememberRowids(name: string, key: string, rowids: number[]): void {
+    this.rememberCount(name, `rowids ${key}`, rowids);
+  }
+
+  rememberCount(name: string, key: string, count: number | number[]): void {
     let known = this.counts.get(name);
     if (!known) {
       known = new Map();
@@ -483,17 +559,45 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     return this.read(() => {
       const sort = this.effectiveSort(options.sort);
+      const far = this.farPage(filter, sort, options);
+      if (far) return far;
       let { where, params } = filterSql(filter, this.engine.context(this.name));
-      if (sort && options.limit && where.includes(' MATCH ') && this.countOf(filter) > COMMON_MATCHES) {
-        // Common text: the sort index in order, each row checked, meets a page of matches at once.
-        ({ where, params } = filterSql(filter, { ...this.engine.context(this.name), rowByRow: true }));
+      if (sort && options.limit && isTextSearch(filter)) {
+        // The text's frequency, counted at a bounded cost, decides how the page is read.
+        const context = this.engine.context(this.name);
+        const rowids = searchRowidsSql(filter, context);
+        if (rowids) {
+          const matches = this.countOf(filter, PLAN_COUNT + 1);
+          const reach = (options.skip ?? 0) + options.limit;
+          const plan = searchPlan(matches, matches > PLAN_COUNT, reach, this.countOf({}));
+          if (plan === 'walk-rows') ({ where, params } = filterSql(filter, { ...context, rowByRow: true }));
+          // The unary + keeps SQLite from reading the matches first: the sort index drives.
+          else if (plan === 'walk-set')
+            ({ where, params } = { ...rowids, where: `+seq IN (${rowids.where})` });
+        } else if (this.countOf(filter, COMMON_MATCHES + 1) <= COMMON_MATCHES) {
+          // Rare text too short for the trigram index: one pass over each field's index finds the
+          // few matches, then they are sorted; walking the sort index would read every document.
+          const found = this.engine.rememberedRowids(this.name, JSON.stringify(filter));
+          const scans = found ? null : scanRowidsSql(filter, context, this.name);
+          if (found)
+            ({ where, params } = {
+              where: 'seq IN (SELECT value FROM json_each(?))',
+              params: [JSON.stringify(found)],
+            });
+          else if (scans)
+            ({ where, params } = {
+              where: `seq IN (${scans.map((scan) => scan.where).join(' UNION ')})`,
+              params: scans.flatMap((scan) => scan.params),
+            });
+        }
       }
       let limit = options.limit ?? -1;
       let skip = options.skip ?? 0;
       let backwards = false;
       if (sort && skip > FAR_SKIP && limit > 0) {
-        // A page past the middle is reached from the other end: the index walk is never longer than half the list.
-        const total = this.countOf(filter);
+        // A page past the middle is reached from the other end: the index walk is never longer than
+        // half the list. Counting stops where the answer can no longer be "past the middle".
+        const total = this.countOf(filter, 2 * skip + limit + 1);
         if (skip >= total) return [];
         if (skip > total / 2) {
           backwards = true;
@@ -511,6 +615,41 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
       if (backwards) rows.reverse();
       return rows.map((row) => toDoc<T>(row));
     }, []);
+  }
+
+  /**
+   * A far page of the whole list in a paged order (the field, then the id, the same way): found
+   * from the nearest anchor, the anchors and the page read in one transaction. Null otherwise.
+   */
+  private farPage(filter: Filter, sort: SortSpec | undefined, options: FindOptions): T[] | null {
+    const skip = options.skip ?? 0;
+    const limit = options.limit ?? 0;
+    if (!sort || skip <= FAR_SKIP || limit <= 0 || Object.keys(filter).length > 0) return null;
+    const [first, second, ...more] = Object.entries(sort);
+    if (!first || more.length > 0) return null;
+    const [field, direction] = first;
+    if (second && (second[0] !== '_id' || second[1] !== direction)) return null;
+    const index = this.engine.sortIndex(this.name, field);
+    if (!index) return null;
+    return this.engine.db.transaction(() => {
+      const total = this.engine.keptCount(this.name, {}) ?? 0;
+      if (skip >= total) return [];
+      const count = Math.min(limit, total - skip);
+      // A descending page is the ascending one at the mirrored position, read backwards.
+      const entries = this.engine.anchors.entries(
+        index,
+        direction === 1 ? skip : total - skip - count,
+        count,
+      );
+      if (direction === -1) entries.reverse();
+      const rows = this.engine
+        .statement(
+          `SELECT seq, id, json(doc) AS doc, dates FROM ${this.t} WHERE seq IN (SELECT value FROM json_each(?))`,
+        )
+        .all(JSON.stringify(entries.map(([seq]) => seq))) as Array<Row & { seq: number }>;
+      const bySeq = new Map(rows.map((row) => [row.seq, row]));
+      return entries.map(([seq]) => toDoc<T>(bySeq.get(seq)!));
+    })();
   }
 
   /** After a unique field nothing can tie, so the sort stops there and its unique index alone gives the order. */
@@ -549,24 +688,62 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
     }
   }
 
-  async count(filter: Filter = {}): Promise<number> {
-    return this.read(() => this.countOf(filter), 0);
+  async count(filter: Filter = {}, options: CountOptions = {}): Promise<number> {
+    return this.read(() => this.countOf(filter, options.limit ?? -1), 0);
   }
 
-  private countOf(filter: Filter): number {
+  /** The number of matching documents, or `limit` when there are at least that many (-1: no limit). */
+  private countOf(filter: Filter, limit = -1): number {
+    const most = (n: number) => (limit < 0 ? n : Math.min(n, limit));
     const kept = this.engine.keptCount(this.name, filter);
-    if (kept !== null) return kept;
+    if (kept !== null) return most(kept);
     const key = JSON.stringify(filter);
     const known = this.engine.rememberedCount(this.name, key);
-    if (known !== undefined) return known;
-    const { where, params } = filterSql(filter, this.engine.context(this.name));
-    const { n } = this.engine
-      .statement(`SELECT count(*) AS n FROM ${this.t} WHERE ${where}`)
-      .get(...params) as {
-      n: number;
-    };
-    this.engine.rememberCount(this.name, key, n);
+    if (known !== undefined) return most(known);
+    // A count that stopped at a limit earlier still answers any smaller limit.
+    const atLeast = this.engine.rememberedCount(this.name, `>=${key}`);
+    if (atLeast !== undefined && limit >= 0 && atLeast >= limit) return limit;
+    const context = this.engine.context(this.name);
+    const rowids = searchRowidsSql(filter, context);
+    const scans = rowids ? null : scanRowidsSql(filter, context, this.name);
+    const { where, params } = rowids ?? filterSql(filter, context);
+    const n = scans
+      ? this.countScans(scans, limit, key)
+      : (this.engine
+          .statement(
+            rowids
+              ? `SELECT count(*) FROM (${where} LIMIT ?)`
+              : `SELECT count(*) FROM (SELECT 1 FROM ${this.t} WHERE ${where} LIMIT ?)`,
+          )
+          .pluck()
+          .get(...params, limit) as number);
+    // Only a count that stopped short of the limit is the whole count.
+    this.engine.rememberCount(this.name, limit < 0 || n < limit ? key : `>=${key}`, n);
     return n;
+  }
+
+  /**
+   * The matches of short text from scans of each field's index: each scan stops at the limit (common
+   * text stops early), and only when none reaches it are the matches of all fields put together.
+   */
+  private countScans(scans: SqlFilter[], limit: number, key: string): number {
+    if (limit < 0)
+      return this.engine
+        .statement(`SELECT count(*) FROM (${scans.map((scan) => scan.where).join(' UNION ')})`)
+        .pluck()
+        .get(...scans.flatMap((scan) => scan.params)) as number;
+    const found = new Set<number>();
+    for (const scan of scans) {
+      const rowids = this.engine
+        .statement(`${scan.where} LIMIT ?`)
+        .pluck()
+        .all(...scan.params, limit) as number[];
+      if (rowids.length >= limit) return limit;
+      for (const rowid of rowids) found.add(rowid);
+    }
+    // Few enough to keep: the page then reads them without scanning again.
+    if (found.size < limit) this.engine.rememberRowids(this.name, key, [...found]);
+    return Math.min(found.size, limit);
   }
 
   updateById(id: string, changes: DocChanges<T>): Promise<T | null> {
@@ -628,7 +805,12 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
       this.engine.run(() => {
         this.engine.ensureCollection(this.name);
         this.engine.changed(this.name);
-        return work();
+        // Anchors moved out of bounds by the write are settled before it commits.
+        return this.engine.db.transaction(() => {
+          const result = work();
+          this.engine.rebalance();
+          return result;
+        })();
       }),
     );
   }

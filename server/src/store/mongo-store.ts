@@ -5,6 +5,7 @@ import { newId } from './new-id';
 import {
   type BatchOptions,
   type Collection,
+  type CountOptions,
   type DocChanges,
   DuplicateKeyError,
   type Filter,
@@ -107,8 +108,8 @@ class MongoCollection<T extends StoredDoc> implements Collection<T> {
     if (batch.length) yield batch;
   }
 
-  count(filter: Filter = {}): Promise<number> {
-    return this.c.countDocuments(mongoFilter(filter));
+  count(filter: Filter = {}, options: CountOptions = {}): Promise<number> {
+    return this.c.countDocuments(mongoFilter(filter), options.limit ? { limit: options.limit } : {});
   }
 
   updateById(id: string, changes: DocChanges<T>): Promise<T | null> {

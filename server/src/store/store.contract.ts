@@ -74,6 +74,58 @@ export function describeStoreContract(
       expect(page.map((t) => t.name)).toEqual(['charlie', 'bravo']);
     });
 
+    it('gives far pages of a paged order exactly as slices of the whole order, through inserts, changes and deletes', async () => {
+      // Ties (ten scores) and documents without the field (missing sorts first).
+      await things.insertMany(
+        Array.from({ length: 700 }, (_, i) => ({
+          name: `n${i}`,
+          email: `t${i}@example.com`,
+          ...(i % 50 === 7 ? {} : { score: i % 10 }),
+        })) as Thing[],
+      );
+      await things.ensureIndex({ field: 'score', paged: true });
+      const expectPagesAsWhole = async () => {
+        for (const direction of [1, -1] as const) {
+          const sort = { score: direction, _id: direction };
+          const whole = (await things.find({}, { sort })).map((t) => t._id);
+          for (const skip of [0, 201, 333, 350, whole.length - 10, whole.length - 3, whole.length]) {
+            const page = await things.find({}, { sort, skip, limit: 25 });
+            expect(
+              page.map((t) => t._id),
+              `score ${direction} from ${skip}`,
+            ).toEqual(whole.slice(skip, skip + 25));
+          }
+        }
+      };
+      await expectPagesAsWhole();
+      const some = await things.find({}, { sort: { name: 1 }, limit: 120 });
+      for (const [i, thing] of some.entries()) {
+        if (i % 3 === 0) await things.deleteById(thing._id);
+        else await things.updateById(thing._id, { score: i % 2 ? undefined : 100 + i });
+      }
+      await things.insertOne({ name: 'late', email: 'late@example.com', score: 5 });
+      await expectPagesAsWhole();
+    });
+
+    it('counts up to a limit when asked: the exact count below it, the limit itself at or above it', async () => {
+      await seed();
+      await things.ensureIndex({ field: 'name', search: true });
+      expect(await things.count({}, { limit: 3 })).toBe(3);
+      expect(await things.count({}, { limit: 10 })).toBe(4);
+      for (const [text, matches] of [
+        ['A', 4],
+        ['ha', 2],
+        ['lph', 1],
+      ] as const) {
+        const filter = { $or: [{ name: { $contains: text } }, { email: { $contains: text } }] };
+        for (const limit of [1, 2, 3, 5])
+          expect(await things.count(filter, { limit }), `${text} up to ${limit}`).toBe(
+            Math.min(matches, limit),
+          );
+        expect(await things.count(filter)).toBe(matches);
+      }
+    });
+
     it('filters with $contains, $or, $in, $nin, $ne, $exists and comparisons', async () => {
       await seed();
       const names = async (filter: Record<string, unknown>) =>

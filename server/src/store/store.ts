@@ -30,6 +30,11 @@ export interface FindOptions {
   limit?: number;
 }
 
+export interface CountOptions {
+  /** Stop counting at this many: the answer is then `limit`, meaning "at least this many". */
+  limit?: number;
+}
+
 export interface BatchOptions {
   sort?: SortSpec;
   /** Documents per batch; 250 unless given. */
@@ -43,6 +48,11 @@ export interface IndexSpec {
   counted?: boolean;
   /** The field is searched with `$contains`: the store keeps a substring index for it. */
   search?: boolean;
+  /**
+   * The field is a sort order of a paged list: the store keeps what it needs to reach any page
+   * of that order (the field first, then `_id`, unfiltered) without reading every entry before it.
+   */
+  paged?: boolean;
 }
 
 export interface Collection<T extends StoredDoc> {
@@ -57,7 +67,8 @@ export interface Collection<T extends StoredDoc> {
    * other requests waiting (the CSV export).
    */
   findInBatches(filter: Filter, options?: BatchOptions): AsyncIterable<T[]>;
-  count(filter?: Filter): Promise<number>;
+  /** Matching documents; with `limit`, the work stops there (a search matching most of a million). */
+  count(filter?: Filter, options?: CountOptions): Promise<number>;
   /** Sets the given fields (undefined values are unset) and bumps `updatedAt`; null when absent. */
   updateById(id: string, changes: DocChanges<T>): Promise<T | null>;
   /** Like updateById, but only when `filter` also matches: a compare-and-set. */

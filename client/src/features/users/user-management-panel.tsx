@@ -241,7 +241,9 @@ export function UserManagementPanel() {
       <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
         <div className="flex items-center gap-3 text-sm text-stone-400">
           <span>
-            {shown ? `${shown.total.toLocaleString()} ${shown.total === 1 ? 'user' : 'users'}` : ''}
+            {shown
+              ? `${shown.totalExact === false ? 'More than ' : ''}${shown.total.toLocaleString()} ${shown.total === 1 ? 'user' : 'users'}`
+              : ''}
           </span>
           <PageSizeSelect
             id="users-page-size"
@@ -253,6 +255,7 @@ export function UserManagementPanel() {
         <Pagination
           page={shown?.currentPage ?? params.page}
           totalPages={shown?.totalPages ?? 1}
+          more={shown?.totalExact === false}
           onPage={(page) => setParams((current) => ({ ...current, page }))}
         />
       </div>

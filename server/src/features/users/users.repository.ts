@@ -2,6 +2,7 @@ import type { PublicUser, Role, Tier, UserStatus } from '@common/schemas/user';
 import type {
   BatchOptions,
   Collection,
+  CountOptions,
   DocChanges,
   Filter,
   FindOptions,
@@ -38,16 +39,17 @@ export class UsersRepository {
   }
 
   /**
-   * One index per sortable column of the console's list (each page read in index order), a
-   * substring index on name and e-mail for its search, and kept counts per tier and status.
+   * One index per sortable column of the console's list (each page read in index order, a far
+   * page from the nearest anchor: `paged`), a substring index on name and e-mail for its search,
+   * and kept counts per tier and status.
    */
   async init(): Promise<void> {
-    await this.users.ensureIndex({ field: 'email', unique: true, search: true });
-    await this.users.ensureIndex({ field: 'name', search: true });
-    await this.users.ensureIndex({ field: 'createdAt' });
-    await this.users.ensureIndex({ field: 'role' });
-    await this.users.ensureIndex({ field: 'membershipTier', counted: true });
-    await this.users.ensureIndex({ field: 'status', counted: true });
+    await this.users.ensureIndex({ field: 'email', unique: true, search: true, paged: true });
+    await this.users.ensureIndex({ field: 'name', search: true, paged: true });
+    await this.users.ensureIndex({ field: 'createdAt', paged: true });
+    await this.users.ensureIndex({ field: 'role', paged: true });
+    await this.users.ensureIndex({ field: 'membershipTier', counted: true, paged: true });
+    await this.users.ensureIndex({ field: 'status', counted: true, paged: true });
     await this.users.ensureIndex({ field: 'resetTokenHash' });
     await this.users.ensureIndex({ field: 'emailChangeTokenHash' });
   }
@@ -94,8 +96,8 @@ export class UsersRepository {
     return this.users.findInBatches(filter, options);
   }
 
-  count(filter: Filter = {}): Promise<number> {
-    return this.users.count(filter);
+  count(filter: Filter = {}, options?: CountOptions): Promise<number> {
+    return this.users.count(filter, options);
   }
 
   update(id: string, changes: DocChanges<UserDoc>): Promise<UserDoc | null> {

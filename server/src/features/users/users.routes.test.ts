@@ -150,6 +150,27 @@ describe('GET /api/admin/users', () => {
     expect(response.json().message).toBe(message);
   });
 
+  it('counts a search up to 1,000 matches and says "more" past that, with the right page of rows either way', async () => {
+    // 1,100 "Common" members, searched with text long enough for the trigram index and with two letters.
+    await seed(Array.from({ length: 1100 }, (_, i) => ({ name: `Common ${i}`, email: `c${i}@example.com` })));
+    for (const search of ['ommon', 'mm']) {
+      const first = (await list(`?search=${search}&pageSize=100`)).json();
+      expect(first, search).toMatchObject({ total: 1000, totalExact: false, totalPages: 10, currentPage: 1 });
+      expect(first.data[0].name).toBe('Common 1099');
+      // Past the limit, the count reaches the end of the asked page: still "more", never fewer pages than asked.
+      const far = (await list(`?search=${search}&pageSize=100&page=11`)).json();
+      expect(far, search).toMatchObject({ total: 1100, totalExact: true, totalPages: 11, currentPage: 11 });
+      expect(far.data.map((u: PublicUser) => u.name)).toEqual(
+        Array.from({ length: 100 }, (_, i) => `Common ${99 - i}`),
+      );
+      const tenth = (await list(`?search=${search}&pageSize=100&page=10`)).json();
+      expect(tenth).toMatchObject({ total: 1000, totalExact: false, totalPages: 10 });
+    }
+    // Exactly counted below the limit, and the whole list's total is always exact.
+    expect((await list('?search=Common 10')).json()).toMatchObject({ total: 111, totalExact: true });
+    expect((await list()).json()).toMatchObject({ total: 1101, totalExact: true, totalPages: 111 });
+  });
+
   it('answers an empty page past the end rather than an error', async () => {
     const body = (await list('?page=9')).json();
     expect(body).toMatchObject({ data: [], currentPage: 9, totalPages: 1, total: 1 });

@@ -16,7 +16,16 @@ export interface UserPage {
   totalPages: number;
   currentPage: number;
   total: number;
+  /** False when a search matches more than `total`: counting stopped there. */
+  totalExact: boolean;
 }
+
+/**
+ * A search's matches are counted up to this many (or to the end of the asked page, if further):
+ * past it the list says "more than", so that a search matching most members costs a page, not a
+ * count of a million. The whole list's total is always exact (the store keeps it).
+ */
+export const SEARCH_COUNT_LIMIT = 1000;
 
 /** Name or e-mail containing the typed text anywhere, in any letter case, taken literally. */
 export function searchFilter(search: string): Filter {
@@ -61,19 +70,21 @@ export class UsersService {
 
   async list(query: UserListQuery): Promise<UserPage> {
     const filter = searchFilter(query.search);
-    const [total, docs] = await Promise.all([
-      this.users.count(filter),
-      this.users.find(filter, {
-        sort: sortSpec(query.sortBy, query.sortOrder),
-        skip: (query.page - 1) * query.pageSize,
-        limit: query.pageSize,
-      }),
+    const skip = (query.page - 1) * query.pageSize;
+    const limit = query.search ? Math.max(SEARCH_COUNT_LIMIT, skip + query.pageSize) : undefined;
+    const [counted, docs] = await Promise.all([
+      // One more than the limit: "exactly the limit" and "more" are told apart.
+      this.users.count(filter, limit === undefined ? {} : { limit: limit + 1 }),
+      this.users.find(filter, { sort: sortSpec(query.sortBy, query.sortOrder), skip, limit: query.pageSize }),
     ]);
+    const totalExact = limit === undefined || counted <= limit;
+    const total = totalExact ? counted : limit;
     return {
       data: docs.map(toPublicUser),
       totalPages: Math.max(1, Math.ceil(total / query.pageSize)),
       currentPage: query.page,
       total,
+      totalExact,
     };
   }
 
