@@ -752,29 +752,26 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
 
   async updateOne(filter: Filter, changes: DocChanges<T>): Promise<T | null> {
     const { set, unset } = splitChanges(changes as Record<string, unknown>);
-    // IMMEDIATE: the write lock is taken before the read, so that a compare-and-set from another
-    // process (workers share the file) waits its turn instead of failing on a stale snapshot.
-    return this.write(() =>
-      this.engine.db
-        .transaction(() => {
-          const { where, params } = filterSql(filter, this.engine.context(this.name));
-          const row = this.engine
-            .statement(`SELECT seq, id, json(doc) AS doc, dates FROM ${this.t} WHERE ${where} LIMIT 1`)
-            .get(...params) as (Row & { seq: number }) | undefined;
-          if (!row) return null;
-          const doc = toDoc<T>(row) as unknown as Record<string, unknown>;
-          for (const [key, value] of Object.entries(set)) setPath(doc, key, structuredClone(value));
-          for (const key of Object.keys(unset)) unsetPath(doc, key);
-          doc.updatedAt = new Date();
-          const { _id, ...fields } = doc;
-          const encoded = encodeDoc(fields);
-          this.engine
-            .statement(`UPDATE ${this.t} SET doc = jsonb(?), dates = ? WHERE seq = ?`)
-            .run(encoded.doc, encoded.dates, row.seq);
-          return doc as unknown as T;
-        })
-        .immediate(),
-    );
+    // In write()'s IMMEDIATE transaction: the read below already holds the write lock, so a
+    // compare-and-set from another process (workers share the file) waits its turn instead of
+    // failing on a stale snapshot.
+    return this.write(() => {
+      const { where, params } = filterSql(filter, this.engine.context(this.name));
+      const row = this.engine
+        .statement(`SELECT seq, id, json(doc) AS doc, dates FROM ${this.t} WHERE ${where} LIMIT 1`)
+        .get(...params) as (Row & { seq: number }) | undefined;
+      if (!row) return null;
+      const doc = toDoc<T>(row) as unknown as Record<string, unknown>;
+      for (const [key, value] of Object.entries(set)) setPath(doc, key, structuredClone(value));
+      for (const key of Object.keys(unset)) unsetPath(doc, key);
+      doc.updatedAt = new Date();
+      const { _id, ...fields } = doc;
+      const encoded = encodeDoc(fields);
+      this.engine
+        .statement(`UPDATE ${this.t} SET doc = jsonb(?), dates = ? WHERE seq = ?`)
+        .run(encoded.doc, encoded.dates, row.seq);
+      return doc as unknown as T;
+    });
   }
 
   async deleteById(id: string): Promise<boolean> {
@@ -805,12 +802,16 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
       this.engine.run(() => {
         this.engine.ensureCollection(this.name);
         this.engine.changed(this.name);
-        // Anchors moved out of bounds by the write are settled before it commits.
-        return this.engine.db.transaction(() => {
-          const result = work();
-          this.engine.rebalance();
-          return result;
-        })();
+        // Anchors moved out of bounds by the write are settled before it commits. IMMEDIATE:
+        // the write lock is taken at the start, as a transaction that reads first and writes
+        // later could not take it once another worker has written meanwhile (SQLITE_BUSY).
+        return this.engine.db
+          .transaction(() => {
+            const result = work();
+            this.engine.rebalance();
+            return result;
+          })
+          .immediate();
       }),
     );
   }
