@@ -14,11 +14,21 @@ import type { SliderConfigRepository } from './slider-config.repository';
  */
 const CACHE_TTL_MS = 2000;
 
-export interface PublicSlidesResponse {
-  body: string;
+/**
+ * One representation of the answer (as it is, or compressed), with everything a request needs
+ * worked out once: the bytes, the ETag, and the headers of a 200 and of a 304, as name/value
+ * pairs. The security and CORS headers are not here: the hooks set them on each request.
+ */
+export interface SlidesRepresentation {
+  body: Buffer;
   etag: string;
+  headers: readonly (readonly [string, string])[];
+  notModifiedHeaders: readonly (readonly [string, string])[];
+}
+
+export interface PublicSlidesResponse extends SlidesRepresentation {
   /** The body in `encoding` with its own ETag, or null when it is too small to be worth it. */
-  encoded(encoding: ContentEncoding): { body: Buffer; etag: string } | null;
+  encoded(encoding: ContentEncoding): SlidesRepresentation | null;
 }
 
 /**
@@ -123,20 +133,36 @@ function serialise(data: SliderPublicData): Built {
     images: data.slides.filter((s) => s.type === 'image').map((s) => s.src),
     videos: data.slides.filter((s) => s.type === 'video').map((s) => s.src),
   };
-  const body = JSON.stringify({ success: true, data: full });
-  const hash = createHash('sha1').update(body).digest('base64url').slice(0, 27);
+  const json = Buffer.from(JSON.stringify({ success: true, data: full }));
+  const hash = createHash('sha1').update(json).digest('base64url').slice(0, 27);
   // Compressed once per answer, not per request; each encoding is its own representation (ETag).
-  const variants = new Map<ContentEncoding, { body: Buffer; etag: string }>();
+  const variants = new Map<ContentEncoding, SlidesRepresentation>();
   const encoded = (encoding: ContentEncoding) => {
-    if (body.length < COMPRESS_THRESHOLD) return null;
+    if (json.length < COMPRESS_THRESHOLD) return null;
     let variant = variants.get(encoding);
     if (!variant) {
-      variant = { body: compressBody(body, encoding), etag: `"${hash}-${encoding}"` };
+      variant = representation(compressBody(json, encoding), `"${hash}-${encoding}"`, encoding);
       variants.set(encoding, variant);
     }
     return variant;
   };
-  return { data: full, body, etag: `"${hash}"`, encoded };
+  return { data: full, ...representation(json, `"${hash}"`), encoded };
+}
+
+function representation(body: Buffer, etag: string, encoding?: ContentEncoding): SlidesRepresentation {
+  // Always revalidated (no-cache), but a browser that still has the same answer gets an empty 304.
+  const notModifiedHeaders: (readonly [string, string])[] = [
+    ['cache-control', 'no-cache'],
+    ['etag', etag],
+    ['vary', 'Accept-Encoding'],
+  ];
+  const headers: (readonly [string, string])[] = [
+    ...notModifiedHeaders,
+    ['content-type', 'application/json; charset=utf-8'],
+    ['content-length', String(body.length)],
+  ];
+  if (encoding) headers.push(['content-encoding', encoding]);
+  return { body, etag, headers, notModifiedHeaders };
 }
 
 /** Fisher–Yates on a copy. */

@@ -1,3 +1,4 @@
+import type { OutgoingHttpHeaders } from 'node:http';
 import { sliderConfigBody } from '@common/schemas/slider';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context';
@@ -7,7 +8,7 @@ import { parseInput } from '../../lib/validate';
 import { PlaylistsRepository } from '../playlists/playlists.repository';
 import { defaultBackgroundSvg, defaultBackgroundVersion } from './default-backgrounds';
 import { saveSliderConfig } from './slider-config.service';
-import { PublicSlides, type PublicSlidesResponse } from './slider-public';
+import { PublicSlides, type PublicSlidesResponse, type SlidesRepresentation } from './slider-public';
 
 const ONE_DAY_S = 86_400;
 const ONE_YEAR_S = 31_536_000;
@@ -21,20 +22,35 @@ function sameContent(ifNoneMatch: string, etag: string): boolean {
   });
 }
 
-function sendSlides(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  answer: PublicSlidesResponse,
-): FastifyReply {
+function sendSlides(request: FastifyRequest, reply: FastifyReply, answer: PublicSlidesResponse): void {
   const encoding = negotiateEncoding(request.headers['accept-encoding']);
-  const variant = encoding && answer.encoded(encoding);
-  const etag = variant ? variant.etag : answer.etag;
-  reply.header('Cache-Control', 'no-cache').header('ETag', etag).header('Vary', 'Accept-Encoding');
+  const variant = (encoding && answer.encoded(encoding)) || answer;
   const known = request.headers['if-none-match'];
-  if (known && (known === etag || sameContent(known, answer.etag))) return reply.code(304).send();
-  reply.type('application/json; charset=utf-8');
-  if (!variant) return reply.send(answer.body);
-  return reply.header('Content-Encoding', encoding).send(variant.body);
+  if (known && (known === variant.etag || sameContent(known, answer.etag)))
+    return writeAnswer(reply, 304, variant.notModifiedHeaders);
+  writeAnswer(reply, 200, variant.headers, variant.body);
+}
+
+/**
+ * Writes the answer straight to Node's response with its headers worked out in advance, instead
+ * of Fastify's send (content-type parsing, onSend hooks, header merging), which was about a fifth
+ * of this route's cost. Everything the hooks set on the reply on the way (the security headers,
+ * CORS) goes out with it; the answer's own headers win, and a Vary set by a hook is kept.
+ * Fastify still times the request, runs the onResponse hooks and writes the request log.
+ */
+function writeAnswer(
+  reply: FastifyReply,
+  status: number,
+  own: SlidesRepresentation['headers'],
+  body?: Buffer,
+): void {
+  reply.hijack();
+  const headers = reply.getHeaders(); // a copy
+  const vary = headers.vary;
+  for (const [name, value] of own) headers[name] = value;
+  if (vary) headers.vary = `${vary}, Accept-Encoding`;
+  reply.raw.writeHead(status, headers as OutgoingHttpHeaders);
+  reply.raw.end(body);
 }
 
 /** /api/slider: the public slides for every visitor, and the configuration for administrators. */
@@ -43,7 +59,6 @@ export function sliderRoutes(ctx: AppContext) {
     const playlists = new PlaylistsRepository(ctx.store);
     const publicSlides = new PublicSlides(ctx.sliderConfig, playlists);
 
-    // Always revalidated (no-cache), but a browser that still has the same answer gets an empty 304.
     // Compressed here rather than by the compression plugin: the answer is compressed once and kept.
     // Not async: the usual answer is already in memory, and this is the busiest route there is.
     app.get('/public', { compress: false }, (request, reply) => {
