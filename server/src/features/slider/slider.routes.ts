@@ -27,29 +27,39 @@ function sendSlides(request: FastifyRequest, reply: FastifyReply, answer: Public
   const variant = (encoding && answer.encoded(encoding)) || answer;
   const known = request.headers['if-none-match'];
   if (known && (known === variant.etag || sameContent(known, answer.etag)))
-    return writeAnswer(reply, 304, variant.notModifiedHeaders);
-  writeAnswer(reply, 200, variant.headers, variant.body);
+    return writeAnswer(reply, 304, variant.notModifiedHeaders, cachingHeadersOnly);
+  writeAnswer(reply, 200, variant.headers, allHeaders, variant.body);
 }
+
+const allHeaders = () => true;
+/**
+ * A 304 carries what guides caches and nothing else (RFC 9110, 15.4.5): the browser keeps using
+ * the headers of the 200 it stored, security headers included, and updates only these. CORS
+ * headers stay: a cross-origin revalidation is checked on the 304 itself.
+ */
+const cachingHeadersOnly = (name: string) => name.startsWith('access-control-');
 
 /**
  * Writes the answer straight to Node's response with its headers worked out in advance, instead
- * of Fastify's send (content-type parsing, onSend hooks, header merging), which was about a fifth
- * of this route's cost. Everything the hooks set on the reply on the way (the security headers,
- * CORS) goes out with it; the answer's own headers win, and a Vary set by a hook is kept.
- * Fastify still times the request, runs the onResponse hooks and writes the request log.
+ * of Fastify's send (content-type parsing, onSend hooks, header merging). What the hooks set on
+ * the reply on the way (the security headers, CORS) goes out with it when `keep` says so; the
+ * answer's own headers win, and a Vary set by a hook is kept. Fastify still times the request,
+ * runs the onResponse hooks and writes the request log.
  */
 function writeAnswer(
   reply: FastifyReply,
   status: number,
   own: SlidesRepresentation['headers'],
+  keep: (name: string) => boolean,
   body?: Buffer,
 ): void {
   reply.hijack();
-  const headers = reply.getHeaders(); // a copy
-  const vary = headers.vary;
+  const fromHooks = reply.getHeaders(); // a copy
+  const headers: OutgoingHttpHeaders = {};
+  for (const name in fromHooks) if (keep(name)) headers[name] = fromHooks[name];
   for (const [name, value] of own) headers[name] = value;
-  if (vary) headers.vary = `${vary}, Accept-Encoding`;
-  reply.raw.writeHead(status, headers as OutgoingHttpHeaders);
+  if (fromHooks.vary) headers.vary = `${fromHooks.vary}, Accept-Encoding`;
+  reply.raw.writeHead(status, headers);
   reply.raw.end(body);
 }
 
