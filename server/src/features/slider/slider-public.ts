@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mediaUrl } from '@common/media';
 import type { Slide, SliderPublicData } from '@common/schemas/slider';
 import { COMPRESS_THRESHOLD, type ContentEncoding, compressBody } from '../../http/compression';
+import { API_SECURITY_HEADERS } from '../../http/security-headers';
 import { listMedia } from '../media/media-library';
 import type { PlaylistsRepository } from '../playlists/playlists.repository';
 import { libraryUrls } from '../playlists/playlists.service';
@@ -16,14 +17,16 @@ const CACHE_TTL_MS = 2000;
 
 /**
  * One representation of the answer (as it is, or compressed), with everything a request needs
- * worked out once: the bytes, the ETag, and the headers of a 200 and of a 304, as name/value
- * pairs. The security and CORS headers are not here: the hooks set them on each request.
+ * worked out once: the bytes, the ETag, and the headers of a 200 and of a 304, as Node takes them
+ * (a flat list: name, value, name, value…). The 200's include the API's security headers (the
+ * same list the security hook sets on every API answer); CORS depends on the request and is
+ * added by the route.
  */
 export interface SlidesRepresentation {
   body: Buffer;
   etag: string;
-  headers: readonly (readonly [string, string])[];
-  notModifiedHeaders: readonly (readonly [string, string])[];
+  headers: readonly string[];
+  notModifiedHeaders: readonly string[];
 }
 
 export interface PublicSlidesResponse extends SlidesRepresentation {
@@ -151,17 +154,18 @@ function serialise(data: SliderPublicData): Built {
 
 function representation(body: Buffer, etag: string, encoding?: ContentEncoding): SlidesRepresentation {
   // Always revalidated (no-cache), but a browser that still has the same answer gets an empty 304.
-  const notModifiedHeaders: (readonly [string, string])[] = [
-    ['cache-control', 'no-cache'],
-    ['etag', etag],
-    ['vary', 'Accept-Encoding'],
-  ];
-  const headers: (readonly [string, string])[] = [
+  // A 304 carries what guides caches and nothing else (RFC 9110, 15.4.5): the browser keeps the
+  // headers of the 200 it stored, security headers included, and updates only these.
+  const notModifiedHeaders = ['cache-control', 'no-cache', 'etag', etag, 'vary', 'Accept-Encoding'];
+  const headers = [
+    ...Object.entries(API_SECURITY_HEADERS).flat(),
     ...notModifiedHeaders,
-    ['content-type', 'application/json; charset=utf-8'],
-    ['content-length', String(body.length)],
+    'content-type',
+    'application/json; charset=utf-8',
+    'content-length',
+    String(body.length),
   ];
-  if (encoding) headers.push(['content-encoding', encoding]);
+  if (encoding) headers.push('content-encoding', encoding);
   return { body, etag, headers, notModifiedHeaders };
 }
 

@@ -1,4 +1,3 @@
-import type { OutgoingHttpHeaders } from 'node:http';
 import { sliderConfigBody } from '@common/schemas/slider';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context';
@@ -8,7 +7,7 @@ import { parseInput } from '../../lib/validate';
 import { PlaylistsRepository } from '../playlists/playlists.repository';
 import { defaultBackgroundSvg, defaultBackgroundVersion } from './default-backgrounds';
 import { saveSliderConfig } from './slider-config.service';
-import { PublicSlides, type PublicSlidesResponse, type SlidesRepresentation } from './slider-public';
+import { PublicSlides, type PublicSlidesResponse } from './slider-public';
 
 const ONE_DAY_S = 86_400;
 const ONE_YEAR_S = 31_536_000;
@@ -27,40 +26,34 @@ function sendSlides(request: FastifyRequest, reply: FastifyReply, answer: Public
   const variant = (encoding && answer.encoded(encoding)) || answer;
   const known = request.headers['if-none-match'];
   if (known && (known === variant.etag || sameContent(known, answer.etag)))
-    return writeAnswer(reply, 304, variant.notModifiedHeaders, cachingHeadersOnly);
-  writeAnswer(reply, 200, variant.headers, allHeaders, variant.body);
+    return writeAnswer(reply, 304, variant.notModifiedHeaders);
+  writeAnswer(reply, 200, variant.headers, variant.body);
 }
 
-const allHeaders = () => true;
 /**
- * A 304 carries what guides caches and nothing else (RFC 9110, 15.4.5): the browser keeps using
- * the headers of the 200 it stored, security headers included, and updates only these. CORS
- * headers stay: a cross-origin revalidation is checked on the 304 itself.
+ * Writes the answer straight to Node's response with its headers worked out once per change,
+ * instead of Fastify's send (content-type parsing, onSend hooks, copying and merging headers).
+ * The security headers are in the worked-out list already; what the CORS hook set for this
+ * request (Access-Control-Allow-Origin, Vary: Origin) is added, on a 304 too: a cross-origin
+ * revalidation is checked on the 304 itself. Fastify still times the request, runs the
+ * onResponse hooks and writes the request log.
  */
-const cachingHeadersOnly = (name: string) => name.startsWith('access-control-');
-
-/**
- * Writes the answer straight to Node's response with its headers worked out in advance, instead
- * of Fastify's send (content-type parsing, onSend hooks, header merging). What the hooks set on
- * the reply on the way (the security headers, CORS) goes out with it when `keep` says so; the
- * answer's own headers win, and a Vary set by a hook is kept. Fastify still times the request,
- * runs the onResponse hooks and writes the request log.
- */
-function writeAnswer(
-  reply: FastifyReply,
-  status: number,
-  own: SlidesRepresentation['headers'],
-  keep: (name: string) => boolean,
-  body?: Buffer,
-): void {
+function writeAnswer(reply: FastifyReply, status: number, headers: readonly string[], body?: Buffer): void {
   reply.hijack();
-  const fromHooks = reply.getHeaders(); // a copy
-  const headers: OutgoingHttpHeaders = {};
-  for (const name in fromHooks) if (keep(name)) headers[name] = fromHooks[name];
-  for (const [name, value] of own) headers[name] = value;
-  if (fromHooks.vary) headers.vary = `${fromHooks.vary}, Accept-Encoding`;
-  reply.raw.writeHead(status, headers);
+  const allowOrigin = reply.getHeader('access-control-allow-origin');
+  const vary = reply.getHeader('vary');
+  const all =
+    allowOrigin === undefined && vary === undefined ? headers : withCors(headers, allowOrigin, vary);
+  reply.raw.writeHead(status, all as string[]);
   reply.raw.end(body);
+}
+
+function withCors(headers: readonly string[], allowOrigin: unknown, vary: unknown): string[] {
+  const all = [...headers];
+  if (allowOrigin !== undefined) all.push('access-control-allow-origin', String(allowOrigin));
+  // Names sit at even places; 'vary' is always among them.
+  if (vary !== undefined) all[all.indexOf('vary') + 1] = `${vary}, Accept-Encoding`;
+  return all;
 }
 
 /** /api/slider: the public slides for every visitor, and the configuration for administrators. */
