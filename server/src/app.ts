@@ -138,7 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBodyLimit(app, live);
   registerRequestTimeouts(app, deps.requestTimeouts ?? DEFAULT_REQUEST_TIMEOUTS);
   registerApiRateLimit(app, { live, tokens, users, sessions });
-  await registerCompression(app);
+  registerCompression(app);
 
   await app.register(healthRoutes(ctx), { prefix: '/api' });
   await app.register(

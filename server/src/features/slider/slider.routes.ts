@@ -26,8 +26,8 @@ function sendSlides(request: FastifyRequest, reply: FastifyReply, answer: Public
   const variant = (encoding && answer.encoded(encoding)) || answer;
   const known = request.headers['if-none-match'];
   if (known && (known === variant.etag || sameContent(known, answer.etag)))
-    return writeAnswer(reply, 304, variant.notModifiedHeaders);
-  writeAnswer(reply, 200, variant.headers, variant.body);
+    writeAnswer(reply, 304, variant.notModifiedHeaders);
+  else writeAnswer(reply, 200, variant.headers, variant.body);
 }
 
 /**
@@ -64,7 +64,7 @@ export function sliderRoutes(ctx: AppContext) {
 
     // Compressed here rather than by the compression plugin: the answer is compressed once and kept.
     // Not async: the usual answer is already in memory, and this is the busiest route there is.
-    app.get('/public', { compress: false }, (request, reply) => {
+    app.get('/public', { config: { compress: false } }, (request, reply) => {
       const ready = publicSlides.peek();
       if (ready) return sendSlides(request, reply, ready);
       return publicSlides.get().then((answer) => sendSlides(request, reply, answer));
