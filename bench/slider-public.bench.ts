@@ -1,15 +1,19 @@
 // GET /api/slider/public is fetched on every page load, focus and tab switch of every visitor.
 // This measures it as people run the product: `node scripts/start.mjs` in its own process with
 // its own DATA_DIR and default settings (LOG_LEVEL unset, so `info`; logs go to a file as they
-// would to a journal), next to a bare Fastify route in another process that sends exactly the
-// bytes the product sends (the same body, compressed the same way). autocannon, 50 connections,
-// alternating product and bare runs for a few rounds, in two modes:
+// would to a journal), next to a bare Fastify route that sends exactly the body the product
+// sends (the same bytes, compressed the same way), process for process: the product with
+// WORKERS=N against N bare Fastify processes sharing one port through node:cluster (one plain
+// process for N=1). autocannon, 50 connections, alternating product and bare runs for a few
+// rounds, in three modes:
 //   br:       the headers the slideshow's fetch sends from Chromium (Accept-Encoding: ... br ...)
 //   identity: no Accept-Encoding, as a bare HTTP client (plain JSON both sides)
 //   304:      a browser revalidating what it has (If-None-Match): an empty 304 both sides
-// It prints each run, and the ratio of the means per mode. Target: ratio >= 0.5 in each mode.
-// Usage: npx tsx bench/slider-public.bench.ts [--seconds 10] [--rounds 3] [--modes br,identity,304]
+// It prints each run, and the ratio of the means per worker count and mode. Target: >= 0.8 each.
+// Usage: npx tsx bench/slider-public.bench.ts [--workers 1,2] [--seconds 10] [--rounds 3]
+//          [--modes br,identity,304]
 import { type ChildProcess, fork } from 'node:child_process';
+import cluster from 'node:cluster';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -18,7 +22,7 @@ import { parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
 import { type Product, startProduct } from './support/product';
 
-const TARGET_RATIO = 0.5;
+const TARGET_RATIO = 0.8;
 const MEDIA_FILES = 50;
 const CONNECTIONS = 50;
 const MODES: Record<string, Record<string, string>> = {
@@ -29,20 +33,52 @@ const MODES: Record<string, Record<string, string>> = {
 };
 const { values } = parseArgs({
   options: {
+    workers: { type: 'string', default: '1,2' },
     seconds: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '3' },
     modes: { type: 'string', default: 'br,identity,304' },
     bare: { type: 'string' },
     encoding: { type: 'string' },
     'not-modified': { type: 'boolean', default: false },
+    port: { type: 'string' },
   },
 });
 
 if (values.bare) await serveBare(values.bare, values.encoding, values['not-modified']);
-else await main(Number(values.seconds), Number(values.rounds), values.modes.split(','));
+else
+  await main(
+    values.workers.split(',').map(Number),
+    Number(values.seconds),
+    Number(values.rounds),
+    values.modes.split(','),
+  );
 
-/** Child process: the bare route, Fastify with nothing added, sending the product's bytes. */
+/**
+ * Child process: the bare route, Fastify with nothing added, sending the product's bytes. With
+ * `--workers N` above 1 it is node:cluster's primary: N workers serve one port, which the
+ * primary accepts and hands round, as the product's supervisor does.
+ */
 async function serveBare(bodyFile: string, encoding?: string, notModified = false): Promise<void> {
+  const workers = Number(values.workers);
+  if (cluster.isPrimary && workers > 1) {
+    const { freePort } = await import('../server/src/test/free-port');
+    const port = await freePort();
+    cluster.setupPrimary({
+      execArgv: ['--import', 'tsx'],
+      args: [...process.argv.slice(2), '--port', String(port)],
+    });
+    const listening = Array.from({ length: workers }, () => {
+      const worker = cluster.fork();
+      return new Promise((resolve) => worker.once('listening', resolve));
+    });
+    await Promise.all(listening);
+    process.send?.(`http://127.0.0.1:${port}`);
+    process.on('disconnect', () => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.kill();
+      process.exit(0);
+    });
+    return;
+  }
   const { default: Fastify } = await import('fastify');
   const body = await readFile(bodyFile);
   const bare = Fastify({ logger: false });
@@ -52,8 +88,11 @@ async function serveBare(bodyFile: string, encoding?: string, notModified = fals
     if (encoding) reply.header('content-encoding', encoding);
     return reply.send(body);
   });
-  process.send?.(await bare.listen({ port: 0, host: '127.0.0.1' }));
-  process.on('disconnect', () => process.exit(0));
+  const url = await bare.listen({ port: Number(values.port ?? 0), host: '127.0.0.1' });
+  if (cluster.isPrimary) {
+    process.send?.(url);
+    process.on('disconnect', () => process.exit(0));
+  }
 }
 
 /** A library of 50 images and an active playlist of all of them, as after a real set-up. */
@@ -106,11 +145,14 @@ function rawGet(
 }
 
 async function startBare(
+  workers: number,
   bodyFile: string,
   encoding: string | undefined,
   notModified: boolean,
 ): Promise<{ url: string; child: ChildProcess }> {
   const args = [
+    '--workers',
+    String(workers),
     '--bare',
     bodyFile,
     ...(encoding ? ['--encoding', encoding] : []),
@@ -124,39 +166,62 @@ async function startBare(
   return { url: `${url}/bare`, child };
 }
 
-async function main(seconds: number, rounds: number, modes: string[]): Promise<void> {
+async function main(workerCounts: number[], seconds: number, rounds: number, modes: string[]): Promise<void> {
   const work = await mkdtemp(path.join(tmpdir(), 'bench-slider-'));
   const dataDir = path.join(work, 'data');
   const logFile = path.join(work, 'product.log');
-  let product: Product | undefined;
   const ratios: Record<string, number> = {};
+  console.log(
+    `load average at the start: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`,
+  );
   try {
     await seed(dataDir);
-    product = await startProduct({ dataDir, logFile });
-    const productUrl = `${product.url}/api/slider/public`;
-    const json = await (await fetch(productUrl)).text();
-    if (!json.includes('background-49.jpg')) throw new Error('The active playlist is not being served');
-    console.log(
-      `${MEDIA_FILES} slides (${json.length} bytes of JSON); ${CONNECTIONS} connections, ${seconds} s per run, ${rounds} rounds per mode`,
-    );
-    for (const mode of modes) {
-      const headers = { ...MODES[mode] };
-      if (!MODES[mode]) throw new Error(`Unknown mode ${mode}; use ${Object.keys(MODES).join(', ')}`);
-      if ('if-none-match' in headers)
-        headers['if-none-match'] = (await rawGet(productUrl, { ...headers, 'if-none-match': '' })).etag ?? '';
-      ratios[mode] = await compare(mode, headers, productUrl, work, logFile, seconds, rounds);
+    for (const workers of workerCounts) {
+      let product: Product | undefined;
+      try {
+        product = await startProduct({ dataDir, logFile, env: { WORKERS: String(workers) } });
+        const productUrl = `${product.url}/api/slider/public`;
+        const json = await (await fetch(productUrl)).text();
+        if (!json.includes('background-49.jpg')) throw new Error('The active playlist is not being served');
+        const running = (await product.workerPids()).length;
+        console.log(
+          `\n== WORKERS=${workers}: npm start runs ${running} server process${running === 1 ? '' : 'es'}, against ${workers} bare Fastify process${workers === 1 ? '' : 'es'}${workers > 1 ? ' (node:cluster)' : ''}. ${MEDIA_FILES} slides (${json.length} bytes of JSON); ${CONNECTIONS} connections, ${seconds} s per run, ${rounds} rounds per mode`,
+        );
+        for (const mode of modes) {
+          const headers = { ...MODES[mode] };
+          if (!MODES[mode]) throw new Error(`Unknown mode ${mode}; use ${Object.keys(MODES).join(', ')}`);
+          if ('if-none-match' in headers)
+            headers['if-none-match'] =
+              (await rawGet(productUrl, { ...headers, 'if-none-match': '' })).etag ?? '';
+          ratios[`${workers} worker${workers === 1 ? '' : 's'} ${mode}`] = await compare(
+            workers,
+            mode,
+            headers,
+            productUrl,
+            work,
+            logFile,
+            seconds,
+            rounds,
+          );
+        }
+      } finally {
+        await product?.stop();
+      }
     }
   } finally {
-    await product?.stop();
     await rm(work, { recursive: true, force: true });
   }
-  const summary = Object.entries(ratios).map(([mode, ratio]) => `${mode} ${ratio.toFixed(2)}`);
-  console.log(`ratio: ${summary.join(', ')} (target >= ${TARGET_RATIO})`);
+  console.log(
+    `\nload average at the end: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`,
+  );
+  for (const [what, ratio] of Object.entries(ratios))
+    console.log(`ratio ${what.padEnd(20)} ${ratio.toFixed(2)} (target >= ${TARGET_RATIO})`);
   process.exitCode = Object.values(ratios).every((ratio) => ratio >= TARGET_RATIO) ? 0 : 1;
 }
 
 /** Alternating rounds of the product and the bare route sending the same bytes; the ratio of the means. */
 async function compare(
+  workers: number,
   mode: string,
   headers: Record<string, string>,
   productUrl: string,
@@ -170,7 +235,7 @@ async function compare(
   if ('if-none-match' in headers && !notModified) throw new Error(`expected a 304, got ${sample.status}`);
   const bodyFile = path.join(work, `body-${mode}`);
   await writeFile(bodyFile, sample.body);
-  const bare = await startBare(bodyFile, sample.encoding, notModified);
+  const bare = await startBare(workers, bodyFile, sample.encoding, notModified);
   try {
     const load = async (url: string, duration: number) => {
       const result = await autocannon({ url, connections: CONNECTIONS, duration, headers });

@@ -35,6 +35,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const log = (message) => console.log(`[supervisor] ${message}`);
 const warn = (message) => console.error(`[supervisor] ${message}`);
 
+/**
+ * `entry` is the server's main module and `execArgv` the node options it runs with: by default
+ * the TypeScript sources through tsx (tests, running this file on its own); `npm start` passes
+ * the built server and no options.
+ */
 export function supervise({ entry = 'server/src/main.ts', execArgv = ['--import', 'tsx'], cwd = root } = {}) {
   /** Listening sockets by "host:port", each a net.Server that never reads what it accepts. */
   const listeners = new Map();

@@ -12,6 +12,12 @@ export interface Product {
   url: string;
   port: number;
   logFile: string;
+  /** Milliseconds from starting `npm start` to its first answer (to /api/health). */
+  startedInMs: number;
+  /** The supervisor's process (npm start's own). */
+  supervisorPid: number;
+  /** The server processes the supervisor runs now (its children, from /proc). */
+  workerPids(): Promise<number[]>;
   /** The server process the supervisor runs now (it changes with a restart). */
   serverPid(): Promise<number>;
   /** Stops the supervisor and its server, and waits until they are gone. */
@@ -29,12 +35,15 @@ export async function startProduct(options: {
   logFile: string;
   env?: Record<string, string>;
   port?: number;
+  /** How often to ask /api/health while it starts (a start-time benchmark asks often). */
+  pollMs?: number;
 }): Promise<Product> {
   const port = options.port ?? (await freePort());
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of NOT_PASSED_ON) delete env[name];
   Object.assign(env, { HOST: '127.0.0.1', DATA_DIR: options.dataDir, PORT: String(port) }, options.env);
   const log = openSync(options.logFile, 'a');
+  const spawnedAt = performance.now();
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: ROOT,
     env,
@@ -46,6 +55,9 @@ export async function startProduct(options: {
     url,
     port,
     logFile: options.logFile,
+    startedInMs: 0,
+    supervisorPid: child.pid!,
+    workerPids: () => childPids(child.pid!),
     async serverPid() {
       const pids = [...(await readFile(options.logFile, 'utf8')).matchAll(/serving on \S+ \(pid (\d+)\)/g)];
       const last = pids.at(-1)?.[1];
@@ -59,14 +71,30 @@ export async function startProduct(options: {
     if (child.exitCode !== null)
       throw new Error(`npm start exited with ${child.exitCode}; see ${options.logFile}`);
     try {
-      if ((await fetch(`${url}/api/health`)).ok) return product;
+      if ((await fetch(`${url}/api/health`)).ok) {
+        product.startedInMs = performance.now() - spawnedAt;
+        return product;
+      }
     } catch {
       // not listening yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
   }
   await product.stop();
   throw new Error(`npm start did not answer within 120 s; see ${options.logFile}`);
+}
+
+/** The processes whose parent is `pid`, from /proc (the kernel's own list of a task's children). */
+export async function childPids(pid: number): Promise<number[]> {
+  const list = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
+  return list.split(' ').filter(Boolean).map(Number);
+}
+
+/** Resident memory of a process in MB, from /proc (VmRSS), or 0 when it is gone. */
+export async function residentMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
+  return kb ? Number(kb) / 1024 : 0;
 }
 
 /** SIGTERM to the whole group (supervisor and server), SIGKILL if it is still there after 15 s. */

@@ -155,7 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBodyLimit(app, live);
   registerRequestTimeouts(app, deps.requestTimeouts ?? DEFAULT_REQUEST_TIMEOUTS);
   registerApiRateLimit(app, { live, tokens, users, sessions, counters: store.counters });
-  await registerCompression(app);
+  registerCompression(app);
 
   await app.register(healthRoutes(ctx), { prefix: '/api' });
   await app.register(

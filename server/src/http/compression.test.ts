@@ -113,6 +113,26 @@ describe('API answers, compressed on the fly', () => {
     expect(small.json()).toMatchObject({ success: true });
   });
 
+  it('compresses a streamed answer (the CSV export) as it goes', async () => {
+    const { token } = await createUser(t, { role: 'admin' });
+    for (let i = 0; i < 5; i++) await createUser(t, { name: `Streamed Person ${i}` });
+    const plain = await t.app.inject({ url: '/api/admin/users/export.csv', headers: bearer(token) });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    for (const [headers, encoding] of [
+      [BR, 'br'],
+      [GZIP, 'gzip'],
+    ] as const) {
+      const response = await t.app.inject({
+        url: '/api/admin/users/export.csv',
+        headers: { ...headers, ...bearer(token) },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-encoding']).toBe(encoding);
+      expect(response.headers['content-type']).toMatch(/^text\/csv/);
+      expect(decode(encoding, response.rawPayload).toString()).toBe(plain.body);
+    }
+  });
+
   it('never compresses /media, so byte ranges stay byte ranges', async () => {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg">${'<rect width="1" height="1"/>'.repeat(200)}</svg>`;
     await mkdir(path.join(t.dataDir, 'media', 'image'), { recursive: true });

@@ -1,5 +1,6 @@
 import type { CollectionInfo, DatabaseStats, IndexInfo } from '@common/schemas/database';
-import { type Document, MongoClient, MongoServerError } from 'mongodb';
+import type { Document, MongoClient } from 'mongodb';
+import { loadMongoDriver } from './mongo-driver';
 import type { ServerInfo, StoreInspector } from './store-inspector';
 
 /** Every call the console makes to MongoDB gives up after this long (maxTimeMS, and on the socket). */
@@ -20,7 +21,8 @@ export interface MongoInspector extends StoreInspector {
  */
 export function mongoInspector(uri: string, timeLimitMs = MONGO_TIME_LIMIT_MS): MongoInspector {
   let client: MongoClient | null = null;
-  const connect = () => {
+  const connect = async () => {
+    const { MongoClient } = await loadMongoDriver();
     client ??= new MongoClient(uri, {
       serverSelectionTimeoutMS: timeLimitMs,
       connectTimeoutMS: timeLimitMs,
@@ -32,10 +34,11 @@ export function mongoInspector(uri: string, timeLimitMs = MONGO_TIME_LIMIT_MS): 
     return client;
   };
   const maxTimeMS = timeLimitMs;
-  const command = (database: string, body: Document) =>
-    connect()
-      .db(database)
-      .command({ ...body, maxTimeMS });
+  const command = async (database: string, body: Document) =>
+    (await connect()).db(database).command({ ...body, maxTimeMS });
+  /** Only a driver error can reach this: the driver is loaded by then. */
+  const isUnauthorized = async (error: unknown) =>
+    error instanceof (await loadMongoDriver()).MongoServerError && error.code === UNAUTHORIZED;
 
   async function databaseNames(): Promise<string[]> {
     try {
@@ -43,8 +46,7 @@ export function mongoInspector(uri: string, timeLimitMs = MONGO_TIME_LIMIT_MS): 
       return (answer.databases as Array<{ name: string }>).map((d) => d.name).sort();
     } catch (error) {
       // A user without the listDatabases privilege still sees the database it was given.
-      if (error instanceof MongoServerError && error.code === UNAUTHORIZED)
-        return [connect().db().databaseName];
+      if (await isUnauthorized(error)) return [(await connect()).db().databaseName];
       throw error;
     }
   }
@@ -52,7 +54,7 @@ export function mongoInspector(uri: string, timeLimitMs = MONGO_TIME_LIMIT_MS): 
   const known = async (database: string) => (await databaseNames()).includes(database);
 
   async function collectionNames(database: string): Promise<string[]> {
-    const list = await connect()
+    const list = await (await connect())
       .db(database)
       .listCollections({ type: 'collection' }, { nameOnly: true, authorizedCollections: true, maxTimeMS })
       .toArray();
@@ -60,7 +62,7 @@ export function mongoInspector(uri: string, timeLimitMs = MONGO_TIME_LIMIT_MS): 
   }
 
   async function describe(database: string, name: string): Promise<CollectionInfo> {
-    const collection = connect().db(database).collection(name);
+    const collection = (await connect()).db(database).collection(name);
     const [stats, indexes] = await Promise.all([
       collection.aggregate([{ $collStats: { storageStats: {} } }], { maxTimeMS }).toArray(),
       collection.listIndexes({ maxTimeMS }).toArray(),
@@ -85,13 +87,13 @@ export function mongoInspector(uri: string, timeLimitMs = MONGO_TIME_LIMIT_MS): 
 
   return {
     async server(): Promise<ServerInfo> {
-      const mongo = connect();
+      const mongo = await connect();
       const [build, status] = await Promise.all([
         command('admin', { buildInfo: 1 }),
         // Uptime needs the clusterMonitor role; without it the status line simply leaves it out.
         command('admin', { serverStatus: 1, repl: 0, metrics: 0, locks: 0, wiredTiger: 0 }).catch(
-          (error: unknown) => {
-            if (error instanceof MongoServerError && error.code === UNAUTHORIZED) return null;
+          async (error: unknown) => {
+            if (await isUnauthorized(error)) return null;
             throw error;
           },
         ),
@@ -136,7 +138,7 @@ export function mongoInspector(uri: string, timeLimitMs = MONGO_TIME_LIMIT_MS): 
     },
     async documents(database, name, limit) {
       if (!(await known(database)) || !(await collectionNames(database)).includes(name)) return null;
-      const collection = connect().db(database).collection(name);
+      const collection = (await connect()).db(database).collection(name);
       const [total, documents] = await Promise.all([
         collection.estimatedDocumentCount({ maxTimeMS }),
         collection.find({}, { limit, maxTimeMS }).toArray(),

@@ -1,5 +1,6 @@
-import { type Db, type Document, MongoClient, MongoServerError } from 'mongodb';
+import type { Db, Document } from 'mongodb';
 import { COUNTERS_COLLECTION, mongoCounters } from './mongo-counters';
+import { loadMongoDriver } from './mongo-driver';
 import { mongoInspector } from './mongo-inspector';
 import { newId } from './new-id';
 import {
@@ -20,6 +21,7 @@ import { WriteGate } from './write-gate';
 
 /** MongoDB through the official driver. The database is the one named in the URI. */
 export async function openMongoStore(uri: string): Promise<Store> {
+  const { MongoClient } = await loadMongoDriver();
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000 });
   await client.connect();
   const db = client.db();
@@ -143,6 +145,8 @@ async function translate<R>(write: () => Promise<R>): Promise<R> {
   try {
     return await write();
   } catch (error) {
+    // The driver is loaded by now: this store was opened with it.
+    const { MongoServerError } = await loadMongoDriver();
     if (error instanceof MongoServerError && error.code === 11000) {
       throw new DuplicateKeyError(Object.keys(error.keyPattern ?? {})[0]);
     }

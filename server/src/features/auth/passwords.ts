@@ -1,4 +1,12 @@
-import { hash, verify } from '@node-rs/argon2';
+let argon2: Promise<typeof import('@node-rs/argon2')> | undefined;
+/**
+ * The hashing library (a native module) is loaded with the first password to hash or check, not
+ * at start: a server process that never signs anyone in saves its 4 MB of memory.
+ */
+const loadArgon2 = () => {
+  argon2 ??= import('@node-rs/argon2');
+  return argon2;
+};
 
 // Algorithm.Argon2id is an ambient const enum, which isolatedModules cannot read; its value is 2.
 const ARGON2ID = 2;
@@ -6,10 +14,12 @@ const ARGON2ID = 2;
 const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_OPTIONS);
+  return loadArgon2().then(({ hash }) => hash(password, ARGON2_OPTIONS));
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  // Outside the try: a library that cannot load is an error to see, not a wrong password.
+  const { verify } = await loadArgon2();
   try {
     return await verify(passwordHash, password);
   } catch {

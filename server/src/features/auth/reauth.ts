@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { REAUTH_HEADER, REAUTH_TTL_MS } from '@common/schemas/reauth';
 import type { FastifyRequest } from 'fastify';
-import { jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../../lib/app-error';
 import type { UserDoc } from '../users/users.repository';
+import { loadJose } from './jose';
 
 const ALGORITHM = 'HS256';
 /** Sign-in tokens carry no audience, so neither kind of token can stand in for the other. */
@@ -27,6 +27,7 @@ export class ReauthProofs {
     now = Date.now(),
   ): Promise<{ proof: string; expiresAt: Date }> {
     const expiresAt = new Date(now + REAUTH_TTL_MS);
+    const { SignJWT } = await loadJose();
     const proof = await new SignJWT({ sid: sessionId, th: tokenHash(bearer) })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setSubject(user._id)
@@ -43,6 +44,7 @@ export class ReauthProofs {
     const user = request.user;
     const bearer = bearerOf(request);
     if (typeof proof !== 'string' || !user || !bearer || !request.sessionId) return false;
+    const { jwtVerify } = await loadJose();
     try {
       const { payload } = await jwtVerify(proof, this.key, { algorithms: [ALGORITHM], audience: AUDIENCE });
       return (

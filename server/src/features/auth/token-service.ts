@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TokenPayload } from '@common/schemas/auth';
-import { jwtVerify, SignJWT } from 'jose';
 import { ConfigError } from '../../config';
 import { writeFileDurably } from '../../lib/durable-file';
+import { loadJose } from './jose';
 
 const ALGORITHM = 'HS256';
 /** How long a sign-in lasts; a token claiming a later expiry was not made by this product. */
@@ -25,7 +25,12 @@ export class TokenService {
   constructor(private readonly key: Uint8Array) {}
 
   /** A token for the session `sessionId`, expiring with it (by default a full TTL from now). */
-  sign(user: TokenPayload['user'], sessionId: string, expiresAt = this.expiryFromNow()): Promise<string> {
+  async sign(
+    user: TokenPayload['user'],
+    sessionId: string,
+    expiresAt = this.expiryFromNow(),
+  ): Promise<string> {
+    const { SignJWT } = await loadJose();
     return new SignJWT({ user })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setJti(sessionId)
@@ -44,6 +49,7 @@ export class TokenService {
    * expiry or session id, or with an expiry further away than this product ever issues.
    */
   async verify(token: string): Promise<TokenClaims | null> {
+    const { jwtVerify } = await loadJose();
     try {
       const { payload } = await jwtVerify<TokenPayload>(token, this.key, {
         algorithms: [ALGORITHM],

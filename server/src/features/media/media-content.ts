@@ -1,6 +1,5 @@
 import { open } from 'node:fs/promises';
 import type { MediaCategory } from '@common/media';
-import { fileTypeFromFile } from 'file-type';
 
 /** Raster formats the image folder holds (SVG is text and checked on its own). */
 const IMAGE_FORMATS = new Set(['jpg', 'png', 'apng', 'gif', 'webp', 'bmp']);
@@ -19,6 +18,8 @@ export async function checkContent(
   if (extension === 'svg') {
     return (await looksLikeSvg(filePath)) ? null : 'its content is not an SVG image';
   }
+  // Loaded with the first upload, not at start (it cost every server process about 50 ms).
+  const { fileTypeFromFile } = await import('file-type');
   const detected = await fileTypeFromFile(filePath);
   if (!detected) return `its content is not a recognisable ${category} file`;
   if (fits(detected.ext, detected.mime, category, extension)) return null;

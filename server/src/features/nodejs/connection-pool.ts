@@ -63,6 +63,10 @@ export class ConnectionPool {
       this.handBack(socket);
       return;
     }
+    // Node's HTTP server turns Nagle's algorithm off on the sockets it accepts itself; these were
+    // accepted by the supervisor, so it is done here (else a reply written in several pieces, a
+    // file or a CSV export, can wait for the client's delayed acknowledgement).
+    socket.setNoDelay(true);
     this.sockets.set(socket, { responses: new Set(), storeHolds: 0 });
     socket.once('close', () => {
       this.sockets.delete(socket);

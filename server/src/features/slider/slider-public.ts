@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mediaUrl } from '@common/media';
 import type { Slide, SliderPublicData } from '@common/schemas/slider';
 import { COMPRESS_THRESHOLD, type ContentEncoding, compressBody } from '../../http/compression';
+import { API_SECURITY_HEADERS } from '../../http/security-headers';
 import { listMedia } from '../media/media-library';
 import type { PlaylistsRepository } from '../playlists/playlists.repository';
 import { libraryUrls } from '../playlists/playlists.service';
@@ -14,11 +15,23 @@ import type { SliderConfigRepository } from './slider-config.repository';
  */
 const CACHE_TTL_MS = 2000;
 
-export interface PublicSlidesResponse {
-  body: string;
+/**
+ * One representation of the answer (as it is, or compressed), with everything a request needs
+ * worked out once: the bytes, the ETag, and the headers of a 200 and of a 304, as Node takes them
+ * (a flat list: name, value, name, value…). The 200's include the API's security headers (the
+ * same list the security hook sets on every API answer); CORS depends on the request and is
+ * added by the route.
+ */
+export interface SlidesRepresentation {
+  body: Buffer;
   etag: string;
+  headers: readonly string[];
+  notModifiedHeaders: readonly string[];
+}
+
+export interface PublicSlidesResponse extends SlidesRepresentation {
   /** The body in `encoding` with its own ETag, or null when it is too small to be worth it. */
-  encoded(encoding: ContentEncoding): { body: Buffer; etag: string } | null;
+  encoded(encoding: ContentEncoding): SlidesRepresentation | null;
 }
 
 /**
@@ -124,20 +137,37 @@ function serialise(data: SliderPublicData): Built {
     images: data.slides.filter((s) => s.type === 'image').map((s) => s.src),
     videos: data.slides.filter((s) => s.type === 'video').map((s) => s.src),
   };
-  const body = JSON.stringify({ success: true, data: full });
-  const hash = createHash('sha1').update(body).digest('base64url').slice(0, 27);
+  const json = Buffer.from(JSON.stringify({ success: true, data: full }));
+  const hash = createHash('sha1').update(json).digest('base64url').slice(0, 27);
   // Compressed once per answer, not per request; each encoding is its own representation (ETag).
-  const variants = new Map<ContentEncoding, { body: Buffer; etag: string }>();
+  const variants = new Map<ContentEncoding, SlidesRepresentation>();
   const encoded = (encoding: ContentEncoding) => {
-    if (body.length < COMPRESS_THRESHOLD) return null;
+    if (json.length < COMPRESS_THRESHOLD) return null;
     let variant = variants.get(encoding);
     if (!variant) {
-      variant = { body: compressBody(body, encoding), etag: `"${hash}-${encoding}"` };
+      variant = representation(compressBody(json, encoding), `"${hash}-${encoding}"`, encoding);
       variants.set(encoding, variant);
     }
     return variant;
   };
-  return { data: full, body, etag: `"${hash}"`, encoded };
+  return { data: full, ...representation(json, `"${hash}"`), encoded };
+}
+
+function representation(body: Buffer, etag: string, encoding?: ContentEncoding): SlidesRepresentation {
+  // Always revalidated (no-cache), but a browser that still has the same answer gets an empty 304.
+  // A 304 carries what guides caches and nothing else (RFC 9110, 15.4.5): the browser keeps the
+  // headers of the 200 it stored, security headers included, and updates only these.
+  const notModifiedHeaders = ['cache-control', 'no-cache', 'etag', etag, 'vary', 'Accept-Encoding'];
+  const headers = [
+    ...Object.entries(API_SECURITY_HEADERS).flat(),
+    ...notModifiedHeaders,
+    'content-type',
+    'application/json; charset=utf-8',
+    'content-length',
+    String(body.length),
+  ];
+  if (encoding) headers.push('content-encoding', encoding);
+  return { body, etag, headers, notModifiedHeaders };
 }
 
 /** Fisher–Yates on a copy. */

@@ -4,7 +4,8 @@ import type { Playlist } from '@common/schemas/playlist';
 import type { SliderConfig, SliderPublicData } from '@common/schemas/slider';
 import { SLIDER_DEFAULTS } from '@common/slider-defaults';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
+import { API_SECURITY_HEADERS } from '../../http/security-headers';
+import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import { DEFAULT_SLIDES } from './default-backgrounds';
 
 let t: TestApp;
@@ -99,6 +100,51 @@ describe('GET /api/slider/public', () => {
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
     expect(again.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('keeps the CORS Vary of an origin list beside its own, and answers HEAD with the length and no body', async () => {
+    await addMedia(['image/a.png']);
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/nodejs/config',
+      headers: await confirmed(t, admin),
+      payload: { corsOrigin: 'https://allowed.example' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: '/api/slider/public',
+      headers: { origin: 'https://allowed.example' },
+    });
+    expect(listed.headers['access-control-allow-origin']).toBe('https://allowed.example');
+    // A cache keeping one answer per encoding only would hand one origin's answer to another.
+    expect(listed.headers.vary).toBe('Origin, Accept-Encoding');
+    expect(listed.headers).toMatchObject(API_SECURITY_HEADERS);
+
+    const head = await t.app.inject({ method: 'HEAD', url: '/api/slider/public' });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+    expect(head.headers['content-length']).toBe(String(listed.rawPayload.length));
+  });
+
+  it('sends on a 304 only what guides caches (RFC 9110, 15.4.5), CORS included', async () => {
+    await addMedia(['image/a.png']);
+    const first = await t.app.inject({ method: 'GET', url: '/api/slider/public' });
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/api/slider/public',
+      headers: { 'if-none-match': first.headers.etag as string, origin: 'https://elsewhere.example' },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.headers).toMatchObject({
+      etag: first.headers.etag,
+      'cache-control': 'no-cache',
+      vary: 'Accept-Encoding',
+      'access-control-allow-origin': '*',
+    });
+    // The browser keeps the stored 200's headers (these among them) and updates only the above.
+    for (const name of Object.keys(API_SECURITY_HEADERS)) expect(again.headers[name], name).toBeUndefined();
+    expect(first.headers).toMatchObject(API_SECURITY_HEADERS);
   });
 
   it("plays the active playlist's existing items in its order, and changes at once on a write", async () => {

@@ -1,0 +1,86 @@
+// Builds the server into plain JavaScript (dist/server/main.js) when it is missing or older than
+// any of its sources, so that `npm start` runs it with node alone: no TypeScript compiler at run
+// time, which saved about 1.5 s of start-up and 60 MB of memory per server process. Dev mode
+// (`npm run dev`) and the tests keep running the TypeScript directly through tsx.
+//
+// One bundle of our own code (server/ and common/, with the `@common` alias); every package in
+// node_modules stays an import, so native modules (better-sqlite3) and packages that read their
+// own files load as they always do. A source map sits beside the bundle; stack traces use it when
+// the server runs with NODE_OPTIONS=--enable-source-maps (off by default: it costs each server
+// process about 5 MB, and the bundle is readable JavaScript with our names kept anyway).
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * Where the built server lives (git-ignored). It is two folders deep like server/src, so that
+ * what the server finds relative to its own file (config.ts: ../../dist/client) is the same place.
+ */
+export const SERVER_DIST = path.join(root, 'dist/server');
+export const SERVER_ENTRY = path.join(SERVER_DIST, 'main.js');
+const SOURCES = ['server/src', 'common', 'package-lock.json', 'package.json', 'scripts/build-server.mjs'];
+
+function newestMtime(target) {
+  let stat;
+  try {
+    stat = statSync(target);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+/** True when dist/server/main.js is missing or older than a source. */
+export function serverIsStale() {
+  const built = newestMtime(SERVER_ENTRY);
+  return built === 0 || built < Math.max(...SOURCES.map((source) => newestMtime(path.join(root, source))));
+}
+
+/** Bundles server/src/main.ts into dist/server/main.js (and its .map). */
+export async function buildServer() {
+  // Loaded only when a build is due: esbuild is a development tool, not needed to run the server.
+  const { build } = await import('esbuild');
+  rmSync(SERVER_DIST, { recursive: true, force: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: ['server/src/main.ts'],
+    outfile: SERVER_ENTRY,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // Packages load from node_modules at run time, as they do under tsx.
+    packages: 'external',
+    alias: { '@common': path.join(root, 'common') },
+    sourcemap: 'linked',
+    // Stack traces keep our function and class names.
+    keepNames: true,
+    logLevel: 'warning',
+  });
+  // No banner giving `require`/`__dirname`: nothing bundled uses them (our code is ESM and every
+  // package stays external). Should that change, esbuild's stand-in would throw at run time; fail here.
+  if (readFileSync(SERVER_ENTRY, 'utf8').includes('__require('))
+    throw new Error('The server bundle calls require(): give it one (esbuild banner) or import instead.');
+}
+
+/**
+ * Builds in a child process when stale: esbuild's service process and module would otherwise stay
+ * in the memory of whoever asked (npm start's supervisor, for as long as the site runs).
+ */
+export function buildServerIfStale() {
+  if (!serverIsStale()) return;
+  console.log(newestMtime(SERVER_ENTRY) ? 'Server sources changed: rebuilding…' : 'Building the server…');
+  const result = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+// `node scripts/build-server.mjs` (or `npm run build:server`) builds now, stale or not.
+if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();
