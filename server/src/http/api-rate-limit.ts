@@ -34,7 +34,6 @@ export function registerApiRateLimit(
   // round trip per request, and the limit holds across processes to within one batch.
   const counters = new BatchedRateCounters(deps.counters, 'api:');
   app.addHook('onClose', () => counters.close());
-  const counted = new WeakMap<FastifyRequest, string[]>();
 
   async function count(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const budgets = await callerBudgets(request, deps);
