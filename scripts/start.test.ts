@@ -32,6 +32,7 @@ beforeAll(async () => {
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      WORKERS: '2',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -40,12 +41,8 @@ beforeAll(async () => {
   const deadline = Date.now() + 170_000;
   while (Date.now() < deadline) {
     if (supervisor.exitCode !== null) throw new Error(`npm start exited: ${output}`);
-    if (
-      await fetch(`${url}/api/health`)
-        .then((r) => r.ok)
-        .catch(() => false)
-    )
-      return;
+    // Both workers serve (the second starts once the first does).
+    if ((output.match(/serving on /g) ?? []).length >= 2) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`npm start did not answer: ${output}`);
@@ -64,9 +61,12 @@ describe('npm start', () => {
     const children = (await readFile(`/proc/${supervisor.pid}/task/${supervisor.pid}/children`, 'utf8'))
       .split(' ')
       .filter(Boolean);
-    expect(children, output).toHaveLength(1);
-    const commandLine = (await readFile(`/proc/${children[0]}/cmdline`, 'utf8')).split('\0').filter(Boolean);
-    expect(commandLine.slice(1)).toEqual([BUILT]);
+    // One process per worker, each the built file run by node with no options.
+    expect(children, output).toHaveLength(2);
+    for (const child of children) {
+      const commandLine = (await readFile(`/proc/${child}/cmdline`, 'utf8')).split('\0').filter(Boolean);
+      expect(commandLine.slice(1)).toEqual([BUILT]);
+    }
     // Built now or before, it is not older than the sources it was built from.
     expect((await stat(BUILT)).mtimeMs).toBeGreaterThanOrEqual((await stat('server/src/main.ts')).mtimeMs);
   });
