@@ -28,3 +28,8 @@ export const NGINX_FIELD_LABELS: Record<keyof NginxConfig, string> = {
   gzipEnabled: 'Gzip compression',
   cacheEnabled: 'Static cache',
 };
+
+/** The proxy pass field holds one address or several separated by spaces: each app instance nginx forwards to. */
+export function proxyTargetsOf(proxyPass: string): string[] {
+  return proxyPass.split(' ').filter(Boolean);
+}
