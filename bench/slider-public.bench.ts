@@ -74,7 +74,7 @@ async function seed(dataDir: string): Promise<void> {
     images: items.map((i) => i.url),
     videos: [],
   });
-  const sliderConfig = new SliderConfigRepository(store, dataDir);
+  const sliderConfig = new SliderConfigRepository(store, path.join(dataDir, 'media'));
   await sliderConfig.init();
   await sliderConfig.save({ ...(await sliderConfig.get()), activePlaylist: playlist._id });
   await store.close();

@@ -82,7 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const users = new UsersRepository(store);
   await users.init();
-  const sliderConfig = new SliderConfigRepository(store, config.dataDir);
+  const sliderConfig = new SliderConfigRepository(store, config.mediaDir);
   await sliderConfig.init();
   const tokenKey = await loadTokenKey(config.dataDir, config.jwtSecret);
   const tokens = new TokenService(tokenKey);

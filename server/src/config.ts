@@ -82,6 +82,7 @@ const envSchema = z
     RATE_LIMIT_MAX: z.preprocess(blankToUndefined, appServerFieldSchemas.rateLimitMax.optional()),
     JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     MEDIA_ROOTS: optionalString,
+    MEDIA_DIR: optionalString,
     ACTIVITY_RETENTION_DAYS: z.preprocess(
       blankToUndefined,
       z.coerce.number().int().min(1).max(36500).default(365),
@@ -118,7 +119,12 @@ export interface Config {
   appServer: Readonly<AppServerSettings>;
   /** Panel fields fixed by an environment variable, with the variable's name. */
   fixedByEnv: Readonly<Partial<Record<AppServerField, string>>>;
-  /** Absolute folders that a media base path may point into. */
+  /**
+   * The media library's folder until the Background Manager chooses another (MEDIA_DIR, by
+   * default DATA_DIR/media). Several instances of one site give it the same shared folder.
+   */
+  mediaDir: string;
+  /** Absolute folders that a media base path may point into (MEDIA_DIR's always among them). */
   mediaRoots: string[];
   /** How long Activity log entries are kept (ACTIVITY_RETENTION_DAYS, a year by default). */
   activityRetentionDays: number;
@@ -163,6 +169,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     if (blankToUndefined(env[variable]) !== undefined) fixedByEnv[field as AppServerField] = variable;
   }
   const port = appServer.port;
+  const mediaDir = path.resolve(e.MEDIA_DIR ?? path.join(dataDir, 'media'));
+  const mediaRoots = (e.MEDIA_ROOTS ? e.MEDIA_ROOTS.split(',') : [dataDir])
+    .map((root) => root.trim())
+    .filter(Boolean)
+    .map((root) => path.resolve(root));
+  // A media folder chosen by MEDIA_DIR is allowed without repeating it in MEDIA_ROOTS.
+  if (e.MEDIA_DIR && !mediaRoots.includes(mediaDir)) mediaRoots.push(mediaDir);
   return Object.freeze({
     port,
     host: e.HOST,
@@ -179,10 +192,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     appServer: Object.freeze(appServer),
     fixedByEnv: Object.freeze(fixedByEnv),
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR ?? DEFAULT_CLIENT_DIST),
-    mediaRoots: (e.MEDIA_ROOTS ? e.MEDIA_ROOTS.split(',') : [dataDir])
-      .map((root) => root.trim())
-      .filter(Boolean)
-      .map((root) => path.resolve(root)),
+    mediaDir,
+    mediaRoots,
     nginx: nginxSettings(e, dataDir),
     activityRetentionDays: e.ACTIVITY_RETENTION_DAYS,
   });

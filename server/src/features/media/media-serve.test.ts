@@ -181,7 +181,7 @@ describe('serving /media', () => {
     const other = path.join(t.dataDir, 'other-library');
     await mkdir(path.join(other, 'image'), { recursive: true });
     await writeFile(path.join(other, 'image', 'elsewhere.gif'), fixtures.gif());
-    const settings = new SliderConfigRepository(t.store, t.dataDir);
+    const settings = new SliderConfigRepository(t.store, path.join(t.dataDir, 'media'));
     const config = await settings.get();
     await settings.save({ ...config, backgroundsBasePath: other });
     try {

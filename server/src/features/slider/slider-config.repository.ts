@@ -1,7 +1,6 @@
 import type { SliderConfig } from '@common/schemas/slider';
 import { SLIDER_DEFAULTS } from '@common/slider-defaults';
 import type { Collection, Store, StoredDoc } from '../../store/store';
-import { defaultMediaBasePath } from '../media/media-library';
 
 interface SettingsDoc extends StoredDoc {
   key: string;
@@ -24,7 +23,8 @@ export class SliderConfigRepository {
 
   constructor(
     store: Store,
-    private readonly dataDir: string,
+    /** The library's folder until one is chosen (config.mediaDir). */
+    private readonly mediaDir: string,
   ) {
     this.settings = store.collection<SettingsDoc>('settings');
   }
@@ -36,7 +36,7 @@ export class SliderConfigRepository {
   async get(): Promise<SliderConfig> {
     const doc = await this.settings.findOne({ key: SLIDER_KEY });
     return {
-      backgroundsBasePath: defaultMediaBasePath(this.dataDir),
+      backgroundsBasePath: this.mediaDir,
       activePlaylist: null,
       ...SLIDER_DEFAULTS,
       ...doc?.value,
