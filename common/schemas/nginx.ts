@@ -1,4 +1,9 @@
-import { NGINX_DEFAULTS, NGINX_FIELD_LABELS, proxyTargetsOf } from '@common/nginx-defaults';
+import {
+  MAX_PROXY_TARGETS,
+  NGINX_DEFAULTS,
+  NGINX_FIELD_LABELS,
+  proxyTargetsOf,
+} from '@common/nginx-defaults';
 import { z } from 'zod';
 
 /** The web-server settings the console edits (SPEC section 3, "Web-server config"). */
@@ -33,8 +38,6 @@ const BODY_SIZE = /^\d{1,9}[kKmMgG]?$/;
 /** Plain path characters only; a space is allowed because the path is written quoted. */
 const FOLDER = /^\/[A-Za-z0-9._@+,=~ /-]*$/;
 const MAX_SERVER_NAMES = 10;
-/** More app instances than this behind one nginx is a job for a load balancer of its own. */
-const MAX_PROXY_TARGETS = 16;
 
 const spacesTrimmed = (value: string) => value.replace(/^ +| +$/g, '');
 
