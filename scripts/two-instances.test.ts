@@ -1,0 +1,290 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { confirmPassword, type Product, signIn, startProduct } from '../bench/support/product';
+import { fixtures, multipart } from '../server/src/features/media/media-test-fixtures';
+import {
+  nginxForTests,
+  nginxProcessesUnder,
+  readableTempDir,
+  stopNginx,
+} from '../server/src/features/nginx/nginx-test-support';
+import { freePort } from '../server/src/test/free-port';
+import { startMongoStandIn } from '../server/src/test/mongo-stand-in';
+
+/**
+ * Two machines serving one site (README, "Several machines"): two `npm start` instances, each
+ * with its own DATA_DIR and port, on one MongoDB, one media folder and one JWT_SECRET, behind the
+ * nginx that instance A manages, with both addresses as its proxy targets. Runs on the project's
+ * MongoDB stand-in, and on a real MongoDB wherever MONGODB_URI is set.
+ */
+const nginxBinary = await nginxForTests();
+const ADMIN = { email: 'owner@example.com', password: 'owner-password-1' };
+/** Every instance of one site is given the same secret (README, "Several machines"). */
+const JWT_SECRET = 'two-instances-test-secret-0123456789abcdefghijkl';
+
+interface Database {
+  uri: string;
+  close(): Promise<void>;
+}
+
+async function standIn(): Promise<Database> {
+  const server = await startMongoStandIn();
+  return { uri: server.uri('members'), close: () => server.close() };
+}
+
+/** A fresh database on the real server named by MONGODB_URI. */
+async function realMongo(uri: string): Promise<Database> {
+  const url = new URL(uri);
+  url.pathname = `/two_instances_${Date.now()}`;
+  return { uri: url.toString(), close: async () => {} };
+}
+
+interface Site {
+  a: Product;
+  b: Product;
+  /** nginx, started from the configuration instance A generated. */
+  nginx: string;
+  admin: string;
+}
+
+async function call(
+  url: string,
+  method: string,
+  pathname: string,
+  options: { token?: string; proof?: string; body?: unknown } = {},
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.proof) headers['x-reauth'] = options.proof;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${url}${pathname}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  let json: Record<string, unknown> = {};
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    json = { text };
+  }
+  return { status: response.status, json };
+}
+
+/**
+ * GETs through nginx from `workers` loops until `during` has run, then counts the answers that
+ * were not 200 (a refused connection counts as one).
+ */
+async function stream(url: string, during: () => Promise<void>, workers = 6) {
+  let running = true;
+  let sent = 0;
+  const failures: string[] = [];
+  const loop = async () => {
+    while (running) {
+      sent += 1;
+      try {
+        const response = await fetch(`${url}/api/slider/public`);
+        await response.arrayBuffer();
+        if (response.status !== 200) failures.push(`HTTP ${response.status}`);
+      } catch (error) {
+        failures.push(String((error as Error).cause ?? error));
+      }
+    }
+  };
+  const loops = Array.from({ length: workers }, loop);
+  try {
+    await during();
+  } finally {
+    running = false;
+    await Promise.all(loops);
+  }
+  return { sent, failures };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function twoInstances(label: string, open: (() => Promise<Database>) | null, skipped?: string) {
+  describe.skipIf(!nginxBinary || !open)(label, () => {
+    let database: Database | undefined;
+    const folders: string[] = [];
+    const products: Product[] = [];
+    let site: Site;
+    let mediaDir = '';
+    let nginxDir = '';
+    let bDir = '';
+    const instanceEnv = (extra: Record<string, string> = {}) => ({
+      MONGODB_URI: database?.uri ?? '',
+      JWT_SECRET,
+      MEDIA_DIR: mediaDir,
+      NGINX_LISTEN_ADDRESS: '127.0.0.1',
+      // The general API limit stays out of the way; the sign-in limits are what is counted here.
+      RATE_LIMIT_MAX: '100000',
+      LOG_LEVEL: 'warn',
+      ...extra,
+    });
+    const startInstance = async (dataDir: string, port?: number, extra?: Record<string, string>) => {
+      const product = await startProduct({
+        dataDir,
+        logFile: `${dataDir}.log`,
+        port,
+        env: instanceEnv(extra),
+      });
+      products.push(product);
+      return product;
+    };
+
+    beforeAll(async () => {
+      if (!open) return;
+      database = await open();
+      const root = await readableTempDir('two-instances-');
+      folders.push(root);
+      mediaDir = path.join(root, 'shared-media');
+      // One after the other: the first start may build the client, and A creates the administrator.
+      const a = await startInstance(path.join(root, 'a'), undefined, {
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+      });
+      bDir = path.join(root, 'b');
+      const b = await startInstance(bDir);
+      nginxDir = path.join(root, 'a', 'nginx');
+
+      // The owner lists both instances in A's Nginx panel and starts nginx from it.
+      const admin = await signIn(a.url, ADMIN);
+      const proof = await confirmPassword(a.url, admin, ADMIN.password);
+      const nginxPort = await freePort();
+      const saved = await call(a.url, 'POST', '/api/system/config', {
+        token: admin,
+        proof,
+        body: { port: nginxPort, proxyPass: `${a.url} ${b.url}` },
+      });
+      expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+      const started = await call(a.url, 'POST', '/api/system/restart', { token: admin, proof });
+      expect(started.status, JSON.stringify(started.json)).toBe(200);
+      site = { a, b, nginx: `http://127.0.0.1:${nginxPort}`, admin };
+    }, 300_000);
+
+    afterAll(async () => {
+      const left = nginxDir ? await stopNginx(path.join(nginxDir, 'logs', 'nginx.pid')) : [];
+      const strays = nginxDir ? await nginxProcessesUnder(nginxDir) : [];
+      for (const product of products) await product.stop();
+      await database?.close();
+      for (const folder of folders) await rm(folder, { recursive: true, force: true });
+      expect(left).toEqual([]);
+      expect(strays).toEqual([]);
+    }, 60_000);
+
+    it('a member who registers through one instance signs in through the other', async () => {
+      const member = { name: 'Ada', email: 'ada@example.com', password: 'ada-password-1' };
+      const registered = await call(site.a.url, 'POST', '/api/auth/register', { body: member });
+      expect(registered.status, JSON.stringify(registered.json)).toBe(201);
+      const token = await signIn(site.b.url, member);
+      expect(token).toMatch(/^ey/);
+    });
+
+    it('a sign-in made on one instance is honoured by both, and ends on both', async () => {
+      const token = await signIn(site.a.url, ADMIN);
+      for (const url of [site.a.url, site.b.url, site.nginx]) {
+        const me = await call(url, 'GET', '/api/auth/me', { token });
+        expect(me.status, `${url}: ${JSON.stringify(me.json)}`).toBe(200);
+      }
+      expect((await call(site.b.url, 'POST', '/api/auth/logout', { token })).status).toBe(200);
+      expect((await call(site.a.url, 'GET', '/api/auth/me', { token })).status).toBe(401);
+    });
+
+    it('a file uploaded through one instance is served by the other', async () => {
+      const proof = await confirmPassword(site.a.url, site.admin, ADMIN.password);
+      const form = multipart({ mediaType: 'image', basePath: mediaDir }, [
+        { name: 'shared.png', content: fixtures.png(), type: 'image/png' },
+      ]);
+      const upload = await fetch(`${site.a.url}/api/media/upload`, {
+        method: 'POST',
+        headers: { ...form.headers, authorization: `Bearer ${site.admin}`, 'x-reauth': proof },
+        body: form.payload,
+      });
+      expect(upload.status, await upload.clone().text()).toBe(200);
+      const served = await fetch(`${site.b.url}/media/image/shared.png`);
+      expect(served.status).toBe(200);
+      expect(Buffer.from(await served.arrayBuffer())).toEqual(fixtures.png());
+    });
+
+    it('counts wrong passwords spread over both instances as one instance counts them', async () => {
+      const accounts = ['alone@example.com', 'spread@example.com'];
+      for (const email of accounts) {
+        const body = { name: 'Guessed', email, password: 'right-password-1' };
+        expect((await call(site.a.url, 'POST', '/api/auth/register', { body })).status).toBe(201);
+      }
+      const tries = async (email: string, urls: string[]) => {
+        const statuses: number[] = [];
+        for (let i = 0; i < 30; i += 1) {
+          const url = urls[i % urls.length] as string;
+          const body = { email, password: `wrong-password-${i}` };
+          statuses.push((await call(url, 'POST', '/api/auth/login', { body })).status);
+        }
+        return statuses;
+      };
+      const onOne = await tries('alone@example.com', [site.a.url]);
+      const overBoth = await tries('spread@example.com', [site.a.url, site.b.url]);
+      expect(onOne.indexOf(429)).toBeGreaterThan(0);
+      expect(overBoth).toEqual(onOne);
+    });
+
+    it('serves a slideshow change made on one instance from the other within 1 s', async () => {
+      const before = await call(site.b.url, 'GET', '/api/slider/public');
+      expect(before.status).toBe(200);
+      const proof = await confirmPassword(site.a.url, site.admin, ADMIN.password);
+      const config = (await call(site.a.url, 'GET', '/api/slider/config', { token: site.admin })).json
+        .data as Record<string, unknown>;
+      const cycleTime = config.cycleTime === 12_345 ? 23_456 : 12_345;
+      const saved = await call(site.a.url, 'PUT', '/api/slider/config', {
+        token: site.admin,
+        proof,
+        body: { ...config, cycleTime },
+      });
+      expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+      await pause(1000);
+      const after = await call(site.b.url, 'GET', '/api/slider/public');
+      expect(JSON.stringify(after.json)).toContain(`"cycleTime":${cycleTime}`);
+    });
+
+    it('loses no request through nginx while one instance stops (SIGTERM) or dies (SIGKILL)', async () => {
+      const b = site.b;
+      const stopped = await stream(site.nginx, async () => {
+        await pause(500);
+        await b.stop();
+        await pause(1000);
+      });
+      expect(stopped.failures).toEqual([]);
+      expect(stopped.sent).toBeGreaterThan(50);
+
+      // B comes back; a reload of nginx (the panel's Restart) sends it its share again at once.
+      site.b = await startInstance(bDir, b.port);
+      const proof = await confirmPassword(site.a.url, site.admin, ADMIN.password);
+      const reloaded = await call(site.a.url, 'POST', '/api/system/restart', { token: site.admin, proof });
+      expect(reloaded.json).toMatchObject({ success: true });
+
+      const killed = await stream(site.nginx, async () => {
+        await pause(500);
+        await site.b.crash();
+        await pause(1000);
+      });
+      expect(killed.failures).toEqual([]);
+      expect(killed.sent).toBeGreaterThan(50);
+    }, 120_000);
+  });
+  if (skipped) {
+    describe(label, () => {
+      it.skip(skipped, () => {});
+    });
+  }
+}
+
+twoInstances('two npm start instances on the MongoDB stand-in behind nginx', standIn);
+
+const realUri = process.env.MONGODB_URI;
+twoInstances(
+  'two npm start instances on a real MongoDB behind nginx',
+  realUri ? () => realMongo(realUri) : null,
+  realUri ? undefined : 'runs only where MONGODB_URI is set (a fresh database on that server)',
+);
