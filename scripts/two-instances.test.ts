@@ -201,7 +201,7 @@ function twoInstances(label: string, open: (() => Promise<Database>) | null, ski
       const upload = await fetch(`${site.a.url}/api/media/upload`, {
         method: 'POST',
         headers: { ...form.headers, authorization: `Bearer ${site.admin}`, 'x-reauth': proof },
-        body: form.payload,
+        body: new Uint8Array(form.payload),
       });
       expect(upload.status, await upload.clone().text()).toBe(200);
       const served = await fetch(`${site.b.url}/media/image/shared.png`);
