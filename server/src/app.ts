@@ -76,8 +76,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: FASTIFY_BODY_LIMIT,
     // A restart or shutdown lets running and kept-alive requests finish instead of failing them.
     return503OnClosing: false,
-    // nginx on this machine may proxy to us; trust only its loopback hop for the client address.
-    trustProxy: ['127.0.0.1', '::1'],
+    // nginx may proxy to us: only its hop (loopback, unless TRUSTED_PROXIES names the nginx
+    // machine) may tell the visitor's address.
+    trustProxy: config.trustedProxies,
   });
 
   const users = new UsersRepository(store);
