@@ -92,7 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const activity = new ActivityLog(activityEntries, app.log, config.activityRetentionDays);
   const sessionsRepository = new SessionsRepository(store);
   await sessionsRepository.init();
-  const sessions = new SessionsService(sessionsRepository, tokens);
+  const sessions = new SessionsService(sessionsRepository, tokens, app.log);
   await sessions.sweepExpired();
   // Sign-in and every check of a signed-in member's password share one set of budgets.
   const signInLimiter = new SignInLimiter(deps.authLimits);

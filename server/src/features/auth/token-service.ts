@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TokenPayload } from '@common/schemas/auth';
-import { jwtVerify, SignJWT } from 'jose';
+import { decodeJwt, jwtVerify, SignJWT } from 'jose';
 import { ConfigError } from '../../config';
 import { writeFileDurably } from '../../lib/durable-file';
 
@@ -55,6 +55,20 @@ export class TokenService {
       if (typeof user?.id !== 'string' || (user.role !== 'user' && user.role !== 'admin')) return null;
       if (typeof payload.jti !== 'string' || !payload.jti) return null;
       return { id: user.id, role: user.role, sid: payload.jti };
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * The session id a token claims, read WITHOUT checking its signature: only to tell why a
+   * token of a live session was refused (another instance signs with another secret), never to
+   * let anyone in.
+   */
+  claimedSessionId(token: string): string | null {
+    try {
+      const { jti } = decodeJwt(token);
+      return typeof jti === 'string' && jti ? jti : null;
     } catch {
       return null;
     }
