@@ -193,6 +193,16 @@ function twoInstances(label: string, open: (() => Promise<Database>) | null, ski
       expect((await call(site.a.url, 'GET', '/api/auth/me', { token })).status).toBe(401);
     });
 
+    it('the Nginx panel, opened through nginx, always talks to the instance that drives it', async () => {
+      const token = await signIn(site.nginx, ADMIN);
+      for (let i = 0; i < 4; i += 1) {
+        const config = await call(site.nginx, 'GET', '/api/system/config', { token });
+        expect((config.json.data as { proxyPass: string }).proxyPass).toBe(`${site.a.url} ${site.b.url}`);
+        const status = await call(site.nginx, 'GET', '/api/system/status', { token });
+        expect(status.json).toMatchObject({ running: true });
+      }
+    });
+
     it('a file uploaded through one instance is served by the other', async () => {
       const proof = await confirmPassword(site.a.url, site.admin, ADMIN.password);
       const form = multipart({ mediaType: 'image', basePath: mediaDir }, [
