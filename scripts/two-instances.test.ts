@@ -1,15 +1,8 @@
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { confirmPassword, type Product, signIn, startProduct } from '../bench/support/product';
+import { confirmPassword, signIn } from '../bench/support/product';
+import { startTwoInstances, type TwoInstances } from '../bench/support/two-instances';
 import { fixtures, multipart } from '../server/src/features/media/media-test-fixtures';
-import {
-  nginxForTests,
-  nginxProcessesUnder,
-  readableTempDir,
-  stopNginx,
-} from '../server/src/features/nginx/nginx-test-support';
-import { freePort } from '../server/src/test/free-port';
+import { nginxForTests } from '../server/src/features/nginx/nginx-test-support';
 import { startMongoStandIn } from '../server/src/test/mongo-stand-in';
 
 /**
@@ -38,14 +31,6 @@ async function realMongo(uri: string): Promise<Database> {
   const url = new URL(uri);
   url.pathname = `/two_instances_${Date.now()}`;
   return { uri: url.toString(), close: async () => {} };
-}
-
-interface Site {
-  a: Product;
-  b: Product;
-  /** nginx, started from the configuration instance A generated. */
-  nginx: string;
-  admin: string;
 }
 
 async function call(
@@ -108,71 +93,24 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function twoInstances(label: string, open: (() => Promise<Database>) | null, skipped?: string) {
   describe.skipIf(!nginxBinary || !open)(label, () => {
     let database: Database | undefined;
-    const folders: string[] = [];
-    const products: Product[] = [];
-    let site: Site;
-    let mediaDir = '';
-    let nginxDir = '';
-    let bDir = '';
-    const instanceEnv = (extra: Record<string, string> = {}) => ({
-      MONGODB_URI: database?.uri ?? '',
-      JWT_SECRET,
-      MEDIA_DIR: mediaDir,
-      NGINX_LISTEN_ADDRESS: '127.0.0.1',
-      // The general API limit stays out of the way; the sign-in limits are what is counted here.
-      RATE_LIMIT_MAX: '100000',
-      LOG_LEVEL: 'warn',
-      ...extra,
-    });
-    const startInstance = async (dataDir: string, port?: number, extra?: Record<string, string>) => {
-      const product = await startProduct({
-        dataDir,
-        logFile: `${dataDir}.log`,
-        port,
-        env: instanceEnv(extra),
-      });
-      products.push(product);
-      return product;
-    };
+    let site: TwoInstances;
 
     beforeAll(async () => {
       if (!open) return;
       database = await open();
-      const root = await readableTempDir('two-instances-');
-      folders.push(root);
-      mediaDir = path.join(root, 'shared-media');
-      // One after the other: the first start may build the client, and A creates the administrator.
-      const a = await startInstance(path.join(root, 'a'), undefined, {
-        ADMIN_EMAIL: ADMIN.email,
-        ADMIN_PASSWORD: ADMIN.password,
+      site = await startTwoInstances({
+        mongoUri: database.uri,
+        admin: ADMIN,
+        jwtSecret: JWT_SECRET,
+        // The general API limit stays out of the way; the sign-in limits are what is counted here.
+        env: { RATE_LIMIT_MAX: '100000', LOG_LEVEL: 'warn' },
       });
-      bDir = path.join(root, 'b');
-      const b = await startInstance(bDir);
-      nginxDir = path.join(root, 'a', 'nginx');
-
-      // The owner lists both instances in A's Nginx panel and starts nginx from it.
-      const admin = await signIn(a.url, ADMIN);
-      const proof = await confirmPassword(a.url, admin, ADMIN.password);
-      const nginxPort = await freePort();
-      const saved = await call(a.url, 'POST', '/api/system/config', {
-        token: admin,
-        proof,
-        body: { port: nginxPort, proxyPass: `${a.url} ${b.url}` },
-      });
-      expect(saved.status, JSON.stringify(saved.json)).toBe(200);
-      const started = await call(a.url, 'POST', '/api/system/restart', { token: admin, proof });
-      expect(started.status, JSON.stringify(started.json)).toBe(200);
-      site = { a, b, nginx: `http://127.0.0.1:${nginxPort}`, admin };
     }, 300_000);
 
     afterAll(async () => {
-      const left = nginxDir ? await stopNginx(path.join(nginxDir, 'logs', 'nginx.pid')) : [];
-      const strays = nginxDir ? await nginxProcessesUnder(nginxDir) : [];
-      for (const product of products) await product.stop();
+      const left = await site?.stop();
       await database?.close();
-      for (const folder of folders) await rm(folder, { recursive: true, force: true });
-      expect(left).toEqual([]);
-      expect(strays).toEqual([]);
+      expect(left ?? []).toEqual([]);
     }, 60_000);
 
     it('a member who registers through one instance signs in through the other', async () => {
@@ -205,7 +143,7 @@ function twoInstances(label: string, open: (() => Promise<Database>) | null, ski
 
     it('a file uploaded through one instance is served by the other', async () => {
       const proof = await confirmPassword(site.a.url, site.admin, ADMIN.password);
-      const form = multipart({ mediaType: 'image', basePath: mediaDir }, [
+      const form = multipart({ mediaType: 'image', basePath: site.mediaDir }, [
         { name: 'shared.png', content: fixtures.png(), type: 'image/png' },
       ]);
       const upload = await fetch(`${site.a.url}/api/media/upload`, {
@@ -259,20 +197,17 @@ function twoInstances(label: string, open: (() => Promise<Database>) | null, ski
     });
 
     it('loses no request through nginx while one instance stops (SIGTERM) or dies (SIGKILL)', async () => {
-      const b = site.b;
       const stopped = await stream(site.nginx, async () => {
         await pause(500);
-        await b.stop();
+        await site.b.stop();
         await pause(1000);
       });
       expect(stopped.failures).toEqual([]);
       expect(stopped.sent).toBeGreaterThan(50);
 
       // B comes back; a reload of nginx (the panel's Restart) sends it its share again at once.
-      site.b = await startInstance(bDir, b.port);
-      const proof = await confirmPassword(site.a.url, site.admin, ADMIN.password);
-      const reloaded = await call(site.a.url, 'POST', '/api/system/restart', { token: site.admin, proof });
-      expect(reloaded.json).toMatchObject({ success: true });
+      await site.restartB();
+      await site.reloadNginx();
 
       const killed = await stream(site.nginx, async () => {
         await pause(500);
