@@ -4,6 +4,7 @@ import { startTwoInstances, type TwoInstances } from '../bench/support/two-insta
 import { fixtures, multipart } from '../server/src/features/media/media-test-fixtures';
 import { nginxForTests } from '../server/src/features/nginx/nginx-test-support';
 import { startMongoStandIn } from '../server/src/test/mongo-stand-in';
+import { readOutbox } from '../server/src/test/test-app';
 
 /**
  * Two machines serving one site (README, "Several machines"): two `npm start` instances, each
@@ -119,6 +120,28 @@ function twoInstances(label: string, open: (() => Promise<Database>) | null, ski
       expect(registered.status, JSON.stringify(registered.json)).toBe(201);
       const token = await signIn(site.b.url, member);
       expect(token).toMatch(/^ey/);
+    });
+
+    it('a password-reset link mailed by one instance works on the other', async () => {
+      const member = { name: 'Grace', email: 'grace@example.com', password: 'grace-password-1' };
+      expect((await call(site.a.url, 'POST', '/api/auth/register', { body: member })).status).toBe(201);
+      const asked = await call(site.a.url, 'POST', '/api/auth/forgot-password', {
+        body: { email: member.email },
+      });
+      expect(asked.status).toBe(200);
+      // A mails it (to its own outbox: no SMTP_URL here); the link's token lives only as a hash in the store.
+      let link: RegExpExecArray | null = null;
+      for (let count = 1; !link; count += 1) {
+        const mails = await readOutbox(site.dataDirs.a, count, 15_000);
+        const mail = mails.find((m) => m.to.includes(member.email) && /reset-password\//.test(m.text));
+        link = mail ? /\/reset-password\/([A-Za-z0-9_-]+)/.exec(mail.text) : null;
+      }
+      const password = 'grace-new-password-1';
+      const reset = await call(site.b.url, 'PUT', `/api/auth/reset-password/${link[1]}`, {
+        body: { password },
+      });
+      expect(reset.status, JSON.stringify(reset.json)).toBe(200);
+      expect(await signIn(site.b.url, { email: member.email, password })).toMatch(/^ey/);
     });
 
     it('a sign-in made on one instance is honoured by both, and ends on both', async () => {

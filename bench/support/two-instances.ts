@@ -19,6 +19,8 @@ export interface TwoInstances {
   admin: string;
   /** The media folder both instances use (MEDIA_DIR). */
   mediaDir: string;
+  /** Each instance's own DATA_DIR. */
+  dataDirs: { a: string; b: string };
   /** Starts B again on its DATA_DIR and port, after it was stopped or killed. */
   restartB(): Promise<Product>;
   /** The Nginx panel's Restart on A: a graceful reload, after which nginx tries every instance again. */
@@ -99,6 +101,7 @@ export async function startTwoInstances(options: {
       nginx: `http://127.0.0.1:${nginxPort}`,
       admin,
       mediaDir,
+      dataDirs: { a: path.join(root, 'a'), b: path.join(root, 'b') },
       async restartB() {
         site.b = await start('b', site.b.port);
         return site.b;
