@@ -61,6 +61,7 @@ async function seed(dataDir: string): Promise<void> {
   const { openEmbeddedStore } = await import('../server/src/store/embedded-store');
   const { PlaylistsRepository } = await import('../server/src/features/playlists/playlists.repository');
   const { SliderConfigRepository } = await import('../server/src/features/slider/slider-config.repository');
+  const { SharedChanges } = await import('../server/src/features/shared-state/shared-changes');
   const names = Array.from(
     { length: MEDIA_FILES },
     (_, i) => `image/background-${String(i).padStart(2, '0')}.jpg`,
@@ -74,7 +75,11 @@ async function seed(dataDir: string): Promise<void> {
     images: items.map((i) => i.url),
     videos: [],
   });
-  const sliderConfig = new SliderConfigRepository(store, path.join(dataDir, 'media'));
+  const sliderConfig = new SliderConfigRepository(
+    store,
+    path.join(dataDir, 'media'),
+    new SharedChanges(store),
+  );
   await sliderConfig.init();
   await sliderConfig.save({ ...(await sliderConfig.get()), activePlaylist: playlist._id });
   await store.close();

@@ -37,6 +37,14 @@ test('the status block shows uptime, version, memory and CPU in the spec formats
   await expect(tile(page, 'Node Version')).toHaveText(/^v\d+\.\d+\.\d+$/);
   await expect(tile(page, 'Memory Usage')).toHaveText(/^\d+(\.\d)? (B|KB|MB|GB) \/ \d+(\.\d)? (B|KB|MB|GB)$/);
   await expect(tile(page, 'CPU Usage')).toHaveText(/^(\d+\.\d{2}s|N\/A)$/);
+  // The browser tests run two workers (global-setup): each is listed with its own figures.
+  await expect(page.getByRole('heading', { name: /^2 workers · supervisor pid \d+/ })).toBeVisible();
+  await expect(page.getByTestId('worker-row')).toHaveCount(2);
+  await expect(page.getByTestId('worker-row').first()).toHaveText(/^\d+.*\d+(\.\d)? (KB|MB|GB)/);
+  await expect(page.getByLabel('Workers', { exact: true })).toHaveValue('2');
+  await expect(
+    page.getByText('Set by the WORKERS environment variable, so it is read-only here.'),
+  ).toBeVisible();
 
   // Every 10 seconds on its own...
   const updated = page.getByText(/^Updated .* every 10 seconds$/);
@@ -59,7 +67,7 @@ test('saving shows the spec message, and a field fixed by the environment is rea
     page.getByText('Set by the PORT environment variable, so it is read-only here.'),
   ).toBeVisible();
   await expect(
-    page.getByText(/Server Port and Environment take effect when the server restarts/),
+    page.getByText(/Server Port, Environment and Workers take effect when the server restarts/),
   ).toBeVisible();
 
   await page.getByLabel('Rate Limit Max Requests').fill('5000');

@@ -20,7 +20,16 @@ export const APP_SERVER_LIMITS = {
   /** JSON bodies are held in memory while parsed, so even the largest allowed size stays modest. */
   requestSizeMin: 1024,
   requestSizeMax: 100 * 1024 * 1024,
+  /** 0 means automatic: one worker per CPU core, at most WORKERS_AUTOMATIC_MAX. */
+  workersMin: 0,
+  workersMax: 16,
 } as const;
+
+/**
+ * With `workers` at 0 the server runs one worker per CPU core, but no more than this: past a few
+ * processes each one's memory costs more than the throughput it adds on a small machine.
+ */
+export const WORKERS_AUTOMATIC_MAX = 4;
 
 export interface AppServerSettings {
   port: number;
@@ -32,6 +41,8 @@ export interface AppServerSettings {
   /** Empty when none is set (the generated DATA_DIR/jwt-secret is used then). */
   sessionSecret: string;
   logLevel: AppLogLevel;
+  /** Server processes under `npm start`'s supervisor; 0 = one per CPU core (at most WORKERS_AUTOMATIC_MAX). */
+  workers: number;
 }
 
 export type AppServerField = keyof AppServerSettings;
@@ -45,10 +56,16 @@ export const APP_SERVER_DEFAULTS: AppServerSettings = {
   rateLimitMax: 100,
   sessionSecret: '',
   logLevel: 'info',
+  workers: 0,
 };
 
 /** Fields that only take effect when the server starts; the others apply at once. */
-export const RESTART_FIELDS = ['port', 'nodeEnv', 'sessionSecret'] as const satisfies AppServerField[];
+export const RESTART_FIELDS = [
+  'port',
+  'nodeEnv',
+  'sessionSecret',
+  'workers',
+] as const satisfies AppServerField[];
 
 const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
 
@@ -140,6 +157,7 @@ export const appServerFieldSchemas = {
       error: `sessionSecret must be at least ${L.sessionSecretMin} characters (or blank to keep the current one)`,
     }),
   logLevel: z.enum(APP_LOG_LEVELS, { error: 'logLevel must be error, warn, info, debug or verbose' }),
+  workers: integerField('workers', L.workersMin, L.workersMax, ' (0 for one per CPU core)'),
 } satisfies { [K in AppServerField]: z.ZodType<AppServerSettings[K], unknown> };
 
 /**
@@ -155,6 +173,7 @@ export const appServerConfigBody = z.object({
   rateLimitMax: appServerFieldSchemas.rateLimitMax.optional(),
   sessionSecret: appServerFieldSchemas.sessionSecret.optional(),
   logLevel: appServerFieldSchemas.logLevel.optional(),
+  workers: appServerFieldSchemas.workers.optional(),
 });
 export type AppServerConfigBody = z.infer<typeof appServerConfigBody>;
 
@@ -181,13 +200,31 @@ export interface AppServerSaveResponse extends AppServerConfigResponse {
   ignored: AppServerField[];
 }
 
-export interface AppServerStatus {
-  /** Milliseconds since this server process started. */
+/** One server process's own figures. */
+export interface WorkerStatus {
+  pid: number;
+  /** Milliseconds since this process started. */
   uptime: number;
   memory: { heapUsed: number; heapTotal: number; rss: number };
   /** Microseconds of CPU time. */
   cpu: { user: number; system: number };
+}
+
+/**
+ * The top-level figures are the site's totals: memory and CPU summed over the workers, uptime
+ * the longest-running worker's. `workers` lists each one (a worker that did not answer in time
+ * is left out of the totals and listed with its pid only).
+ */
+export interface AppServerStatus {
+  uptime: number;
+  memory: { heapUsed: number; heapTotal: number; rss: number };
+  cpu: { user: number; system: number };
   version: string;
+  /** The pid of the process that answered this request. */
+  answeredBy: number;
+  workers: Array<WorkerStatus | { pid: number }>;
+  /** `npm start`'s supervisor, when the server runs under it. */
+  supervisor?: { pid: number; uptime: number; rss: number };
 }
 
 export interface AppServerStatusResponse {

@@ -50,6 +50,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: 'warn',
+      // Two server processes, as on a two-core machine by default: every test also checks that the site is one.
+      WORKERS: '2',
       MONGODB_URI: '',
       // The Nginx spec starts the managed nginx: on loopback only, never on the machine's interfaces.
       NGINX_LISTEN_ADDRESS: '127.0.0.1',

@@ -5,6 +5,8 @@ import type { Guards } from './features/auth/auth.guard';
 import type { ReauthProofs } from './features/auth/reauth';
 import type { TokenService } from './features/auth/token-service';
 import type { SessionsService } from './features/sessions/sessions.service';
+import type { SharedChanges } from './features/shared-state/shared-changes';
+import type { StoreLeases } from './features/shared-state/store-lease';
 import type { SliderConfigRepository } from './features/slider/slider-config.repository';
 import type { UsersRepository } from './features/users/users.repository';
 import type { Mailer } from './mail/mailer';
@@ -29,6 +31,10 @@ export interface AppContext {
   /** The Activity log: every change calls `activity.record(request, { kind, summary, before, after })`. */
   activity: ActivityLog;
   mailer: Mailer;
+  /** Tells the other server processes that something they cache changed (see shared-state/). */
+  changes: SharedChanges;
+  /** Locks held in the store, so they hold across server processes and machines. */
+  leases: StoreLeases;
   log: FastifyBaseLogger;
   /**
    * Restarts the server with its saved settings (under `npm start`'s supervisor: without

@@ -22,10 +22,13 @@ import { registerMediaServing } from './features/media/media-serve';
 import { nginxRoutes } from './features/nginx/nginx.routes';
 import { nodejsRoutes } from './features/nodejs/nodejs.routes';
 import { NodejsService } from './features/nodejs/nodejs.service';
+import type { SiteProcesses } from './features/nodejs/supervisor-link';
 import { playlistRoutes } from './features/playlists/playlists.routes';
 import { SessionsRepository } from './features/sessions/sessions.repository';
 import { adminSessionsRoutes } from './features/sessions/sessions.routes';
 import { SessionsService } from './features/sessions/sessions.service';
+import { SharedChanges } from './features/shared-state/shared-changes';
+import { StoreLeases } from './features/shared-state/store-lease';
 import { sliderRoutes } from './features/slider/slider.routes';
 import { SliderConfigRepository } from './features/slider/slider-config.repository';
 import { ensureAdmin } from './features/users/ensure-admin';
@@ -46,6 +49,7 @@ import {
 } from './http/request-timeouts';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerSpa } from './http/spa';
+import { SharedRateCounters } from './lib/rate-limiter';
 import { createMailer } from './mail/mailer';
 import type { Store } from './store/store';
 
@@ -58,6 +62,8 @@ export interface AppDeps {
   authLimits?: AuthLimits;
   /** Restarts the server (the console's restart); main.ts provides it. */
   requestRestart?: () => Promise<RestartOutcome> | undefined;
+  /** Every worker's figures, from `npm start`'s supervisor (main.ts provides it under the supervisor). */
+  siteProcesses?: () => Promise<SiteProcesses | null>;
   /** How long slow clients may take; tests give shorter ones. */
   requestTimeouts?: RequestTimeouts;
   /** Where the database panel connects to other MongoDB servers; tests give a stand-in. */
@@ -83,7 +89,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const users = new UsersRepository(store);
   await users.init();
-  const sliderConfig = new SliderConfigRepository(store, config.mediaDir);
+  // What other server processes change and this one caches, seen within a second (polled).
+  const changes = new SharedChanges(store, app.log);
+  await changes.init();
+  changes.start();
+  app.addHook('onClose', () => changes.stop());
+  const leases = new StoreLeases(store);
+  const sliderConfig = new SliderConfigRepository(store, config.mediaDir, changes);
   await sliderConfig.init();
   const tokenKey = await loadTokenKey(config.dataDir, config.jwtSecret);
   const tokens = new TokenService(tokenKey);
@@ -95,7 +107,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const sessions = new SessionsService(sessionsRepository, tokens, app.log);
   await sessions.sweepExpired();
   // Sign-in and every check of a signed-in member's password share one set of budgets.
-  const signInLimiter = new SignInLimiter(deps.authLimits);
+  const signInLimiter = new SignInLimiter(
+    new SharedRateCounters(store.counters, 'sign-in:'),
+    deps.authLimits,
+  );
   const mailer = await createMailer({
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
@@ -113,6 +128,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     tokens,
     sessions,
     mailer,
+    changes,
+    leases,
     guards: createGuards(sessions, users),
     reauth: new ReauthProofs(tokenKey),
     activity,
@@ -138,7 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerCors(app, live);
   registerBodyLimit(app, live);
   registerRequestTimeouts(app, deps.requestTimeouts ?? DEFAULT_REQUEST_TIMEOUTS);
-  registerApiRateLimit(app, { live, tokens, users, sessions });
+  registerApiRateLimit(app, { live, tokens, users, sessions, counters: store.counters });
   await registerCompression(app);
 
   await app.register(healthRoutes(ctx), { prefix: '/api' });
@@ -166,7 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (admin) => {
       admin.addHook('onRequest', ctx.guards.requireAdmin);
-      await admin.register(adminUsersRoutes(new UsersService(users, sessions), ctx));
+      await admin.register(adminUsersRoutes(new UsersService(users, sessions, leases), ctx));
       await admin.register(adminSessionsRoutes(sessions, users, activity));
       await admin.register(activityRoutes(activity));
       await admin.register(
@@ -183,7 +200,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ),
         { prefix: '/mongodb' },
       );
-      await admin.register(nodejsRoutes(new NodejsService(ctx, live), ctx), { prefix: '/nodejs' });
+      await admin.register(nodejsRoutes(new NodejsService(ctx, live, deps.siteProcesses), ctx), {
+        prefix: '/nodejs',
+      });
       await admin.register(mailRoutes(mailer), { prefix: '/mail' });
       refuseUnknownPaths(admin);
     },

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import {
   APP_SERVER_DEFAULTS,
@@ -6,6 +7,7 @@ import {
   type AppServerField,
   type AppServerSettings,
   appServerFieldSchemas,
+  WORKERS_AUTOMATIC_MAX,
 } from '@common/schemas/app-server';
 import { z } from 'zod';
 import {
@@ -36,6 +38,7 @@ export const ENV_OF_FIELD = {
   rateLimitMax: 'RATE_LIMIT_MAX',
   sessionSecret: 'JWT_SECRET',
   logLevel: 'LOG_LEVEL',
+  workers: 'WORKERS',
 } as const satisfies Record<AppServerField, string>;
 
 /** The console's levels onto pino's: 'verbose' is pino's 'trace'. */
@@ -90,6 +93,7 @@ const envSchema = z
     MAX_REQUEST_SIZE: z.preprocess(blankToUndefined, appServerFieldSchemas.maxRequestSize.optional()),
     RATE_LIMIT_WINDOW: z.preprocess(blankToUndefined, appServerFieldSchemas.rateLimitWindow.optional()),
     RATE_LIMIT_MAX: z.preprocess(blankToUndefined, appServerFieldSchemas.rateLimitMax.optional()),
+    WORKERS: z.preprocess(blankToUndefined, appServerFieldSchemas.workers.optional()),
     JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     MEDIA_ROOTS: optionalString,
     MEDIA_DIR: optionalString,
@@ -136,6 +140,8 @@ export interface Config {
   nodeEnv: AppServerSettings['nodeEnv'];
   /** The Node.js panel's settings in force at start (environment > saved > default). */
   appServer: Readonly<AppServerSettings>;
+  /** How many server processes `npm start`'s supervisor runs (the `workers` setting, 0 resolved). */
+  workers: number;
   /** Panel fields fixed by an environment variable, with the variable's name. */
   fixedByEnv: Readonly<Partial<Record<AppServerField, string>>>;
   /**
@@ -162,6 +168,11 @@ const DEFAULT_CLIENT_DIST = path.resolve(import.meta.dirname, '../../dist/client
 
 export class ConfigError extends Error {}
 
+/** The `workers` setting as a count: 0 means one per CPU core, at most WORKERS_AUTOMATIC_MAX. */
+export function workerCount(setting: number): number {
+  return setting > 0 ? setting : Math.max(1, Math.min(availableParallelism(), WORKERS_AUTOMATIC_MAX));
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -187,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     rateLimitMax: e.RATE_LIMIT_MAX ?? s.rateLimitMax ?? d.rateLimitMax,
     sessionSecret: e.JWT_SECRET ?? s.sessionSecret ?? d.sessionSecret,
     logLevel: e.LOG_LEVEL ? panelLevelOf(e.LOG_LEVEL) : (s.logLevel ?? d.logLevel),
+    workers: e.WORKERS ?? s.workers ?? d.workers,
   };
   const fixedByEnv: Partial<Record<AppServerField, string>> = {};
   for (const [field, variable] of Object.entries(ENV_OF_FIELD)) {
@@ -214,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     jwtSecret: appServer.sessionSecret || undefined,
     nodeEnv: appServer.nodeEnv,
     appServer: Object.freeze(appServer),
+    workers: workerCount(appServer.workers),
     fixedByEnv: Object.freeze(fixedByEnv),
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR ?? DEFAULT_CLIENT_DIST),
     mediaDir,

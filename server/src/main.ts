@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { buildApp } from './app';
 import type { RestartOutcome } from './app-context';
 import { ConfigError, loadConfig } from './config';
@@ -6,6 +7,7 @@ import { ConnectionPool } from './features/nodejs/connection-pool';
 import { SupervisorLink } from './features/nodejs/supervisor-link';
 import { makeDataDirPrivate } from './lib/private-files';
 import { checkWritableFolder, FOLDER_EXIT_CODE, StartupError } from './lib/startup-error';
+import { lockPath } from './store/embedded-lock';
 import { openStore } from './store/open-store';
 
 /**
@@ -40,10 +42,10 @@ async function main(): Promise<void> {
   const stopEarly = () => process.exit(0);
   process.on('SIGINT', stopEarly);
   process.on('SIGTERM', stopEarly);
-  // Under the supervisor, the store may be opened only once the previous process has let go of it.
+  // Under the supervisor: the address first (a port someone else holds stops the start before the store opens).
   if (link) {
     try {
-      await link.hello(config.host, config.port);
+      await link.hello(config.host, config.port, config.workers);
     } catch (error) {
       console.error((error as Error).message);
       process.exit(1);
@@ -57,7 +59,8 @@ async function main(): Promise<void> {
       await checkWritableFolder(config.nginx.dir, "web server's folder", 'DATA_DIR');
     }
     await makeDataDirPrivate(config.dataDir, dataDirRules(config));
-    store = await openStore(config);
+    store = await openStore(config, { lockHolder: link?.supervisorPid });
+    if (link && store.kind === 'embedded') link.lockedFor(lockPath(path.join(config.dataDir, 'db')));
   } catch (error) {
     if (!(error instanceof StartupError)) throw error;
     // One line, no stack: a person has to fix the folder (or a damaged file), so starting again would not help.
@@ -70,6 +73,7 @@ async function main(): Promise<void> {
     store,
     logger: { level: config.logLevel },
     requestRestart: link ? () => link.requestRestart() : restartUnsupervised,
+    siteProcesses: link ? () => link.siteProcesses() : undefined,
   }).catch(async (error: unknown) => {
     // A file a person has to fix (a jwt-secret too short to be safe): one plain line, no restart.
     if (!(error instanceof ConfigError)) throw error;
@@ -132,7 +136,6 @@ async function main(): Promise<void> {
           await link.handBacksSent();
           await app.close();
           await store.close();
-          link.released();
         },
       )
       .then(() => link.handBacksSent())

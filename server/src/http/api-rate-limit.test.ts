@@ -1,9 +1,14 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { APP_SERVER_DEFAULTS } from '@common/schemas/app-server';
 import Fastify from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenService } from '../features/auth/token-service';
 import type { SessionsService } from '../features/sessions/sessions.service';
 import type { UsersRepository } from '../features/users/users.repository';
+import { openEmbeddedStore } from '../store/embedded-store';
+import type { Store } from '../store/store';
 import { registerApiRateLimit } from './api-rate-limit';
 import { registerErrorHandler } from './error-handler';
 import { LiveSettings } from './live-settings';
@@ -11,6 +16,16 @@ import { LiveSettings } from './live-settings';
 const apps: Array<{ close(): Promise<unknown> }> = [];
 afterEach(async () => {
   for (const app of apps.splice(0)) await app.close();
+});
+let dir = '';
+let store: Store;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'api-rate-limit-'));
+  store = await openEmbeddedStore(dir, () => undefined);
+});
+afterAll(async () => {
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
 });
 
 /** The rate limit alone, on a route that answers 304 to a repeat request as an ETag route does. */
@@ -25,6 +40,7 @@ async function appWithLimit(rateLimitMax: number) {
     tokens: unused,
     users: unused,
     sessions: unused,
+    counters: store.counters,
   });
   app.get('/api/versioned', (request, reply) =>
     request.headers['if-none-match'] === '"v1"'

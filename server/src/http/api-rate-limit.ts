@@ -5,7 +5,8 @@ import type { SessionsService } from '../features/sessions/sessions.service';
 import type { UsersRepository } from '../features/users/users.repository';
 import { AppError } from '../lib/app-error';
 import { clientKey } from '../lib/client-address';
-import { MemoryRateCounters, type RateCounters } from '../lib/rate-limiter';
+import { BatchedRateCounters } from '../lib/rate-limiter';
+import type { CounterStore } from '../store/counters';
 import type { LiveSettings } from './live-settings';
 
 /**
@@ -22,25 +23,29 @@ export const MEMBERS_PER_ADDRESS = 10;
  * per address, whatever token is sent, so a fresh token never buys a fresh budget. Not counted: a
  * signed-in administrator's requests outside `/api/auth`, the slideshow's reloads, static files
  * and /media (they are not under /api), the health check, CORS preflights and answers of 304.
- * The sign-in routes keep their own, stricter limits on top of this one.
+ * The sign-in routes keep their own, stricter limits on top of this one. The counts are the
+ * site's, shared by every server process through the store (see BatchedRateCounters).
  */
 export function registerApiRateLimit(
   app: FastifyInstance,
-  deps: CallerDeps & { live: LiveSettings; counters?: RateCounters },
+  deps: CallerDeps & { live: LiveSettings; counters: CounterStore },
 ): void {
-  const counters = deps.counters ?? new MemoryRateCounters();
-  // A new rule starts a fresh window for everyone, instead of judging old counts by it.
-  deps.live.onChange((next, previous) => {
-    if (next.rateLimitMax !== previous.rateLimitMax || next.rateLimitWindowMs !== previous.rateLimitWindowMs)
-      void counters.clear();
-  });
+  // Counted in memory and merged into the store's shared counters in small batches: no store
+  // round trip per request, and the limit holds across processes to within one batch.
+  const counters = new BatchedRateCounters(deps.counters, 'api:');
+  app.addHook('onClose', () => counters.close());
   const counted = new WeakMap<FastifyRequest, string[]>();
 
   async function count(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const budgets = await callerBudgets(request, deps);
     const { rateLimitMax, rateLimitWindowMs } = deps.live.current;
+    // The rule is part of the key: a new rule starts a fresh window for everyone, on every
+    // process at once, instead of judging old counts by it (the old keys just run out).
+    const rule = `${rateLimitMax}/${rateLimitWindowMs}:`;
     const keys: string[] = [];
-    for (const { key, times } of budgets) {
+    for (const budget of budgets) {
+      const key = rule + budget.key;
+      const times = budget.times;
       const wait = await counters.hit(key, rateLimitMax * times, rateLimitWindowMs);
       if (wait > 0) {
         for (const done of keys) await counters.refund(done);

@@ -26,11 +26,12 @@ function toLive(fields: LiveFields): LiveHttpSettings {
 
 /**
  * One holder per app, read by the CORS, body-size and rate-limit hooks on every request, so a
- * change saved in the console applies to the very next request without a restart.
+ * change saved in the console applies to the very next request without a restart: in the process
+ * that saved it at once, in every other server process within a second (NodejsService reloads
+ * the saved settings when SharedChanges reports an 'app-server' change).
  */
 export class LiveSettings {
   private value: LiveHttpSettings;
-  private readonly listeners = new Set<(next: LiveHttpSettings, previous: LiveHttpSettings) => void>();
 
   constructor(fields: LiveFields) {
     this.value = toLive(fields);
@@ -41,12 +42,6 @@ export class LiveSettings {
   }
 
   update(fields: LiveFields): void {
-    const previous = this.value;
     this.value = toLive(fields);
-    for (const listener of this.listeners) listener(this.value, previous);
-  }
-
-  onChange(listener: (next: LiveHttpSettings, previous: LiveHttpSettings) => void): void {
-    this.listeners.add(listener);
   }
 }

@@ -1,7 +1,11 @@
+import type { CounterStore } from '../store/counters';
+
 /**
- * Counters for rate limits, one fixed window per key. Callers use only this interface, so the
- * in-memory backing below can be swapped for a shared one (counters in the store, when several
- * server processes sit behind one nginx) without touching them; hence the promises.
+ * Counters for rate limits, one fixed window per key, shared by every server process of the site
+ * (they live in the store: `Store.counters`). Two backings: `SharedRateCounters`, one atomic step
+ * in the store per call (the sign-in limits: rare, and exact), and `BatchedRateCounters`, which
+ * counts in memory and merges into the store in small batches (the general API limit, hit by
+ * most requests).
  */
 export interface RateCounters {
   /**
@@ -15,89 +19,202 @@ export interface RateCounters {
   refund(key: string): Promise<void>;
   /** Forgets `key` (a success that ends a run of failures). */
   reset(key: string): Promise<void>;
-  /** Forgets everything (the rule changed). */
-  clear(): Promise<void>;
 }
 
-/** Enough for every client of a busy site at once, and at most about 10 MB. */
+const secondsUntil = (resetAt: number, now = Date.now()) => Math.max(1, Math.ceil((resetAt - now) / 1000));
+
+/**
+ * Every call is one atomic conditional step in the store, so the limit is exact whatever the
+ * number of processes: 30 wrong passwords sent through two processes are refused at the same
+ * count as through one. `namespace` keeps each limiter's keys apart.
+ */
+export class SharedRateCounters implements RateCounters {
+  constructor(
+    private readonly counters: CounterStore,
+    private readonly namespace: string,
+  ) {}
+
+  async hit(key: string, max: number, windowMs: number): Promise<number> {
+    const window = await this.counters.add(this.namespace + key, 1, max, windowMs);
+    return window.added ? 0 : secondsUntil(window.resetAt);
+  }
+
+  async peek(key: string): Promise<{ count: number; wait: number }> {
+    const window = await this.counters.get(this.namespace + key);
+    return window ? { count: window.count, wait: secondsUntil(window.resetAt) } : { count: 0, wait: 0 };
+  }
+
+  async refund(key: string): Promise<void> {
+    await this.counters.add(this.namespace + key, -1, Number.POSITIVE_INFINITY, 0);
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.counters.delete(this.namespace + key);
+  }
+}
+
+/** How often the counts made in this process are merged into the shared ones. */
+export const MERGE_EVERY_MS = 250;
+/** Keys remembered in this process at most (their counts live in the store). */
 export const DEFAULT_MAX_KEYS = 50_000;
 
-const SWEEP_EVERY_MS = 60_000;
-
-interface Window {
-  count: number;
+interface Local {
+  /** Counted here and not merged yet (negative after refunds). */
+  pending: number;
+  /** The shared count at the last merge, and when its window ends (0: no window known). */
+  shared: number;
   resetAt: number;
+  windowMs: number;
+  /** When this process first counted while no window was known: a new window starts then. */
+  firstAt: number;
 }
 
 /**
- * Fixed windows in this process's memory, never more than `maxKeys` of them whatever the number
- * of clients: expired windows are swept out now and then, and past the ceiling the oldest go. Dropping the oldest lets
- * someone with more than `maxKeys` addresses reset counters, but only by using up that many
- * addresses, which the limits per address already make costly.
+ * Counts in this process's memory and merges the counts into the store every MERGE_EVERY_MS, one
+ * `add` per key that changed, so a request costs no store round trip. Each merge answers the
+ * key's count from every process together, so the limit holds across processes to within one
+ * batch per process (what each counted since its last merge). The map of keys is bounded: keys
+ * whose window ended are dropped at each merge, and past `maxKeys` the oldest go (makeRoom).
  */
-export class MemoryRateCounters implements RateCounters {
-  private readonly windows = new Map<string, Window>();
+export class BatchedRateCounters implements RateCounters {
+  private readonly local = new Map<string, Local>();
+  private timer: NodeJS.Timeout | undefined;
+  private merging: Promise<void> = Promise.resolve();
 
   constructor(
+    private readonly counters: CounterStore,
+    private readonly namespace: string,
     private readonly maxKeys = DEFAULT_MAX_KEYS,
-    private readonly now: () => number = Date.now,
+    private readonly mergeEveryMs = MERGE_EVERY_MS,
   ) {}
 
-  /** The number of windows held: never above `maxKeys`. */
+  /** The number of keys held in memory: never above `maxKeys`. */
   get size(): number {
-    return this.windows.size;
+    return this.local.size;
   }
 
   async hit(key: string, max: number, windowMs: number): Promise<number> {
-    const now = this.now();
-    const entry = this.windows.get(key);
-    if (!entry || entry.resetAt <= now) {
-      if (entry) this.windows.delete(key);
-      this.makeRoom(now);
-      this.windows.set(key, { count: 1, resetAt: now + windowMs });
-      return max >= 1 ? 0 : Math.max(1, Math.ceil(windowMs / 1000));
-    }
-    if (entry.count >= max) return Math.max(1, Math.ceil((entry.resetAt - now) / 1000));
-    entry.count += 1;
+    const now = Date.now();
+    const entry = this.entry(key, windowMs, now);
+    if (entry.shared + entry.pending >= max)
+      return secondsUntil(entry.resetAt || entry.firstAt + windowMs, now);
+    if (entry.resetAt === 0 && entry.pending === 0) entry.firstAt = now;
+    entry.pending += 1;
+    this.schedule();
     return 0;
   }
 
   async peek(key: string): Promise<{ count: number; wait: number }> {
-    const now = this.now();
-    const entry = this.windows.get(key);
-    if (!entry || entry.resetAt <= now) return { count: 0, wait: 0 };
-    return { count: entry.count, wait: Math.max(1, Math.ceil((entry.resetAt - now) / 1000)) };
+    const entry = this.local.get(key);
+    if (!entry) return { count: 0, wait: 0 };
+    const now = Date.now();
+    this.expire(entry, now);
+    const count = Math.max(0, entry.shared + entry.pending);
+    return { count, wait: count ? secondsUntil(entry.resetAt || entry.firstAt + entry.windowMs, now) : 0 };
   }
 
   async refund(key: string): Promise<void> {
-    const entry = this.windows.get(key);
-    if (entry && entry.count > 0) entry.count -= 1;
+    const entry = this.local.get(key);
+    if (!entry || entry.shared + entry.pending <= 0) return;
+    entry.pending -= 1;
+    this.schedule();
   }
 
   async reset(key: string): Promise<void> {
-    this.windows.delete(key);
+    this.local.delete(key);
+    await this.counters.delete(this.namespace + key);
   }
 
-  async clear(): Promise<void> {
-    this.windows.clear();
+  /** Merges what is left and stops (the server is closing). */
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.merge();
   }
 
-  private lastSweep = 0;
+  /** Merges the counts made here since the last merge; one merge at a time. */
+  merge(): Promise<void> {
+    this.merging = this.merging.then(() => this.mergeNow());
+    return this.merging;
+  }
+
+  private async mergeNow(): Promise<void> {
+    const now = Date.now();
+    const changed: Array<[string, Local, number]> = [];
+    for (const [key, entry] of this.local) {
+      this.expire(entry, now);
+      if (entry.pending !== 0) {
+        changed.push([key, entry, entry.pending]);
+        entry.pending = 0;
+      } else if (entry.resetAt === 0) this.local.delete(key);
+    }
+    await Promise.all(
+      changed.map(async ([key, entry, amount]) => {
+        // A window the store starts now began with this process's first count, not at the merge.
+        const windowMs = Math.max(1, entry.windowMs - (now - entry.firstAt));
+        try {
+          const window = await this.counters.add(
+            this.namespace + key,
+            amount,
+            Number.POSITIVE_INFINITY,
+            windowMs,
+          );
+          entry.shared = window.count;
+          entry.resetAt = window.count > 0 ? window.resetAt : 0;
+        } catch {
+          // The store did not answer: the counts stay here and go with the next merge.
+          entry.pending += amount;
+          this.schedule();
+        }
+      }),
+    );
+  }
+
+  private entry(key: string, windowMs: number, now: number): Local {
+    let entry = this.local.get(key);
+    if (!entry) {
+      this.makeRoom();
+      entry = { pending: 0, shared: 0, resetAt: 0, windowMs, firstAt: now };
+      this.local.set(key, entry);
+    }
+    entry.windowMs = windowMs;
+    this.expire(entry, now);
+    return entry;
+  }
+
+  /** A window that ended counts nothing any more; the store starts the next one at the merge. */
+  private expire(entry: Local, now: number): void {
+    if (entry.resetAt !== 0 && entry.resetAt <= now) {
+      entry.shared = 0;
+      entry.resetAt = 0;
+    }
+  }
 
   /**
-   * Keeps the map under its ceiling at a constant cost per new window: expired windows are swept
-   * out at most once a minute, and when the map is still full its oldest window goes (Map keeps
-   * insertion order, so that is the first key).
+   * Past the ceiling, the oldest keys go (Map keeps insertion order): first those merged already,
+   * whose counts are in the store, then, when a flood of new clients fills the map between two
+   * merges, the oldest unmerged ones, which lose what they counted since the last merge (only by
+   * using up `maxKeys` addresses, which the limits per address already make costly).
    */
-  private makeRoom(now: number): void {
-    if (now - this.lastSweep >= SWEEP_EVERY_MS) {
-      this.lastSweep = now;
-      for (const [key, entry] of this.windows) if (entry.resetAt <= now) this.windows.delete(key);
+  private makeRoom(): void {
+    if (this.local.size < this.maxKeys) return;
+    for (const [key, entry] of this.local) {
+      if (this.local.size < this.maxKeys) return;
+      if (entry.pending === 0) this.local.delete(key);
     }
-    while (this.windows.size >= this.maxKeys) {
-      const oldest = this.windows.keys().next();
-      if (oldest.done) break;
-      this.windows.delete(oldest.value);
+    for (const key of this.local.keys()) {
+      if (this.local.size < this.maxKeys) break;
+      this.local.delete(key);
     }
+    void this.merge();
+  }
+
+  private schedule(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.merge();
+    }, this.mergeEveryMs);
+    this.timer.unref();
   }
 }

@@ -6,6 +6,7 @@ import { StartupError, unwritableFolder } from '../lib/startup-error';
 import { lockEmbeddedStore } from './embedded-lock';
 import { importNedbFiles } from './nedb-import';
 import { newId } from './new-id';
+import { openSqliteCounters } from './sqlite-counters';
 import { decodeDoc, encodeDoc } from './sqlite-documents';
 import { storeFault } from './sqlite-faults';
 import { sqliteInspector } from './sqlite-inspector';
@@ -73,6 +74,8 @@ export function connect(
 export async function openEmbeddedStore(
   dataDir: string,
   notice: (message: string) => void = (message) => console.log(message),
+  /** The workers of one supervisor hold the lock under its pid (embedded-lock.ts). */
+  { lockHolder }: { lockHolder?: number } = {},
 ): Promise<Store> {
   const dir = path.join(dataDir, 'db');
   const unusable = async (error: unknown): Promise<never> => {
@@ -81,11 +84,12 @@ export async function openEmbeddedStore(
       : error;
   };
   await mkdir(dir, { recursive: true }).catch(unusable);
-  const unlock = await lockEmbeddedStore(dir).catch(unusable);
+  const { release: unlock, joined } = await lockEmbeddedStore(dir, { holder: lockHolder }).catch(unusable);
   const file = path.join(dir, SQLITE_FILE);
   let db: Database.Database;
   try {
-    const leftover = await stat(`${file}-wal`).catch(() => null);
+    // Beside another worker the log is in use, not left over.
+    const leftover = joined ? null : await stat(`${file}-wal`).catch(() => null);
     db = connect(file);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
@@ -105,6 +109,14 @@ export async function openEmbeddedStore(
   const engine = new SqliteEngine(db, file, dir);
   try {
     await importNedbFiles(dir, engine, notice);
+  } catch (error) {
+    db.close();
+    await unlock();
+    throw error;
+  }
+  let counters: ReturnType<typeof openSqliteCounters>;
+  try {
+    counters = openSqliteCounters(dir);
   } catch (error) {
     db.close();
     await unlock();
@@ -130,10 +142,12 @@ export async function openEmbeddedStore(
     },
     collectionNames: async () => engine.collectionNames(),
     inspector: sqliteInspector(engine),
+    counters,
     pauseWrites: (reason) => gate.pause(reason),
     async close() {
       if (closed) return;
       closed = true;
+      counters.close();
       engine.close();
       await unlock();
     },
@@ -165,12 +179,35 @@ export class SqliteEngine {
   /** Counts of recent filters by collection, dropped at the collection's next write (a list's count and its page share one). */
   private readonly counts = new Map<string, Map<string, number>>();
   private open = true;
+  /** SQLite's count of commits by other connections (other workers) when this one last looked. */
+  private dataVersion: number;
+  private readonly dataVersionQuery: Database.Statement;
 
   constructor(
     readonly db: Database.Database,
     readonly file: string,
     readonly dir: string,
   ) {
+    this.dataVersionQuery = db.prepare('PRAGMA data_version').pluck();
+    this.dataVersion = this.dataVersionQuery.get() as number;
+    this.loadCatalog();
+  }
+
+  /**
+   * The workers of one supervisor share the file: when another connection has committed since
+   * the last look (`PRAGMA data_version`, a near-free check), the remembered counts no longer hold
+   * and the catalog may have new collections or indexes.
+   */
+  private followOthers(): void {
+    const version = this.dataVersionQuery.get() as number;
+    if (version === this.dataVersion) return;
+    this.dataVersion = version;
+    this.counts.clear();
+    this.loadCatalog();
+  }
+
+  private loadCatalog(): void {
+    const db = this.db;
     for (const row of db.prepare('SELECT name FROM "$collections"').all() as Array<{ name: string }>)
       this.created.add(row.name);
     const rows = db.prepare('SELECT * FROM "$indexes"').all() as Array<Record<string, string | number>>;
@@ -205,14 +242,18 @@ export class SqliteEngine {
   }
 
   collectionNames(): string[] {
+    this.followOthers();
     return [...this.created].sort();
   }
 
+  /** Asked before every read, so it is where other workers' commits are noticed. */
   has(name: string): boolean {
+    this.followOthers();
     return this.created.has(name);
   }
 
   indexesOf(name: string): IndexRecord[] {
+    this.followOthers();
     return [...(this.indexes.get(name)?.values() ?? [])];
   }
 
@@ -344,6 +385,7 @@ export class SqliteEngine {
   }
 
   rememberedCount(name: string, key: string): number | undefined {
+    this.followOthers();
     return this.counts.get(name)?.get(key);
   }
 
@@ -533,24 +575,28 @@ class SqliteCollection<T extends StoredDoc> implements Collection<T> {
 
   async updateOne(filter: Filter, changes: DocChanges<T>): Promise<T | null> {
     const { set, unset } = splitChanges(changes as Record<string, unknown>);
+    // IMMEDIATE: the write lock is taken before the read, so that a compare-and-set from another
+    // process (workers share the file) waits its turn instead of failing on a stale snapshot.
     return this.write(() =>
-      this.engine.db.transaction(() => {
-        const { where, params } = filterSql(filter, this.engine.context(this.name));
-        const row = this.engine
-          .statement(`SELECT seq, id, json(doc) AS doc, dates FROM ${this.t} WHERE ${where} LIMIT 1`)
-          .get(...params) as (Row & { seq: number }) | undefined;
-        if (!row) return null;
-        const doc = toDoc<T>(row) as unknown as Record<string, unknown>;
-        for (const [key, value] of Object.entries(set)) setPath(doc, key, structuredClone(value));
-        for (const key of Object.keys(unset)) unsetPath(doc, key);
-        doc.updatedAt = new Date();
-        const { _id, ...fields } = doc;
-        const encoded = encodeDoc(fields);
-        this.engine
-          .statement(`UPDATE ${this.t} SET doc = jsonb(?), dates = ? WHERE seq = ?`)
-          .run(encoded.doc, encoded.dates, row.seq);
-        return doc as unknown as T;
-      })(),
+      this.engine.db
+        .transaction(() => {
+          const { where, params } = filterSql(filter, this.engine.context(this.name));
+          const row = this.engine
+            .statement(`SELECT seq, id, json(doc) AS doc, dates FROM ${this.t} WHERE ${where} LIMIT 1`)
+            .get(...params) as (Row & { seq: number }) | undefined;
+          if (!row) return null;
+          const doc = toDoc<T>(row) as unknown as Record<string, unknown>;
+          for (const [key, value] of Object.entries(set)) setPath(doc, key, structuredClone(value));
+          for (const key of Object.keys(unset)) unsetPath(doc, key);
+          doc.updatedAt = new Date();
+          const { _id, ...fields } = doc;
+          const encoded = encodeDoc(fields);
+          this.engine
+            .statement(`UPDATE ${this.t} SET doc = jsonb(?), dates = ? WHERE seq = ?`)
+            .run(encoded.doc, encoded.dates, row.seq);
+          return doc as unknown as T;
+        })
+        .immediate(),
     );
   }
 

@@ -1,4 +1,5 @@
 import { type Db, type Document, MongoClient, MongoServerError } from 'mongodb';
+import { COUNTERS_COLLECTION, mongoCounters } from './mongo-counters';
 import { mongoInspector } from './mongo-inspector';
 import { newId } from './new-id';
 import {
@@ -23,6 +24,7 @@ export async function openMongoStore(uri: string): Promise<Store> {
   const db = client.db();
   const gate = new WriteGate();
   const inspector = mongoInspector(uri);
+  const counters = mongoCounters(db);
   return {
     kind: 'mongodb',
     collection<T extends StoredDoc>(name: string): Collection<T> {
@@ -30,11 +32,17 @@ export async function openMongoStore(uri: string): Promise<Store> {
     },
     async collectionNames() {
       const list = await db.listCollections({ type: 'collection' }, { nameOnly: true }).toArray();
-      return list.map((c) => c.name).sort();
+      // The counters are the adapter's own (see mongo-counters.ts): not the site's data to copy.
+      return list
+        .map((c) => c.name)
+        .filter((name) => name !== COUNTERS_COLLECTION)
+        .sort();
     },
     inspector,
+    counters,
     pauseWrites: (reason) => gate.pause(reason),
     async close() {
+      counters.close();
       await inspector.close();
       await client.close();
     },

@@ -21,10 +21,13 @@ export async function chooseStore(config: Pick<Config, 'mongodbUri' | 'dataDir'>
   return { kind: 'embedded' };
 }
 
-/** Opens the chosen store once, at start. */
-export async function openStore(config: Pick<Config, 'mongodbUri' | 'dataDir'>): Promise<Store> {
+/** Opens the chosen store once, at start (`lockHolder`: see openEmbeddedStore). */
+export async function openStore(
+  config: Pick<Config, 'mongodbUri' | 'dataDir'>,
+  options: { lockHolder?: number } = {},
+): Promise<Store> {
   const choice = await chooseStore(config);
-  if (choice.kind === 'embedded') return openEmbeddedStore(config.dataDir);
+  if (choice.kind === 'embedded') return openEmbeddedStore(config.dataDir, undefined, options);
   try {
     return await openMongoStore(choice.uri);
   } catch (error) {

@@ -8,6 +8,7 @@
  * letter case (no regular expressions: the embedded store answers it from a trigram index).
  */
 
+import type { CounterStore } from './counters';
 import type { StoreInspector } from './store-inspector';
 
 export interface StoredDoc {
@@ -72,6 +73,8 @@ export interface Store {
   collectionNames(): Promise<string[]>;
   /** Read-only self-description for the console (see store-inspector.ts). */
   readonly inspector: StoreInspector;
+  /** The rate limits' counters, shared by every process on this store (see counters.ts). */
+  readonly counters: CounterStore;
   /**
    * Refuses writes from now on (503 with `reason`) and resolves once writes under way are done;
    * used while the data is copied to another store. The resolved function lets writes in again.

@@ -12,7 +12,7 @@ import { listenWire, type WireAnswer, type WireCommand } from './mongo-wire';
  * insert, findAndModify, delete); anything else gets MongoDB's "no such command" error. Filters,
  * sorts and updates follow mingo's implementation of MongoDB's query language: close enough to
  * exercise the driver and the adapter, but it is no proof of MongoDB's own semantics (unique
- * indexes, for one, are not enforced). Every command received is recorded for assertions.
+ * indexes, for one, are not enforced; only _id is kept unique). Every command received is recorded for assertions.
  */
 export interface StandInIndex {
   name: string;
@@ -224,7 +224,13 @@ export async function startMongoStandIn(options: StandInOptions = {}): Promise<M
       case 'insert': {
         const coll = created(String(document.insert));
         const docs = document.documents as Document[];
-        coll.docs.push(...docs);
+        // _id is unique, as on MongoDB (other unique indexes are not enforced).
+        for (const [index, doc] of docs.entries()) {
+          if (coll.docs.some((held) => compare(held._id, doc._id) === 0)) {
+            return { n: index, writeErrors: [duplicateId(index, doc._id)], ok: 1 };
+          }
+          coll.docs.push(doc);
+        }
         return { n: docs.length, ok: 1 };
       }
       default:
@@ -268,6 +274,16 @@ function countDocuments(ns: string, docs: Document[], pipeline: Document[]): Doc
 
 function cursor(ns: string, firstBatch: Document[]): Document {
   return { cursor: { id: BSON.Long.fromInt(0), ns, firstBatch }, ok: 1 };
+}
+
+function duplicateId(index: number, id: unknown): Document {
+  return {
+    index,
+    code: 11000,
+    errmsg: `E11000 duplicate key error collection index: _id_ dup key: { _id: ${JSON.stringify(id)} }`,
+    keyPattern: { _id: 1 },
+    keyValue: { _id: id },
+  };
 }
 
 function noSuchCommand(name: string): Document {

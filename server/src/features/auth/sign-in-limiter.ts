@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import { clientKey } from '../../lib/client-address';
-import { MemoryRateCounters, type RateCounters } from '../../lib/rate-limiter';
+import type { RateCounters } from '../../lib/rate-limiter';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 const ONE_MINUTE = 60 * 1000;
@@ -50,15 +50,17 @@ function tooManyAttempts(reply: FastifyReply, wait: number, message = 'Too many 
 }
 
 /**
- * The one guard on password guessing and sign-ups, made once by buildApp: sign-in,
+ * The one guard on password guessing and sign-ups, made once by buildApp and counted in the store
+ * (so the budgets are the site's, not one server process's): sign-in,
  * forgot-password and every check of a signed-in member's current password (account changes)
  * count against the same budgets, so a stolen session cannot guess the password faster than the
  * sign-in form could. Over a budget: 429 with Retry-After.
  */
 export class SignInLimiter {
+  /** `counters` are the shared ones (SharedRateCounters): every try counts on every process at once. */
   constructor(
+    private readonly counters: RateCounters,
     private readonly limits: AuthLimits = DEFAULT_AUTH_LIMITS,
-    private readonly counters: RateCounters = new MemoryRateCounters(),
   ) {}
 
   /** Sign-in and reset requests from one address, whatever the e-mail. */

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { errorBody } from '../../http/error-handler';
 import { AppError } from '../../lib/app-error';
-import { MemoryRateCounters } from '../../lib/rate-limiter';
+import { SharedRateCounters } from '../../lib/rate-limiter';
 import { parseInput } from '../../lib/validate';
 import type { DatabaseService } from './database.service';
 
@@ -20,10 +20,13 @@ interface DatabaseParams {
  * The console's database panel and explorer (SPEC "Database" calls). Registered inside the
  * /api/admin scope, whose one onRequest hook has already checked for an active administrator.
  */
-export function databaseRoutes(database: DatabaseService, ctx: Pick<AppContext, 'activity' | 'reauth'>) {
+export function databaseRoutes(
+  database: DatabaseService,
+  ctx: Pick<AppContext, 'activity' | 'reauth' | 'store'>,
+) {
   return async (app: FastifyInstance) => {
     // Test Connection reaches any host and port: bounded per administrator so it is no port scanner.
-    const tests = new MemoryRateCounters();
+    const tests = new SharedRateCounters(ctx.store.counters, 'database-tests:');
     const limitTests = async (request: FastifyRequest) => {
       const wait = await tests.hit(request.user!._id, TESTS_PER_WINDOW, TEST_WINDOW_MS);
       if (wait > 0)

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app';
+import { SharedChanges } from '../shared-state/shared-changes';
 import { SliderConfigRepository } from '../slider/slider-config.repository';
 import { MEDIA_CSP } from './media-serve';
 import { fixtures } from './media-test-fixtures';
@@ -181,7 +182,11 @@ describe('serving /media', () => {
     const other = path.join(t.dataDir, 'other-library');
     await mkdir(path.join(other, 'image'), { recursive: true });
     await writeFile(path.join(other, 'image', 'elsewhere.gif'), fixtures.gif());
-    const settings = new SliderConfigRepository(t.store, path.join(t.dataDir, 'media'));
+    const settings = new SliderConfigRepository(
+      t.store,
+      path.join(t.dataDir, 'media'),
+      new SharedChanges(t.store),
+    );
     const config = await settings.get();
     await settings.save({ ...config, backgroundsBasePath: other });
     try {

@@ -196,7 +196,7 @@ describe('the Node.js panel API', () => {
       pendingRestart: [],
     });
     const file = JSON.parse(await readFile(path.join(t.dataDir, 'app-server.json'), 'utf8'));
-    expect(file).toEqual({ maxRequestSize: '50mb', rateLimitWindow: 900000, rateLimitMax: 42 });
+    expect(file).toEqual({ maxRequestSize: '50mb', rateLimitWindow: 900000, rateLimitMax: 42, workers: 0 });
     const preflight = await t.app.inject({
       method: 'OPTIONS',
       url: '/api/auth/login',

@@ -42,7 +42,7 @@ export function nodejsRoutes(service: NodejsService, ctx: Pick<AppContext, 'acti
 
     app.get(
       '/status',
-      async () => ({ success: true, status: service.status() }) satisfies AppServerStatusResponse,
+      async () => ({ success: true, status: await service.status() }) satisfies AppServerStatusResponse,
     );
 
     app.post('/restart', confirmed, async (request) => {

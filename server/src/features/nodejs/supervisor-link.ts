@@ -1,21 +1,45 @@
 import { Socket, type SocketConstructorOpts } from 'node:net';
+import type { WorkerStatus } from '@common/schemas/app-server';
 import type { RestartOutcome } from '../../app-context';
 
 /**
- * The server's side of the conversation with `npm start`'s supervisor (scripts/supervisor.mjs),
+ * A worker's side of the conversation with `npm start`'s supervisor (scripts/supervisor.mjs),
  * over the IPC channel the supervisor opens. The supervisor owns the listening sockets and
- * passes each accepted connection here; on a restart this process hands its connections back
- * so that the next process serves them, and nobody's request fails.
+ * passes each accepted connection to its workers in turn; when a worker is replaced it hands its
+ * connections back so that the others serve them, and nobody's request fails.
  *
- *   server → supervisor: hello {host, port} · ready · restart · released · handback (+ socket) · fatal
- *   supervisor → server: start · abort · connection (+ socket) · restart-ok {port} · restart-failed
+ *   worker → supervisor: hello {host, port, workers} · ready · restart · handback (+ socket) · fatal
+ *                        · lock {file} · status {id} (every worker's figures) · report {id, report}
+ *   supervisor → worker: start · abort · connection (+ socket) · restart-ok {port} · restart-failed
+ *                        · hand-over · report {id} (this worker's figures) · status {id, workers, supervisor}
  */
 type Incoming =
   | { type: 'start' }
   | { type: 'abort'; message: string }
   | { type: 'connection' }
   | { type: 'restart-ok'; port: number }
-  | { type: 'restart-failed'; message: string };
+  | { type: 'restart-failed'; message: string }
+  | { type: 'hand-over' }
+  | { type: 'report'; id: number }
+  | ({ type: 'status'; id: number } & SiteProcesses);
+
+/** Every worker's figures as the supervisor gathered them, and the supervisor's own. */
+export interface SiteProcesses {
+  workers: Array<WorkerStatus | { pid: number }>;
+  supervisor: { pid: number; uptime: number; rss: number };
+}
+
+/** This process's own figures. */
+export function ownStatus(): WorkerStatus {
+  const memory = process.memoryUsage();
+  const cpu = process.cpuUsage();
+  return {
+    pid: process.pid,
+    uptime: Math.round(process.uptime() * 1000),
+    memory: { heapUsed: memory.heapUsed, heapTotal: memory.heapTotal, rss: memory.rss },
+    cpu: { user: cpu.user, system: cpu.system },
+  };
+}
 
 /** The raw TCP handle inside a net.Socket (what travels over IPC without the socket's JS state). */
 interface NativeHandle {
@@ -31,6 +55,8 @@ export class SupervisorLink {
   /** Connections handed back but still waiting their turn on the channel (one handle at a time). */
   private handBacksInFlight = 0;
   private handBacksDone: Array<() => void> = [];
+  private statusRequests = new Map<number, (processes: SiteProcesses) => void>();
+  private nextStatus = 1;
 
   /** The link, when this process was started by the supervisor; null when run on its own. */
   static connect(): SupervisorLink | null {
@@ -61,6 +87,18 @@ export class SupervisorLink {
         this.restartAnswer?.({ started: true, port: message.port });
         this.handOverHandler();
         break;
+      case 'hand-over':
+        this.handOverHandler();
+        break;
+      case 'report': {
+        const { pid: _pid, ...report } = ownStatus();
+        this.send({ type: 'report', id: message.id, report });
+        break;
+      }
+      case 'status':
+        this.statusRequests.get(message.id)?.({ workers: message.workers, supervisor: message.supervisor });
+        this.statusRequests.delete(message.id);
+        break;
       case 'restart-failed':
         this.restartAnswer?.({ started: false, message: message.message });
         this.restart = null;
@@ -77,11 +115,14 @@ export class SupervisorLink {
     process.send?.(message, handle as never, { keepOpen: true }, (error) => done?.(error));
   }
 
-  /** Says which address this server wants, then waits until it may open the store. */
-  hello(host: string, port: number): Promise<void> {
+  /**
+   * Says which address this worker wants and how many workers the site runs (the supervisor
+   * heeds the first worker of a start or restart), then waits until the address is open.
+   */
+  hello(host: string, port: number, workers: number): Promise<void> {
     return new Promise((resolve, reject) => {
       this.started = { resolve, reject };
-      this.send({ type: 'hello', host, port });
+      this.send({ type: 'hello', host, port, workers });
     });
   }
 
@@ -89,9 +130,35 @@ export class SupervisorLink {
     this.send({ type: 'ready' });
   }
 
-  /** The store is closed: the next process may open it now. */
-  released(): void {
-    this.send({ type: 'released' });
+  /** The embedded store's lock file, held in the supervisor's name: it removes it when it stops. */
+  lockedFor(file: string): void {
+    this.send({ type: 'lock', file });
+  }
+
+  /** The pid the workers of this supervisor hold the store's lock under. */
+  get supervisorPid(): number {
+    return process.ppid;
+  }
+
+  /** Every worker's figures, gathered by the supervisor (null when it does not answer). */
+  siteProcesses(timeoutMs = 3000): Promise<SiteProcesses | null> {
+    const id = this.nextStatus++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.statusRequests.delete(id);
+        resolve(null);
+      }, timeoutMs);
+      this.statusRequests.set(id, (processes) => {
+        clearTimeout(timer);
+        resolve(processes);
+      });
+      this.send({ type: 'status', id }, undefined, (error) => {
+        if (!error) return;
+        clearTimeout(timer);
+        this.statusRequests.delete(id);
+        resolve(null);
+      });
+    });
   }
 
   fatal(message: string): void {
@@ -102,7 +169,7 @@ export class SupervisorLink {
     this.connectionHandler = handler;
   }
 
-  /** Called when the supervisor accepted a restart: this process must hand over and exit. */
+  /** Called when this worker is being replaced (a restart): it must hand over and exit. */
   onHandOver(handler: () => void): void {
     this.handOverHandler = handler;
   }

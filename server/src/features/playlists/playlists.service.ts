@@ -64,14 +64,14 @@ export class PlaylistsService {
 
   async create(name: string, input: PlaylistInput): Promise<PlaylistDoc> {
     const created = await this.playlists.create(name, await this.keepExisting(input));
-    this.sliderConfig.markChanged();
+    await this.sliderConfig.markChanged();
     return created;
   }
 
   async update(id: string, input: PlaylistInput): Promise<PlaylistDoc> {
     const updated = await this.playlists.update(id, await this.keepExisting(input));
     if (!updated) throw new AppError('NOT_FOUND', 'Playlist not found.');
-    this.sliderConfig.markChanged();
+    await this.sliderConfig.markChanged();
     return updated;
   }
 
@@ -80,7 +80,7 @@ export class PlaylistsService {
     if (!(await this.playlists.delete(id))) throw new AppError('NOT_FOUND', 'Playlist not found.');
     const config = await this.sliderConfig.get();
     if (config.activePlaylist === id) await this.sliderConfig.save({ ...config, activePlaylist: null });
-    this.sliderConfig.markChanged();
+    await this.sliderConfig.markChanged();
   }
 
   private async keepExisting(input: PlaylistInput): Promise<PlaylistLists> {

@@ -1,6 +1,7 @@
 import type { SliderConfig } from '@common/schemas/slider';
 import { SLIDER_DEFAULTS } from '@common/slider-defaults';
 import type { Collection, Store, StoredDoc } from '../../store/store';
+import type { SharedChanges } from '../shared-state/shared-changes';
 
 interface SettingsDoc extends StoredDoc {
   key: string;
@@ -15,16 +16,12 @@ const SLIDER_KEY = 'slider';
  */
 export class SliderConfigRepository {
   private readonly settings: Collection<SettingsDoc>;
-  /**
-   * Bumped on every slider or playlist write in this process, so cached public slides are
-   * rebuilt at once. Writes made by other processes show up when the cache's short TTL ends.
-   */
-  revision = 0;
 
   constructor(
     store: Store,
     /** The library's folder until one is chosen (config.mediaDir). */
     private readonly mediaDir: string,
+    private readonly changes: SharedChanges,
   ) {
     this.settings = store.collection<SettingsDoc>('settings');
   }
@@ -47,12 +44,20 @@ export class SliderConfigRepository {
     const existing = await this.settings.findOne({ key: SLIDER_KEY });
     if (existing) await this.settings.updateById(existing._id, { value: config });
     else await this.settings.insertOne({ key: SLIDER_KEY, value: config });
-    this.markChanged();
+    await this.markChanged();
     return this.get();
   }
 
+  /**
+   * Goes up at every slider, playlist or media change made through any server process (this one
+   * at once, the others within a second: see SharedChanges), so cached public slides are rebuilt.
+   */
+  get revision(): number {
+    return this.changes.revision('slider');
+  }
+
   /** Called after anything the public slides depend on changes (config, playlists, media). */
-  markChanged(): void {
-    this.revision += 1;
+  markChanged(): Promise<void> {
+    return this.changes.bump('slider');
   }
 }

@@ -9,8 +9,8 @@ import { DEFAULT_SLIDES } from './default-backgrounds';
 import type { SliderConfigRepository } from './slider-config.repository';
 
 /**
- * Files can also change on disk without a write through this process (an upload handled by
- * another app process, a copy by hand); this bounds how long such a change can go unseen.
+ * Files can also change on disk without going through any server process (a copy by hand); this
+ * bounds how long such a change can go unseen.
  */
 const CACHE_TTL_MS = 2000;
 
@@ -23,8 +23,9 @@ export interface PublicSlidesResponse {
 
 /**
  * GET /api/slider/public runs on every page load and focus of every visitor, so the answer is
- * built once, serialised once and hashed once, then served from memory until a write in this
- * process (config or playlists) or the TTL makes it stale.
+ * built once, serialised once and hashed once, then served from memory until a change to the
+ * slideshow, a playlist or the media made through any server process (the revision, see
+ * SharedChanges) or the TTL makes it stale.
  */
 export class PublicSlides {
   private cached?: { revision: number; expiresAt: number; value: Promise<Built>; ready?: Built };

@@ -3,6 +3,7 @@ import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../.
 import { TokenService } from '../auth/token-service';
 import { SessionsRepository } from '../sessions/sessions.repository';
 import { SessionsService } from '../sessions/sessions.service';
+import { StoreLeases } from '../shared-state/store-lease';
 import { type UserDoc, UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
@@ -189,27 +190,37 @@ describe('the last active administrator', () => {
     expect((await confirmedCall('PUT', `/users/${admin.user._id}`, { role: 'user' })).statusCode).toBe(200);
   });
 
-  it('survives two administrators demoting each other at the same moment', async () => {
+  it('survives two administrators demoting each other at the same moment, in two server processes', async () => {
     const other = await createUser(t, { email: 'second@example.com', role: 'admin' });
-    // Straight to the service: through HTTP the guard would usually refuse the later caller first.
+    // Straight to the services, one per process (each with its own lease holder on the one store):
+    // through HTTP the guard would usually refuse the later caller first.
     const tokens = new TokenService(new TextEncoder().encode('k'.repeat(32)));
-    const sessions = new SessionsService(new SessionsRepository(t.store), tokens);
-    const service = new UsersService(new UsersRepository(t.store), sessions);
-    const results = await Promise.allSettled([
-      service.update(
-        other.user._id,
-        { role: 'user' },
-        { userId: admin.user._id, sessionId: 'a' },
-        async () => undefined,
-      ),
-      service.update(
-        admin.user._id,
-        { role: 'user' },
-        { userId: other.user._id, sessionId: 'b' },
-        async () => undefined,
-      ),
-    ]);
-    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
-    expect(await t.store.collection('users').count({ role: 'admin', status: 'active' })).toBe(1);
+    const process = () => {
+      const leases = new StoreLeases(t.store);
+      const sessions = new SessionsService(new SessionsRepository(t.store), tokens);
+      return new UsersService(new UsersRepository(t.store), sessions, leases);
+    };
+    const [first, second] = [process(), process()];
+    const users = t.store.collection<UserDoc>('users');
+    for (let round = 0; round < 20; round++) {
+      await users.updateById(admin.user._id, { role: 'admin' });
+      await users.updateById(other.user._id, { role: 'admin' });
+      const results = await Promise.allSettled([
+        first.update(
+          other.user._id,
+          { role: 'user' },
+          { userId: admin.user._id, sessionId: 'a' },
+          async () => undefined,
+        ),
+        second.update(
+          admin.user._id,
+          { role: 'user' },
+          { userId: other.user._id, sessionId: 'b' },
+          async () => undefined,
+        ),
+      ]);
+      expect(results.map((r) => r.status).sort(), `round ${round}`).toEqual(['fulfilled', 'rejected']);
+      expect(await users.count({ role: 'admin', status: 'active' }), `round ${round}`).toBe(1);
+    }
   });
 });

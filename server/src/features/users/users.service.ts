@@ -4,6 +4,7 @@ import { AppError } from '../../lib/app-error';
 import { DuplicateKeyError, type Filter, type SortSpec } from '../../store/store';
 import { hashPassword } from '../auth/passwords';
 import type { SessionsService } from '../sessions/sessions.service';
+import type { StoreLeases } from '../shared-state/store-lease';
 import { toPublicUser, type UserDoc, type UsersRepository } from './users.repository';
 
 const DUPLICATE_EMAIL = 'A user with this email already exists.';
@@ -29,6 +30,10 @@ export function sortSpec(sortBy: string, sortOrder: 'asc' | 'desc'): SortSpec {
   return { [sortBy]: direction, _id: direction };
 }
 
+const ADMINS_BUSY = 'Another change to administrators is being saved right now. Please try again.';
+/** The lease held while a change that could remove an active administrator is checked and written. */
+const ADMINS_LEASE = 'admins';
+
 const SELF_DELETE = 'You cannot delete your own account from the console. Another administrator can do it.';
 
 const isActiveAdmin = (user: Pick<UserDoc, 'role' | 'status'>) =>
@@ -48,15 +53,10 @@ export interface UserChange {
 
 /** What administrators do to users from the console. */
 export class UsersService {
-  /**
-   * Changes that could remove an active administrator run one at a time, so that two of them
-   * racing cannot both see "another admin is left" and lock the owner out together.
-   */
-  private adminChanges: Promise<unknown> = Promise.resolve();
-
   constructor(
     private readonly users: UsersRepository,
     private readonly sessions: SessionsService,
+    private readonly leases: StoreLeases,
   ) {}
 
   async list(query: UserListQuery): Promise<UserPage> {
@@ -122,12 +122,13 @@ export class UsersService {
     }
     if (body.password) changes.password = await hashPassword(body.password);
 
-    return this.guardAdmins(async () => {
+    return this.guardAdmins(async (held) => {
       const current = await this.find(id);
       const next = { ...current, ...changes };
       if (current.role === 'admin' && (next.role !== 'admin' || next.status !== current.status))
         await confirm();
       if (isActiveAdmin(current) && !isActiveAdmin(next)) await this.keepOneAdmin();
+      held.assertHeld();
       try {
         const updated = await this.users.update(id, changes);
         if (!updated) throw new AppError('NOT_FOUND', 'User not found.');
@@ -143,10 +144,11 @@ export class UsersService {
   /** Nobody deletes themselves here; deleting another administrator needs the password again. */
   async delete(id: string, actorId: string, confirm: ConfirmReauth): Promise<PublicUser> {
     if (id === actorId) throw new AppError('FORBIDDEN', SELF_DELETE);
-    return this.guardAdmins(async () => {
+    return this.guardAdmins(async (held) => {
       const current = await this.find(id);
       if (current.role === 'admin') await confirm();
       if (isActiveAdmin(current)) await this.keepOneAdmin();
+      held.assertHeld();
       if (!(await this.users.delete(id))) throw new AppError('NOT_FOUND', 'User not found.');
       await this.sessions.endAll(id);
       return toPublicUser(current);
@@ -164,9 +166,13 @@ export class UsersService {
       throw new AppError('CONFLICT', LAST_ADMIN);
   }
 
-  private guardAdmins<R>(work: () => Promise<R>): Promise<R> {
-    const result = this.adminChanges.then(work);
-    this.adminChanges = result.catch(() => undefined);
-    return result;
+  /**
+   * Changes that could remove an active administrator run one at a time across every server
+   * process and machine (a lease in the store, see StoreLeases), so that two of them racing
+   * cannot both see "another admin is left" and lock the owner out together. The lease covers
+   * the reading of the user, the count of active administrators and the write.
+   */
+  private guardAdmins<R>(work: (held: { assertHeld(): void }) => Promise<R>): Promise<R> {
+    return this.leases.run(ADMINS_LEASE, ADMINS_BUSY, work);
   }
 }

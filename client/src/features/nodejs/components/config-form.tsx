@@ -6,6 +6,7 @@ import {
   type AppServerField,
   appServerFieldSchemas,
   type NodeEnv,
+  WORKERS_AUTOMATIC_MAX,
 } from '@common/schemas/app-server';
 import type { FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -24,6 +25,7 @@ export interface ConfigDraft {
   rateLimitMax: string;
   sessionSecret: string;
   logLevel: AppLogLevel;
+  workers: string;
 }
 
 export function draftOf(config: AppServerConfigView): ConfigDraft {
@@ -36,6 +38,7 @@ export function draftOf(config: AppServerConfigView): ConfigDraft {
     rateLimitMax: String(config.rateLimitMax),
     sessionSecret: '',
     logLevel: config.logLevel,
+    workers: String(config.workers),
   };
 }
 
@@ -70,6 +73,7 @@ export function bodyOf(draft: ConfigDraft): AppServerConfigInput {
     port: integer(draft.port),
     rateLimitWindow: integer(draft.rateLimitWindow),
     rateLimitMax: integer(draft.rateLimitMax),
+    workers: integer(draft.workers),
   };
 }
 
@@ -82,6 +86,7 @@ export const FIELD_LABELS: Record<AppServerField, string> = {
   rateLimitMax: 'Rate Limit Max Requests',
   sessionSecret: 'Session Secret',
   logLevel: 'Log Level',
+  workers: 'Workers',
 };
 
 const ENVIRONMENTS = [
@@ -95,6 +100,15 @@ const LOG_LEVELS = [
   { value: 'info', label: 'Info' },
   { value: 'debug', label: 'Debug' },
   { value: 'verbose', label: 'Verbose' },
+];
+
+/** Automatic first, then every count the server accepts. */
+const WORKER_COUNTS = [
+  { value: '0', label: `Automatic (one per CPU core, up to ${WORKERS_AUTOMATIC_MAX})` },
+  ...Array.from({ length: APP_SERVER_LIMITS.workersMax }, (_, i) => ({
+    value: String(i + 1),
+    label: i === 0 ? '1 worker' : `${i + 1} workers`,
+  })),
 ];
 
 export interface ConfigFormProps {
@@ -123,8 +137,8 @@ export function ConfigForm({ config, draft, busy, errors, onChange, onSave, onRe
     <Card>
       <h2 className="text-lg font-semibold text-white">Configuration</h2>
       <p className="mt-1 text-sm text-stone-300">
-        Server Port and Environment take effect when the server restarts. CORS Origin, Max Request Size, the
-        rate limit and Log Level apply as soon as they are saved.
+        Server Port, Environment and Workers take effect when the server restarts. CORS Origin, Max Request
+        Size, the rate limit and Log Level apply as soon as they are saved.
       </p>
       {config.pendingRestart.length > 0 && (
         <p className="mt-3 rounded-lg border border-amber-400/40 bg-amber-400/10 px-3.5 py-2.5 text-sm text-amber-100">
@@ -223,6 +237,17 @@ export function ConfigForm({ config, draft, busy, errors, onChange, onSave, onRe
           disabled={Boolean(fixed.logLevel)}
           onChange={(e) => onChange({ logLevel: e.target.value as AppLogLevel })}
           hint={hint('logLevel', 'What the server writes to its log, from errors only to everything.')}
+        />
+        <SelectField
+          label={FIELD_LABELS.workers}
+          options={WORKER_COUNTS}
+          value={draft.workers}
+          disabled={Boolean(fixed.workers)}
+          onChange={(e) => onChange({ workers: e.target.value })}
+          hint={hint(
+            'workers',
+            'Server processes sharing the visitors; if one stops, the others keep serving. Needs a restart (one at a time, nobody is dropped).',
+          )}
         />
         <div className="flex flex-col gap-3 md:col-span-2 sm:flex-row sm:items-center sm:justify-end">
           <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">

@@ -10,7 +10,10 @@ export interface StatusCardProps {
   onRefresh: () => void;
 }
 
-/** Uptime, Node version, memory and CPU of the running server (SPEC section 2). */
+/**
+ * Uptime, Node version, memory and CPU of the running server (SPEC section 2): the site's totals
+ * (memory and CPU summed over the workers), then each worker.
+ */
 export function StatusCard({ status, refreshing, updatedAt, onRefresh }: StatusCardProps) {
   const items: Array<[label: string, value: string]> = [
     ['Uptime', status ? formatUptime(status.uptime) : '—'],
@@ -53,6 +56,73 @@ export function StatusCard({ status, refreshing, updatedAt, onRefresh }: StatusC
           </div>
         ))}
       </dl>
+      {status && <WorkersTable status={status} />}
     </Card>
+  );
+}
+
+function WorkersTable({ status }: { status: AppServerStatus }) {
+  const count = status.workers.length;
+  return (
+    <section className="mt-6" aria-labelledby="workers-heading">
+      <h3 id="workers-heading" className="text-sm font-semibold text-white">
+        {count === 1 ? '1 worker' : `${count} workers`}
+        {status.supervisor && (
+          <span className="font-normal text-stone-400">
+            {' '}
+            · supervisor pid {status.supervisor.pid}, {formatBytes(status.supervisor.rss)}
+          </span>
+        )}
+      </h3>
+      <div className="mt-2 overflow-x-auto rounded-xl border border-white/10">
+        <table className="w-full whitespace-nowrap text-left text-sm">
+          <thead className="bg-black/30 text-xs uppercase tracking-wider text-stone-400">
+            <tr>
+              <th scope="col" className="px-4 py-2 font-semibold">
+                PID
+              </th>
+              <th scope="col" className="px-4 py-2 font-semibold">
+                Uptime
+              </th>
+              <th scope="col" className="px-4 py-2 font-semibold">
+                Resident memory
+              </th>
+              <th scope="col" className="px-4 py-2 font-semibold">
+                Heap
+              </th>
+              <th scope="col" className="px-4 py-2 font-semibold">
+                CPU
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-white/5 font-mono text-stone-100">
+            {status.workers.map((worker) => (
+              <tr key={worker.pid} data-testid="worker-row">
+                <td className="px-4 py-2">
+                  {worker.pid}
+                  {worker.pid === status.answeredBy && (
+                    <span className="ml-2 font-sans text-xs text-stone-400">answered</span>
+                  )}
+                </td>
+                {'memory' in worker ? (
+                  <>
+                    <td className="px-4 py-2">{formatUptime(worker.uptime)}</td>
+                    <td className="px-4 py-2">{formatBytes(worker.memory.rss)}</td>
+                    <td className="px-4 py-2">
+                      {formatBytes(worker.memory.heapUsed)} / {formatBytes(worker.memory.heapTotal)}
+                    </td>
+                    <td className="px-4 py-2">{formatCpu(worker.cpu.user + worker.cpu.system)}</td>
+                  </>
+                ) : (
+                  <td colSpan={4} className="px-4 py-2 font-sans text-stone-400">
+                    Did not answer in time
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
   );
 }

@@ -1,0 +1,86 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { type CounterAdded, type CounterStore, MAX_COUNTERS, SWEEP_EVERY_MS } from './counters';
+import { storeFault } from './sqlite-faults';
+
+/** The embedded store's counters: their own file beside the data, DATA_DIR/db/counters.sqlite. */
+export const COUNTERS_FILE = 'counters.sqlite';
+const BUSY_TIMEOUT_MS = 5000;
+
+interface Row {
+  count: number;
+  reset_at: number;
+}
+
+/**
+ * Rate-limit counters in a SQLite file of their own, shared by every process of the machine.
+ * WAL with synchronous=OFF: a commit is not flushed to disk, so counting a request costs no
+ * fsync (the site's data keeps synchronous=FULL in site.sqlite). A power cut may lose the last
+ * counts, which only gives clients a fresh window; the file itself stays consistent. Each add is
+ * one IMMEDIATE transaction: it takes the file's write lock before reading, so the read and the
+ * write of two processes never interleave.
+ */
+export function openSqliteCounters(dir: string): CounterStore & { close(): void } {
+  const db = new Database(path.join(dir, COUNTERS_FILE));
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF');
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS counters_reset_at ON counters (reset_at);
+  `);
+  const select = db.prepare<[string], Row>('SELECT count, reset_at FROM counters WHERE key = ?');
+  const update = db.prepare('UPDATE counters SET count = ? WHERE key = ?');
+  const replace = db.prepare('INSERT OR REPLACE INTO counters (key, count, reset_at) VALUES (?, ?, ?)');
+  const remove = db.prepare('DELETE FROM counters WHERE key = ?');
+  const removeEnded = db.prepare('DELETE FROM counters WHERE reset_at <= ?');
+  const total = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM counters');
+  const removeSoonest = db.prepare(
+    'DELETE FROM counters WHERE key IN (SELECT key FROM counters ORDER BY reset_at LIMIT ?)',
+  );
+
+  const add = db.transaction((key: string, amount: number, max: number, windowMs: number): CounterAdded => {
+    const now = Date.now();
+    const row = select.get(key);
+    if (row && row.reset_at > now) {
+      const next = row.count + amount;
+      if (next > max) return { count: row.count, resetAt: row.reset_at, added: false };
+      update.run(Math.max(0, next), key);
+      return { count: Math.max(0, next), resetAt: row.reset_at, added: true };
+    }
+    if (amount <= 0) return { count: 0, resetAt: now, added: true };
+    if (amount > max) return { count: 0, resetAt: now + windowMs, added: false };
+    replace.run(key, amount, now + windowMs);
+    return { count: amount, resetAt: now + windowMs, added: true };
+  });
+  const sweep = db.transaction((maxKeys: number) => {
+    removeEnded.run(Date.now());
+    const excess = (total.get()?.n ?? 0) - maxKeys;
+    if (excess > 0) removeSoonest.run(excess);
+  });
+
+  const run = <R>(work: () => R): Promise<R> => {
+    try {
+      return Promise.resolve(work());
+    } catch (error) {
+      return Promise.reject(storeFault(error, dir));
+    }
+  };
+  const timer = setInterval(() => void run(() => sweep(MAX_COUNTERS)).catch(() => undefined), SWEEP_EVERY_MS);
+  timer.unref();
+
+  return {
+    add: (key, amount, max, windowMs) => run(() => add.immediate(key, amount, max, windowMs)),
+    get: (key) =>
+      run(() => {
+        const row = select.get(key);
+        return row && row.reset_at > Date.now() ? { count: row.count, resetAt: row.reset_at } : null;
+      }),
+    delete: (key) => run(() => void remove.run(key)),
+    sweep: (maxKeys = MAX_COUNTERS) => run(() => sweep.immediate(maxKeys)),
+    close() {
+      clearInterval(timer);
+      db.close();
+    },
+  };
+}
