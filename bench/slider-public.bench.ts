@@ -114,7 +114,11 @@ async function seed(dataDir: string): Promise<void> {
     images: items.map((i) => i.url),
     videos: [],
   });
-  const sliderConfig = new SliderConfigRepository(store, dataDir, new SharedChanges(store));
+  const sliderConfig = new SliderConfigRepository(
+    store,
+    path.join(dataDir, 'media'),
+    new SharedChanges(store),
+  );
   await sliderConfig.init();
   await sliderConfig.save({ ...(await sliderConfig.get()), activePlaylist: playlist._id });
   await store.close();

@@ -28,3 +28,11 @@ export const NGINX_FIELD_LABELS: Record<keyof NginxConfig, string> = {
   gzipEnabled: 'Gzip compression',
   cacheEnabled: 'Static cache',
 };
+
+/** More app instances than this behind one nginx is a job for a load balancer of its own. */
+export const MAX_PROXY_TARGETS = 16;
+
+/** The proxy pass field holds one address or several separated by spaces: each app instance nginx forwards to. */
+export function proxyTargetsOf(proxyPass: string): string[] {
+  return proxyPass.split(' ').filter(Boolean);
+}

@@ -177,3 +177,40 @@ test('a refused value is named and marked, and nothing changes', async ({ page }
   );
   expect(after.data.maxBodySize).toBe(before.data.maxBodySize);
 });
+
+test('an administrator lists a second app instance; a repeated address is refused and marked', async ({
+  page,
+}) => {
+  await openNginx(page);
+  const own = page.getByLabel('Proxy pass', { exact: true });
+  const first = await own.inputValue();
+  const other = `http://127.0.0.1:${await freePort()}`;
+
+  await page.getByRole('button', { name: 'Add address' }).click();
+  // The new field takes the focus, and each address now has its own label and remove button.
+  await expect(page.getByLabel('Proxy pass address 2')).toBeFocused();
+  await page.keyboard.type(first);
+  await page.getByRole('button', { name: 'Save Configuration' }).click();
+  await confirmPassword(page, ADMIN.password);
+  await expect(page.getByRole('alert')).toHaveText(`Failed to save: Proxy pass lists ${first} twice`);
+  await expect(page.getByLabel('Proxy pass address 2')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Proxy pass address 1')).not.toHaveAttribute('aria-invalid', 'true');
+
+  await page.getByLabel('Proxy pass address 2').fill(other);
+  await expect(page.getByLabel('Proxy pass address 2')).not.toHaveAttribute('aria-invalid', 'true');
+  await page.getByRole('button', { name: 'Save Configuration' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Nginx configuration' })).toHaveText(
+    'Nginx configuration saved successfully!',
+  );
+  const saved = await apiAs<{ data: { proxyPass: string } }>(await adminToken(), 'GET', '/api/system/config');
+  expect(saved.data.proxyPass).toBe(`${first} ${other}`);
+
+  // Back to one instance: the remove button names the address it removes.
+  await page.getByRole('button', { name: `Remove ${other}` }).click();
+  await expect(page.getByLabel('Proxy pass', { exact: true })).toHaveValue(first);
+  await page.getByRole('button', { name: 'Save Configuration' }).click();
+  const proxyPass = async () =>
+    (await apiAs<{ data: { proxyPass: string } }>(await adminToken(), 'GET', '/api/system/config')).data
+      .proxyPass;
+  await expect.poll(proxyPass).toBe(first);
+});

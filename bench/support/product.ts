@@ -22,6 +22,8 @@ export interface Product {
   serverPid(): Promise<number>;
   /** Stops the supervisor and its server, and waits until they are gone. */
   stop(): Promise<void>;
+  /** SIGKILL to the supervisor and its server at once, as a machine losing power; waits until gone. */
+  crash(): Promise<void>;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function startProduct(options: {
       return Number(last);
     },
     stop: () => stopGroup(child),
+    crash: () => stopGroup(child, 'SIGKILL'),
   };
   const deadline = Date.now() + 120_000; // the first start may build the client
   while (Date.now() < deadline) {
@@ -97,8 +100,8 @@ export async function residentMb(pid: number): Promise<number> {
   return kb ? Number(kb) / 1024 : 0;
 }
 
-/** SIGTERM to the whole group (supervisor and server), SIGKILL if it is still there after 15 s. */
-async function stopGroup(child: ChildProcess): Promise<void> {
+/** SIGTERM (or `first`) to the whole group (supervisor and server), SIGKILL if it is still there after 15 s. */
+async function stopGroup(child: ChildProcess, first: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const signal = (name: NodeJS.Signals) => {
@@ -108,7 +111,7 @@ async function stopGroup(child: ChildProcess): Promise<void> {
       // already gone
     }
   };
-  signal('SIGTERM');
+  signal(first);
   const forced = setTimeout(() => signal('SIGKILL'), 15_000);
   await exited;
   clearTimeout(forced);

@@ -1,4 +1,9 @@
-import { NGINX_DEFAULTS, NGINX_FIELD_LABELS } from '@common/nginx-defaults';
+import {
+  MAX_PROXY_TARGETS,
+  NGINX_DEFAULTS,
+  NGINX_FIELD_LABELS,
+  proxyTargetsOf,
+} from '@common/nginx-defaults';
 import { z } from 'zod';
 
 /** The web-server settings the console edits (SPEC section 3, "Web-server config"). */
@@ -8,7 +13,10 @@ export interface NginxConfig {
   port: number;
   sslPort: number;
   sslEnabled: boolean;
-  /** Where nginx forwards what it does not serve itself: `http(s)://host[:port][/path]`. */
+  /**
+   * Where nginx forwards what it does not serve itself: one or more `http(s)://host[:port][/path]`
+   * separated by spaces (several app instances behind one nginx; they share one scheme and path).
+   */
   proxyPass: string;
   /** An absolute folder whose files nginx serves directly (the built web client by default). */
   staticRoot: string;
@@ -63,6 +71,69 @@ function port(label: string, fallback: number) {
     .refine((value) => Number.isInteger(value) && value >= 1 && value <= 65535, range);
 }
 
+const PROXY_RULE =
+  'must look like http://host:port or https://host:port/path (letters, digits, dots, hyphens and slashes)';
+
+function isProxyTarget(value: string): boolean {
+  if (value.length > 300) return false;
+  const match = PROXY_PASS.exec(value);
+  // A path with `.` or `..` segments or `//` would be normalised by the app into another one.
+  const pathPart = value.replace(/^https?:\/\/[^/]*/, '');
+  return (
+    Boolean(match) &&
+    (match?.[1] === undefined || Number(match[1]) <= 65535) &&
+    !/\/\.{1,2}(?:\/|$)|\/\//.test(pathPart)
+  );
+}
+
+/** `http://Host` and `http://host:80/` are one instance: scheme, lower-case host, port, path. */
+function sameTarget(value: string): string {
+  const url = new URL(value);
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return `${url.protocol}//${url.hostname.toLowerCase()}:${port}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** Scheme and path: nginx sends every request to one upstream group through one `proxy_pass`. */
+function schemeAndPath(value: string): string {
+  const url = new URL(value);
+  return `${url.protocol}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * One or more app addresses separated by spaces (a single one is the spec's shape and reads as
+ * before). Each is checked on its own allow-list and a refusal names the one at fault.
+ */
+function proxyTargets() {
+  const label = NGINX_FIELD_LABELS.proxyPass;
+  return z
+    .string({ error: `${label} must be text` })
+    .transform(spacesTrimmed)
+    .superRefine((value, ctx) => {
+      const targets = proxyTargetsOf(value);
+      const refuse = (message: string) => ctx.addIssue({ code: 'custom', message });
+      if (targets.length === 0) return refuse(`${label} is required`);
+      if (targets.length > MAX_PROXY_TARGETS) {
+        return refuse(`${label} may list at most ${MAX_PROXY_TARGETS} addresses`);
+      }
+      const bad = targets.find((target) => !isProxyTarget(target));
+      if (bad !== undefined) {
+        return refuse(targets.length === 1 ? `${label} ${PROXY_RULE}` : `${label} ${bad} ${PROXY_RULE}`);
+      }
+      const seen = new Set<string>();
+      for (const target of targets) {
+        const key = sameTarget(target);
+        if (seen.has(key)) return refuse(`${label} lists ${target} twice`);
+        seen.add(key);
+      }
+      const first = schemeAndPath(targets[0] as string);
+      const other = targets.find((target) => schemeAndPath(target) !== first);
+      if (other !== undefined) {
+        return refuse(`${label} ${other} must use the same scheme and path as ${targets[0]}`);
+      }
+    })
+    .transform((value) => proxyTargetsOf(value).join(' '));
+}
+
 const flag = (label: string) => z.boolean({ error: `${label} must be true or false` });
 
 /** POST /api/system/config and /api/system/nginx/config. Unknown fields are dropped. */
@@ -79,21 +150,7 @@ export const nginxConfigBody = z.object({
   port: port(NGINX_FIELD_LABELS.port, NGINX_DEFAULTS.port),
   sslPort: port(NGINX_FIELD_LABELS.sslPort, NGINX_DEFAULTS.sslPort),
   sslEnabled: flag(NGINX_FIELD_LABELS.sslEnabled),
-  proxyPass: text(
-    NGINX_FIELD_LABELS.proxyPass,
-    300,
-    (value) => {
-      const match = PROXY_PASS.exec(value);
-      // A path with `.` or `..` segments or `//` would be normalised by the app into another one.
-      const pathPart = value.replace(/^https?:\/\/[^/]*/, '');
-      return (
-        Boolean(match) &&
-        (match?.[1] === undefined || Number(match[1]) <= 65535) &&
-        !/\/\.{1,2}(?:\/|$)|\/\//.test(pathPart)
-      );
-    },
-    'must look like http://host:port or https://host:port/path (letters, digits, dots, hyphens and slashes)',
-  ),
+  proxyPass: proxyTargets(),
   staticRoot: text(
     NGINX_FIELD_LABELS.staticRoot,
     1024,

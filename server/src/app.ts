@@ -82,8 +82,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: FASTIFY_BODY_LIMIT,
     // A restart or shutdown lets running and kept-alive requests finish instead of failing them.
     return503OnClosing: false,
-    // nginx on this machine may proxy to us; trust only its loopback hop for the client address.
-    trustProxy: ['127.0.0.1', '::1'],
+    // nginx may proxy to us: only its hop (loopback, unless TRUSTED_PROXIES names the nginx
+    // machine) may tell the visitor's address.
+    trustProxy: config.trustedProxies,
   });
 
   const users = new UsersRepository(store);
@@ -94,7 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   changes.start();
   app.addHook('onClose', () => changes.stop());
   const leases = new StoreLeases(store);
-  const sliderConfig = new SliderConfigRepository(store, config.dataDir, changes);
+  const sliderConfig = new SliderConfigRepository(store, config.mediaDir, changes);
   await sliderConfig.init();
   const tokenKey = await loadTokenKey(config.dataDir, config.jwtSecret);
   const tokens = new TokenService(tokenKey);
@@ -103,7 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const activity = new ActivityLog(activityEntries, app.log, config.activityRetentionDays);
   const sessionsRepository = new SessionsRepository(store);
   await sessionsRepository.init();
-  const sessions = new SessionsService(sessionsRepository, tokens);
+  const sessions = new SessionsService(sessionsRepository, tokens, app.log);
   await sessions.sweepExpired();
   // Sign-in and every check of a signed-in member's password share one set of budgets.
   const signInLimiter = new SignInLimiter(

@@ -13,6 +13,7 @@ describe('loadConfig', () => {
     });
     expect(config.dataDir).toBe(path.resolve('./data'));
     expect(config.mediaRoots).toEqual([config.dataDir]);
+    expect(config.mediaDir).toBe(path.join(config.dataDir, 'media'));
     expect(config.mongodbUri).toBeUndefined();
     expect(config.admin).toBeUndefined();
     expect(Object.isFrozen(config)).toBe(true);
@@ -60,6 +61,17 @@ describe('loadConfig', () => {
       mediaRoots: ['/srv/media', '/mnt/shared'],
       logLevel: 'debug',
     });
+  });
+
+  it('takes the media folder from MEDIA_DIR and allows it as a media root', () => {
+    expect(loadConfig({ MEDIA_DIR: '/srv/shared/media' })).toMatchObject({
+      mediaDir: '/srv/shared/media',
+      mediaRoots: [path.resolve('./data'), '/srv/shared/media'],
+    });
+    expect(loadConfig({ MEDIA_DIR: '/srv/media', MEDIA_ROOTS: '/srv/media,/mnt' }).mediaRoots).toEqual([
+      '/srv/media',
+      '/mnt',
+    ]);
   });
 
   it('stops start-up with a readable message when a setting is wrong', async () => {

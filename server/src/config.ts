@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import {
@@ -51,6 +52,15 @@ function panelLevelOf(level: LogLevel | 'verbose'): AppLogLevel {
   return level;
 }
 
+/** `10.0.0.1`, `10.0.0.0/24`, `fd00::/8`: what Fastify's trustProxy takes. */
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
 /** An unset or blank variable counts as not given. */
 const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
@@ -86,6 +96,16 @@ const envSchema = z
     WORKERS: z.preprocess(blankToUndefined, appServerFieldSchemas.workers.optional()),
     JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     MEDIA_ROOTS: optionalString,
+    MEDIA_DIR: optionalString,
+    TRUSTED_PROXIES: optionalString.pipe(
+      z
+        .string()
+        .refine(
+          (value) => value.split(',').every((entry) => isAddressOrRange(entry.trim())),
+          'must be IP addresses or ranges (10.0.0.1, 10.0.0.0/24, fd00::/8) separated by commas',
+        )
+        .optional(),
+    ),
     ACTIVITY_RETENTION_DAYS: z.preprocess(
       blankToUndefined,
       z.coerce.number().int().min(1).max(36500).default(365),
@@ -124,8 +144,18 @@ export interface Config {
   workers: number;
   /** Panel fields fixed by an environment variable, with the variable's name. */
   fixedByEnv: Readonly<Partial<Record<AppServerField, string>>>;
-  /** Absolute folders that a media base path may point into. */
+  /**
+   * The media library's folder until the Background Manager chooses another (MEDIA_DIR, by
+   * default DATA_DIR/media). Several instances of one site give it the same shared folder.
+   */
+  mediaDir: string;
+  /** Absolute folders that a media base path may point into (MEDIA_DIR's always among them). */
   mediaRoots: string[];
+  /**
+   * Proxies whose X-Forwarded-For names the visitor (TRUSTED_PROXIES): nginx on this machine by
+   * default; the nginx machine's address when it forwards to this one from another machine.
+   */
+  trustedProxies: string[];
   /** How long Activity log entries are kept (ACTIVITY_RETENTION_DAYS, a year by default). */
   activityRetentionDays: number;
   /** The built web client (`npm run build` output). */
@@ -175,6 +205,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     if (blankToUndefined(env[variable]) !== undefined) fixedByEnv[field as AppServerField] = variable;
   }
   const port = appServer.port;
+  const mediaDir = path.resolve(e.MEDIA_DIR ?? path.join(dataDir, 'media'));
+  const mediaRoots = (e.MEDIA_ROOTS ? e.MEDIA_ROOTS.split(',') : [dataDir])
+    .map((root) => root.trim())
+    .filter(Boolean)
+    .map((root) => path.resolve(root));
+  // A media folder chosen by MEDIA_DIR is allowed without repeating it in MEDIA_ROOTS.
+  if (e.MEDIA_DIR && !mediaRoots.includes(mediaDir)) mediaRoots.push(mediaDir);
   return Object.freeze({
     port,
     host: e.HOST,
@@ -192,10 +229,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     workers: workerCount(appServer.workers),
     fixedByEnv: Object.freeze(fixedByEnv),
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR ?? DEFAULT_CLIENT_DIST),
-    mediaRoots: (e.MEDIA_ROOTS ? e.MEDIA_ROOTS.split(',') : [dataDir])
-      .map((root) => root.trim())
-      .filter(Boolean)
-      .map((root) => path.resolve(root)),
+    mediaDir,
+    mediaRoots,
+    trustedProxies: e.TRUSTED_PROXIES
+      ? e.TRUSTED_PROXIES.split(',').map((entry) => entry.trim())
+      : ['127.0.0.1', '::1'],
     nginx: nginxSettings(e, dataDir),
     activityRetentionDays: e.ACTIVITY_RETENTION_DAYS,
   });

@@ -1,7 +1,7 @@
 import { NGINX_DEFAULTS } from '@common/nginx-defaults';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/api-client';
-import { outcomeOf, RESTART_TEXTS, SAVE_TEXTS, toConfig, toForm } from './nginx-form';
+import { outcomeOf, RESTART_TEXTS, refusedTargets, SAVE_TEXTS, toConfig, toForm } from './nginx-form';
 
 const config = { ...NGINX_DEFAULTS, proxyPass: 'http://127.0.0.1:5001', staticRoot: '/srv/site' };
 
@@ -15,6 +15,28 @@ describe('the web-server form', () => {
       port: 80,
       sslPort: 443,
     });
+  });
+
+  it('edits the proxy addresses as a list and sends them as the spec’s one text', () => {
+    const several = toForm({ ...config, proxyPass: 'http://10.0.0.1:5001 http://10.0.0.2:5001' });
+    expect(several.proxyTargets).toEqual(['http://10.0.0.1:5001', 'http://10.0.0.2:5001']);
+    expect(toForm(config).proxyTargets).toEqual(['http://127.0.0.1:5001']);
+    const edited = { ...several, proxyTargets: [' http://10.0.0.1:5001 ', '', 'http://10.0.0.3:5001'] };
+    expect(toConfig(edited).proxyPass).toBe('http://10.0.0.1:5001 http://10.0.0.3:5001');
+    expect(toConfig(toForm(config))).toEqual(config);
+  });
+
+  it('marks the proxy address a refusal names, else every one', () => {
+    const targets = ['http://a:1', 'http://b:1;x', 'http://a:1'];
+    expect(refusedTargets(targets, 'Proxy pass http://b:1;x must look like http://host:port')).toEqual([1]);
+    expect(refusedTargets(targets, 'Proxy pass lists http://a:1 twice')).toEqual([2]);
+    expect(
+      refusedTargets(
+        ['http://a:1', 'https://b:1'],
+        'Proxy pass https://b:1 must use the same scheme and path as http://a:1',
+      ),
+    ).toEqual([1]);
+    expect(refusedTargets(['http://a:99999'], 'Proxy pass must look like http://host:port')).toEqual([0]);
   });
 
   it('words every outcome as the spec does', () => {

@@ -41,6 +41,7 @@ export function NginxPanel() {
   const [busy, setBusy] = useState<Busy>(null);
   const notices = useNotices();
   const [invalid, setInvalid] = useState<keyof NginxConfig | null>(null);
+  const [refusal, setRefusal] = useState<string | undefined>(undefined);
 
   // The form follows the saved configuration: on load, and when it reloads after a save or restart.
   useEffect(() => {
@@ -58,6 +59,7 @@ export function NginxPanel() {
     if (result.ok) notices.success(result.text, { detail: result.warning, seconds: result.warning ? 7 : 3 });
     else notices.error(result.text);
     setInvalid(result.field ?? null);
+    setRefusal(result.refusal);
     if (result.ok) await queryClient.invalidateQueries({ queryKey: nginxKeys.config });
     // Status and history change with a save or restart, and may have changed even when it failed.
     void queryClient.invalidateQueries({ queryKey: nginxKeys.status });
@@ -124,9 +126,11 @@ export function NginxPanel() {
             form={form}
             busy={busy}
             invalid={invalid}
+            refusal={refusal}
             onChange={(change) => {
               setForm((current) => (current ? { ...current, ...change } : current));
-              if (invalid && invalid in change) setInvalid(null);
+              const edited = 'proxyTargets' in change ? 'proxyPass' : invalid;
+              if (invalid && (invalid in change || invalid === edited)) setInvalid(null);
             }}
             onSave={() => void save()}
             onRestart={restart}

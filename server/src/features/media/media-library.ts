@@ -4,11 +4,6 @@ import path from 'node:path';
 import { MEDIA_CATEGORIES, MEDIA_EXTENSIONS, type MediaCategory, type MediaFile } from '@common/media';
 import { AppError } from '../../lib/app-error';
 
-/** The library's default home when no base path has been chosen: `<DATA_DIR>/media`. */
-export function defaultMediaBasePath(dataDir: string): string {
-  return path.join(dataDir, 'media');
-}
-
 /**
  * Turns a requested base path into an absolute one, refusing anything outside the allowed
  * media roots (MEDIA_ROOTS, by default DATA_DIR). Symbolic links are resolved before the

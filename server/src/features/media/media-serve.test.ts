@@ -182,7 +182,11 @@ describe('serving /media', () => {
     const other = path.join(t.dataDir, 'other-library');
     await mkdir(path.join(other, 'image'), { recursive: true });
     await writeFile(path.join(other, 'image', 'elsewhere.gif'), fixtures.gif());
-    const settings = new SliderConfigRepository(t.store, t.dataDir, new SharedChanges(t.store));
+    const settings = new SliderConfigRepository(
+      t.store,
+      path.join(t.dataDir, 'media'),
+      new SharedChanges(t.store),
+    );
     const config = await settings.get();
     await settings.save({ ...config, backgroundsBasePath: other });
     try {

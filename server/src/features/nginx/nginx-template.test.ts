@@ -65,12 +65,38 @@ describe('renderSite', () => {
     expect(text).toContain('proxy_ssl_server_name on;');
   });
 
+  it('with several proxy addresses: one upstream server each, retried when one stops answering', () => {
+    const text = renderSite({
+      config: { ...config, proxyPass: 'http://10.0.0.1:5001 http://10.0.0.2:5001' },
+      panelAddress: '127.0.0.1:5001',
+    });
+    expect(text).toContain('server 10.0.0.1:5001 max_fails=1 fail_timeout=10s;');
+    expect(text).toContain('server 10.0.0.2:5001 max_fails=1 fail_timeout=10s;');
+    expect(text).toContain('proxy_next_upstream error timeout http_502 http_503;');
+    expect(text).not.toContain('non_idempotent');
+    expect(text).toContain('keepalive 32;');
+    // The web-server panel's calls go to the instance that wrote this file and drives this nginx.
+    expect(text).toMatch(/upstream members_site_panel \{\n {4}server 127\.0\.0\.1:5001;\n\}/);
+    expect(text).toMatch(/location \/api\/system\/ \{\n {8}proxy_pass http:\/\/members_site_panel;\n {4}\}/);
+  });
+
+  it('renders a single proxy address as it always has', () => {
+    const text = renderSite({ config, panelAddress: '127.0.0.1:5001' });
+    expect(text).toMatch(
+      /upstream members_site_app \{\n {4}server 127\.0\.0\.1:5001;\n {4}keepalive 32;\n\}/,
+    );
+    expect(text).not.toContain('proxy_next_upstream');
+    expect(text).not.toContain('members_site_panel');
+  });
+
   it('refuses an unsafe value even when it did not come through the form', () => {
     for (const unsafe of [
       { serverName: 'a.com; include /etc/passwd' },
       { staticRoot: '/srv/x";\ninclude /etc/passwd;#' },
       { maxBodySize: '1M;' },
       { proxyPass: 'http://a:1/$request_uri' },
+      { proxyPass: 'http://a:1 http://b:1;' },
+      { proxyPass: 'http://a:1 https://b:1' },
     ]) {
       expect(() => renderSite({ config: { ...config, ...unsafe } }), JSON.stringify(unsafe)).toThrow();
     }
@@ -89,9 +115,51 @@ describe('the form allow-lists', () => {
       { maxBodySize: '0' },
       { maxBodySize: '100k' },
       { staticRoot: '/' },
+      { proxyPass: 'http://10.0.0.1:5001 http://10.0.0.2:5001 http://[::1]:5001' },
     ]) {
       expect(nginxConfigBody.safeParse({ ...valid, ...change }).success, JSON.stringify(change)).toBe(true);
     }
+  });
+});
+
+describe('several proxy addresses', () => {
+  const refusal = (proxyPass: string) => {
+    const result = nginxConfigBody.safeParse({ ...config, proxyPass });
+    return result.success ? null : result.error.issues[0]?.message;
+  };
+
+  it('are kept in order, separated by one space', () => {
+    expect(nginxConfigBody.parse({ ...config, proxyPass: ' http://a:1   http://b:2 ' }).proxyPass).toBe(
+      'http://a:1 http://b:2',
+    );
+  });
+
+  it('name the one address that is refused', () => {
+    expect(refusal('http://a:1 http://b:1;x http://c:1')).toBe(
+      'Proxy pass http://b:1;x must look like http://host:port or https://host:port/path (letters, digits, dots, hyphens and slashes)',
+    );
+    expect(refusal('http://a:99999')).toBe(
+      'Proxy pass must look like http://host:port or https://host:port/path (letters, digits, dots, hyphens and slashes)',
+    );
+  });
+
+  it('refuse the same instance twice, however it is written', () => {
+    expect(refusal('http://app:80 http://b:1 http://APP/')).toBe('Proxy pass lists http://APP/ twice');
+    expect(refusal('http://a:1 http://a:1')).toBe('Proxy pass lists http://a:1 twice');
+  });
+
+  it('must share one scheme and path, as nginx forwards to all of them the same way', () => {
+    expect(refusal('http://a:1/x http://b:1/y')).toBe(
+      'Proxy pass http://b:1/y must use the same scheme and path as http://a:1/x',
+    );
+    expect(refusal('http://a:1 https://b:1')).toBe(
+      'Proxy pass https://b:1 must use the same scheme and path as http://a:1',
+    );
+  });
+
+  it('are at most 16', () => {
+    const many = Array.from({ length: 17 }, (_, i) => `http://10.0.0.${i + 1}:5001`).join(' ');
+    expect(refusal(many)).toBe('Proxy pass may list at most 16 addresses');
   });
 });
 

@@ -1,7 +1,13 @@
+import { proxyTargetsOf } from '@common/nginx-defaults';
 import type { NginxConfig } from '@common/schemas/nginx';
 
 export interface SiteView {
   config: NginxConfig;
+  /**
+   * `host:port` of the app instance that writes this file. The web-server panel's calls go to it
+   * alone: it is the one that drives this nginx, whichever instance a visitor's requests reach.
+   */
+  panelAddress?: string;
   /** NGINX_LISTEN_ADDRESS; every interface when unset. */
   listenAddress?: string;
   /** Present when SSL is enabled. `hsts` only for a certificate of one's own, never a trial one. */
@@ -57,6 +63,21 @@ function headerValue(value: string): string {
   return `"${value}"`;
 }
 
+/**
+ * How a stopped or failing instance is left out. A request goes to the next instance when the
+ * chosen one refuses the connection, breaks it, times out, or answers 502/503 (it is stopping,
+ * or cannot reach its media folder); never on 500 or 504, which would run a failing or slow
+ * request twice, nor on 429, which would defeat the rate limits. nginx never re-sends a POST,
+ * PATCH or LOCK that already reached an instance (no `non_idempotent`): it may have been done.
+ * One failure keeps an instance out for 10 s, then nginx tries it again.
+ */
+export const UPSTREAM_RETRY = {
+  nextUpstream: 'error timeout http_502 http_503',
+  maxFails: 1,
+  failTimeoutSeconds: 10,
+  connectTimeoutSeconds: 5,
+};
+
 /** `http://host:port/path` → the upstream's address, its scheme and the path to prepend. */
 export function splitProxyPass(proxyPass: string): { scheme: string; address: string; path: string } {
   const url = new URL(proxyPass);
@@ -70,11 +91,17 @@ export function splitProxyPass(proxyPass: string): { scheme: string; address: st
  * The one template of the managed server-block file. Names are prefixed `members_site_` so the
  * file can sit beside other sites in a system nginx without clashing.
  */
-export function renderSite({ config, listenAddress, ssl, pageHeaders = {} }: SiteView): string {
+export function renderSite({ config, panelAddress, listenAddress, ssl, pageHeaders = {} }: SiteView): string {
   const nameList = config.serverName.split(' ').map((name) => token(name, 'server name'));
   const names = nameList.join(' ');
   const root = quoted(config.staticRoot, 'static root');
-  const upstream = splitProxyPass(config.proxyPass);
+  const targets = proxyTargetsOf(config.proxyPass).map(splitProxyPass);
+  const upstream = targets[0];
+  if (!upstream) throw new Error('No proxy address for nginx');
+  if (targets.some((target) => target.scheme !== upstream.scheme || target.path !== upstream.path)) {
+    throw new Error(`Proxy addresses for nginx differ in scheme or path: ${config.proxyPass}`);
+  }
+  const several = targets.length > 1;
   const bodySize = token(config.maxBodySize, 'body size');
   const httpsSuffix = config.sslPort === 443 ? '' : `:${config.sslPort}`;
 
@@ -90,6 +117,12 @@ export function renderSite({ config, listenAddress, ssl, pageHeaders = {} }: Sit
     'proxy_set_header Upgrade $http_upgrade;',
     'proxy_set_header Connection $members_site_connection_upgrade;',
     'proxy_read_timeout 300s;',
+    ...(several
+      ? [
+          `proxy_connect_timeout ${UPSTREAM_RETRY.connectTimeoutSeconds}s;`,
+          `proxy_next_upstream ${UPSTREAM_RETRY.nextUpstream};`,
+        ]
+      : []),
   ].filter(Boolean);
   const toApp = [
     upstream.path ? `rewrite ^(.*)$ ${token(upstream.path, 'proxy path')}$1 break;` : '',
@@ -152,6 +185,12 @@ export function renderSite({ config, listenAddress, ssl, pageHeaders = {} }: Sit
     ...block('location ~ /\\.', ['deny all;']),
     '# Source maps stay on the disk: they describe the code to anyone who asks.',
     ...block('location ~ \\.map$', ['return 404;']),
+    ...(several && panelAddress
+      ? [
+          '# The web-server panel talks to the instance that drives this nginx.',
+          ...block('location /api/system/', ['proxy_pass http://members_site_panel;']),
+        ]
+      : []),
     ...block('location @members_site_app', toApp),
   ];
 
@@ -188,10 +227,17 @@ export function renderSite({ config, listenAddress, ssl, pageHeaders = {} }: Sit
     ...block('map $http_upgrade $members_site_connection_upgrade', ['default upgrade;', "''      '';"]),
     '',
     ...block('upstream members_site_app', [
-      `server ${token(upstream.address, 'proxy address')};`,
+      ...targets.map((target) =>
+        several
+          ? `server ${token(target.address, 'proxy address')} max_fails=${UPSTREAM_RETRY.maxFails} fail_timeout=${UPSTREAM_RETRY.failTimeoutSeconds}s;`
+          : `server ${token(target.address, 'proxy address')};`,
+      ),
       'keepalive 32;',
     ]),
     '',
+    ...(several && panelAddress
+      ? [...block('upstream members_site_panel', [`server ${token(panelAddress, 'panel address')};`]), '']
+      : []),
     ...block('server', site).map((line) => line.trimEnd()),
     ...redirect,
     '',

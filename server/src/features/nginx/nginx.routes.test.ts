@@ -137,6 +137,12 @@ describe('the /api/system calls', () => {
       'http://127.0.0.1:5001/..',
       'http://127.0.0.1:5001/a/../b',
       '',
+      // Several addresses: each one on its own allow-list, the same one never twice.
+      'http://127.0.0.1:5001 http://127.0.0.1:5002; include /etc/passwd',
+      'http://127.0.0.1:5001 http://127.0.0.1:5002\ninclude /etc/passwd',
+      'http://127.0.0.1:5001 unix:/var/run/app.sock',
+      'http://127.0.0.1:5001 http://127.0.0.1:5001',
+      'http://127.0.0.1:5001 https://127.0.0.1:5002',
     ],
     staticRoot: [
       '/var/www;',

@@ -57,13 +57,18 @@ export class NginxService {
 
   /** SPEC defaults, with the proxy target following this app's own port. */
   defaults(): NginxConfig {
-    const loopback = ['0.0.0.0', '::', ''].includes(this.app.host) ? '127.0.0.1' : this.app.host;
-    const host = loopback.includes(':') ? `[${loopback}]` : loopback;
     return {
       ...NGINX_DEFAULTS,
-      proxyPass: `http://${host}:${this.app.port}`,
+      proxyPass: `http://${this.ownAddress()}`,
       staticRoot: this.app.clientDistDir,
     };
+  }
+
+  /** Where nginx, on this machine, reaches this instance: `host:port`. */
+  private ownAddress(): string {
+    const loopback = ['0.0.0.0', '::', ''].includes(this.app.host) ? '127.0.0.1' : this.app.host;
+    const host = loopback.includes(':') ? `[${loopback}]` : loopback;
+    return `${host}:${this.app.port}`;
   }
 
   async config(): Promise<NginxConfig> {
@@ -89,6 +94,7 @@ export class NginxService {
         : undefined;
       const rendered = renderSite({
         config,
+        panelAddress: this.ownAddress(),
         listenAddress: this.app.nginx.listenAddress,
         ssl: certificate && { ...certificate, hsts: !certificate.selfSigned },
         pageHeaders: await pageSecurityHeaders(),
@@ -126,6 +132,7 @@ export class NginxService {
         const config = await this.parse({});
         const site = renderSite({
           config,
+          panelAddress: this.ownAddress(),
           listenAddress: this.app.nginx.listenAddress,
           pageHeaders: await pageSecurityHeaders(),
         });

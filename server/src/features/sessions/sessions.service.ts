@@ -8,6 +8,7 @@ import type { SessionDoc, SessionsRepository } from './sessions.repository';
 export const LAST_SEEN_EVERY_MS = 5 * 60 * 1000;
 const MAX_USER_AGENT = 300;
 const SWEEP_BATCH = 10_000;
+const FOREIGN_WARNING_EVERY_MS = 60_000;
 
 /** Where a sign-in came from, kept for the member's list of sessions. */
 export interface ClientInfo {
@@ -21,9 +22,12 @@ export interface ClientInfo {
  * signing out, a password change or an administrator can end a session before the token expires.
  */
 export class SessionsService {
+  private lastForeignWarning = 0;
+
   constructor(
     private readonly sessions: SessionsRepository,
     private readonly tokens: TokenService,
+    private readonly log?: { warn(message: string): void },
   ) {}
 
   /** Starts a session for `user` and answers its token. */
@@ -45,6 +49,7 @@ export class SessionsService {
    */
   async check(token: string): Promise<SessionDoc> {
     const claims = await this.tokens.verify(token);
+    if (!claims) await this.noticeForeignSecret(token);
     const session = claims && (await this.sessions.findById(claims.sid));
     const now = Date.now();
     if (!claims || !session || session.userId !== claims.id || session.expiresAt.getTime() <= now) {
@@ -54,6 +59,25 @@ export class SessionsService {
       await this.sessions.update(session._id, { lastSeenAt: new Date(now) });
     }
     return session;
+  }
+
+  /**
+   * A refused token whose session is live in the store was signed by an instance with another
+   * secret: several instances on one database without one JWT_SECRET, whose members are signed
+   * out whenever another instance answers. Said in the log, at most once a minute.
+   */
+  private async noticeForeignSecret(token: string): Promise<void> {
+    if (!this.log || Date.now() - this.lastForeignWarning < FOREIGN_WARNING_EVERY_MS) return;
+    const claimed = this.tokens.claimedSessionId(token);
+    const session = claimed && (await this.sessions.findById(claimed));
+    if (!session || session.expiresAt.getTime() <= Date.now()) return;
+    this.lastForeignWarning = Date.now();
+    this.log.warn(
+      'A sign-in token of a live session was signed with another secret: the app instances on this ' +
+        'database do not share one JWT_SECRET, so members are signed out whenever another instance ' +
+        'answers. Give every instance the same JWT_SECRET (README, "Several machines"). ' +
+        '(Right after the secret was changed on purpose, this is expected: those members sign in again.)',
+    );
   }
 
   end(sessionId: string): Promise<boolean> {

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -158,5 +159,36 @@ describe('last seen', () => {
     await sessions.updateById(jti!, { lastSeenAt: longAgo });
     expect((await me(member.token)).statusCode).toBe(200);
     expect((await sessions.findById(jti!))!.lastSeenAt.getTime()).toBeGreaterThan(longAgo.getTime());
+  });
+});
+
+describe('instances on one database with different secrets', () => {
+  it('refuse each other’s tokens, and say in the log that JWT_SECRET must be the same', async () => {
+    const member = await createUser(t);
+    const warnings: string[] = [];
+    const stream = {
+      write(line: string) {
+        const entry = JSON.parse(line) as { level: number; msg: string };
+        if (entry.level === 40) warnings.push(entry.msg);
+      },
+    };
+    const otherDir = await mkdtemp(path.join(tmpdir(), 'other-instance-'));
+    const other = await buildApp({
+      config: loadConfig({ DATA_DIR: otherDir, JWT_SECRET: 'another-instance-secret-0123456789abcdef' }),
+      store: t.store,
+      logger: { level: 'warn', stream },
+    });
+    try {
+      const elsewhere = () =>
+        other.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(member.token) });
+      expect((await elsewhere()).statusCode).toBe(401);
+      expect(warnings.filter((w) => w.includes('JWT_SECRET'))).toHaveLength(1);
+      // Once a minute at most.
+      expect((await elsewhere()).statusCode).toBe(401);
+      expect(warnings.filter((w) => w.includes('JWT_SECRET'))).toHaveLength(1);
+    } finally {
+      await other.close();
+      await rm(otherDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,6 @@
 import type { SliderConfig } from '@common/schemas/slider';
 import { SLIDER_DEFAULTS } from '@common/slider-defaults';
 import type { Collection, Store, StoredDoc } from '../../store/store';
-import { defaultMediaBasePath } from '../media/media-library';
 import type { SharedChanges } from '../shared-state/shared-changes';
 
 interface SettingsDoc extends StoredDoc {
@@ -20,7 +19,8 @@ export class SliderConfigRepository {
 
   constructor(
     store: Store,
-    private readonly dataDir: string,
+    /** The library's folder until one is chosen (config.mediaDir). */
+    private readonly mediaDir: string,
     private readonly changes: SharedChanges,
   ) {
     this.settings = store.collection<SettingsDoc>('settings');
@@ -33,7 +33,7 @@ export class SliderConfigRepository {
   async get(): Promise<SliderConfig> {
     const doc = await this.settings.findOne({ key: SLIDER_KEY });
     return {
-      backgroundsBasePath: defaultMediaBasePath(this.dataDir),
+      backgroundsBasePath: this.mediaDir,
       activePlaylist: null,
       ...SLIDER_DEFAULTS,
       ...doc?.value,

@@ -4,13 +4,16 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { TextField } from '../../../components/ui/text-field';
-import type { NginxForm } from '../nginx-form';
+import { type NginxForm, refusedTargets } from '../nginx-form';
+import { ProxyTargetsField } from './proxy-targets-field';
 
 export interface ConfigFormProps {
   form: NginxForm;
   busy: 'save' | 'restart' | 'restore' | null;
   /** The field the server refused, marked until it is edited. */
   invalid: keyof NginxConfig | null;
+  /** The server's words about it. */
+  refusal?: string;
   onChange: (change: Partial<NginxForm>) => void;
   onSave: () => void;
   onRestart: () => void;
@@ -24,6 +27,7 @@ export function ConfigForm({
   form,
   busy,
   invalid,
+  refusal,
   onChange,
   onSave,
   onRestart,
@@ -66,14 +70,11 @@ export function ConfigForm({
           onChange={(e) => onChange({ port: e.target.value })}
           {...mark('port')}
         />
-        <TextField
-          label="Proxy pass"
-          value={form.proxyPass}
-          onChange={(e) => onChange({ proxyPass: e.target.value })}
-          hint="Where requests go that nginx does not answer itself, e.g. http://127.0.0.1:5001"
-          autoComplete="off"
-          spellCheck={false}
-          {...mark('proxyPass')}
+        <ProxyTargetsField
+          targets={form.proxyTargets}
+          invalid={invalid === 'proxyPass' ? refusedTargets(form.proxyTargets, refusal ?? '') : []}
+          error={invalid === 'proxyPass' ? refusal : undefined}
+          onChange={(proxyTargets) => onChange({ proxyTargets })}
         />
         <TextField
           label="Max body size"
