@@ -49,9 +49,22 @@ export class ConnectionPool {
     // What listen() would do: turns on Node's per-connection bookkeeping (the headers and
     // request timeouts that stop slow clients, and the record of which connections are idle).
     server.emit('listening');
-    server.on('request', (request: IncomingMessage, response: ServerResponse) =>
+  }
+
+  /**
+   * From a hand-over or a shutdown on, every answer is watched, so that its connection is
+   * settled the moment it is sent. Not before: while serving, watching each request would cost
+   * every answer a listener and a closure for nothing.
+   */
+  private watchAnswers(): void {
+    this.server.on('request', (request: IncomingMessage, response: ServerResponse) =>
       this.track(request, response),
     );
+    // The answers already on their way: Node keeps the one a connection is sending as _httpMessage.
+    for (const socket of this.sockets.keys()) {
+      const running = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+      if (running && !running.writableFinished) this.track(running.req, running);
+    }
   }
 
   get size(): number {
@@ -87,6 +100,7 @@ export class ConnectionPool {
   ): Promise<void> {
     this.mode = 'handing-back';
     this.handBack = handBack;
+    this.watchAnswers();
     for (const socket of [...this.sockets.keys()]) this.settle(socket);
     const storeFree = () => [...this.sockets.values()].every((tracked) => tracked.storeHolds === 0);
     if (!(await until(storeFree, deadlines.storeMs, this.wake))) {
@@ -98,7 +112,9 @@ export class ConnectionPool {
 
   /** Shutdown: no new requests on kept-alive connections, running ones finish (up to `timeoutMs`). */
   async close(timeoutMs = 10_000): Promise<void> {
+    const watching = this.mode !== 'serving';
     this.mode = 'closing';
+    if (!watching) this.watchAnswers();
     for (const socket of [...this.sockets.keys()]) this.settle(socket);
     if (!(await until(() => this.sockets.size === 0, timeoutMs, this.wake))) this.destroyAll();
   }
