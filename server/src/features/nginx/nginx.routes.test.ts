@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { NginxConfig } from '@common/schemas/nginx';
@@ -14,18 +14,20 @@ const canBindPort80 =
 
 let t: TestApp;
 let admin: string;
+let mediaRoot: string;
 let staticRoot: string;
 
 async function start(env: Record<string, string> = {}) {
-  // The static roots below sit beside DATA_DIR in the temp folder: a media root here.
-  t = await createTestApp({ MEDIA_ROOTS: tmpdir(), ...env });
+  // A media root of its own (not the whole temp folder, which may hold this very checkout).
+  mediaRoot = await mkdtemp(path.join(tmpdir(), 'nginx-media-root-'));
+  t = await createTestApp({ MEDIA_ROOTS: mediaRoot, ...env });
   admin = (await createUser(t, { role: 'admin' })).token;
-  staticRoot = path.join(t.dataDir, '..', `${path.basename(t.dataDir)}-site`);
+  staticRoot = path.join(mediaRoot, 'site');
   await mkdir(staticRoot, { recursive: true });
 }
 afterEach(async () => {
   await t.close();
-  await rm(staticRoot, { recursive: true, force: true });
+  await rm(mediaRoot, { recursive: true, force: true });
 });
 
 /** One password confirmation per app, reused for 10 minutes as the console does. */
