@@ -19,6 +19,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -69,6 +70,7 @@ export function supervise({ entry = 'server/src/main.ts', execArgv = ['--import'
   function spawnWorker() {
     const child = spawn(process.execPath, [...execArgv, entry], {
       cwd,
+      env: workerEnvironment(),
       stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     });
     child.startedAt = Date.now();
@@ -90,6 +92,21 @@ export function supervise({ entry = 'server/src/main.ts', execArgv = ['--import'
   function send(child, message) {
     if (child.connected)
       child.send(message, (error) => error && warn(`could not reach a worker: ${error.message}`));
+  }
+
+  /**
+   * Password hashes run on libuv's thread pool (4 threads by default, sized when a process
+   * starts). The workers of one machine share its cores, so each gets a share of the 4: with 2
+   * workers of 4 threads each, sign-ins were 5 to 10 % fewer than with 1 worker, and with 2 threads
+   * each a little more (bench/sign-in.bench.ts). Before the first worker has said how many the site
+   * runs, WORKERS (else one per core, at most 4, as config.ts resolves 0) is the guess.
+   */
+  function workerEnvironment() {
+    if (process.env.UV_THREADPOOL_SIZE) return process.env;
+    const told = serving.length + starting.size + leaving.size > 0 || roll;
+    const guess = Number(process.env.WORKERS) || Math.min(availableParallelism(), 4);
+    const workers = told ? wanted : guess;
+    return { ...process.env, UV_THREADPOOL_SIZE: String(Math.max(2, Math.ceil(4 / workers))) };
   }
 
   /** The next worker in turn that can still take a connection. */
