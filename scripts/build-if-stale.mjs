@@ -15,7 +15,8 @@ const SOURCES = [
   'package-lock.json',
 ];
 
-function newestMtime(target) {
+/** The newest modification time of a file, or of anything in a folder (0 when missing). */
+export function newestMtime(target) {
   let stat;
   try {
     stat = statSync(target);

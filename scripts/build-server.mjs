@@ -9,9 +9,10 @@
 // the server runs with NODE_OPTIONS=--enable-source-maps (off by default: it costs each server
 // process about 5 MB, and the bundle is readable JavaScript with our names kept anyway).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newestMtime } from './build-if-stale.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /**
@@ -21,19 +22,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_DIST = path.join(root, 'dist/server');
 export const SERVER_ENTRY = path.join(SERVER_DIST, 'main.js');
 const SOURCES = ['server/src', 'common', 'package-lock.json', 'package.json', 'scripts/build-server.mjs'];
-
-function newestMtime(target) {
-  let stat;
-  try {
-    stat = statSync(target);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  return newest;
-}
 
 /** True when dist/server/main.js is missing or older than a source. */
 export function serverIsStale() {

@@ -73,7 +73,6 @@ export function supervise({ entry = 'server/src/main.ts', execArgv = ['--import'
       env: workerEnvironment(),
       stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     });
-    child.startedAt = Date.now();
     starting.add(child);
     child.helloTimer = setTimeout(() => {
       warn(`worker ${child.pid} did not start within ${HELLO_TIMEOUT_MS / 1000} s; stopping it.`);
@@ -161,12 +160,10 @@ export function supervise({ entry = 'server/src/main.ts', execArgv = ['--import'
     return { key, port: server.address().port };
   }
 
-  /** The first worker of a generation decides how many workers it has. */
-  const firstOfGeneration = (child) => child.first === true;
-
   async function onHello(child, { host, port, workers }) {
     clearTimeout(child.helloTimer);
-    if (firstOfGeneration(child) && Number.isInteger(workers) && workers >= 1) wanted = workers;
+    // The first worker of a start or restart decides how many workers the site has.
+    if (child.first && Number.isInteger(workers) && workers >= 1) wanted = workers;
     try {
       child.address = await listen(host, port);
     } catch (error) {
