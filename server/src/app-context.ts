@@ -9,6 +9,7 @@ import type { SharedChanges } from './features/shared-state/shared-changes';
 import type { StoreLeases } from './features/shared-state/store-lease';
 import type { SliderConfigRepository } from './features/slider/slider-config.repository';
 import type { UsersRepository } from './features/users/users.repository';
+import type { FastLane } from './http/fast-lane';
 import type { Mailer } from './mail/mailer';
 import type { Store } from './store/store';
 
@@ -36,6 +37,8 @@ export interface AppContext {
   /** Locks held in the store, so they hold across server processes and machines. */
   leases: StoreLeases;
   log: FastifyBaseLogger;
+  /** The busiest public reads, answered before Fastify (see http/fast-lane.ts). */
+  fastLane: FastLane;
   /**
    * Restarts the server with its saved settings (under `npm start`'s supervisor: without
    * dropping a request). Never rejects; callers that do not care may ignore the outcome.

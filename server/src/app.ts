@@ -40,6 +40,7 @@ import { FASTIFY_BODY_LIMIT, registerBodyLimit } from './http/body-limit';
 import { registerCompression } from './http/compression';
 import { registerCors } from './http/cors';
 import { refuseUnknownPaths, registerErrorHandler } from './http/error-handler';
+import { FastLane } from './http/fast-lane';
 import { LiveSettings } from './http/live-settings';
 import { RequestLogController, sharedRequestLogger } from './http/request-log';
 import {
@@ -73,7 +74,11 @@ export interface AppDeps {
 /** Builds the whole application around a store. The one place where the parts are wired. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store } = deps;
+  // The Node.js panel's settings that apply at once, read by the hooks on every request.
+  const live = new LiveSettings(config.appServer);
+  const fastLane = new FastLane(live);
   const app = Fastify({
+    serverFactory: fastLane.serverFactory,
     logger: deps.logger ?? false,
     // One line per request at most, and only when worth reading: see http/request-log.ts.
     logController: new RequestLogController(),
@@ -86,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // machine) may tell the visitor's address.
     trustProxy: config.trustedProxies,
   });
+  fastLane.attachLogger(app.log);
 
   const users = new UsersRepository(store);
   await users.init();
@@ -134,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reauth: new ReauthProofs(tokenKey),
     activity,
     log: app.log,
+    fastLane,
     async requestRestart() {
       if (!deps.requestRestart)
         return { started: false, message: 'This server was started without a way to restart itself.' };
@@ -145,8 +152,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }
     },
   };
-  // The Node.js panel's settings that apply at once, read by the hooks on every request.
-  const live = new LiveSettings(config.appServer);
   await ensureAdmin(users, config.admin, app.log);
   await pruneActivityDaily(app, activity);
 

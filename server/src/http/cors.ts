@@ -5,6 +5,26 @@ const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, DELETE';
 /** How long a browser may reuse a preflight's answer. */
 const PREFLIGHT_MAX_AGE_S = '600';
 
+/** What the CORS rule adds to an answer: Access-Control-Allow-Origin (or none), and Vary: Origin. */
+export interface CorsAnswer {
+  allowOrigin: string | null;
+  varyOrigin: boolean;
+}
+
+const NOT_CROSS_ORIGIN: CorsAnswer = { allowOrigin: null, varyOrigin: false };
+const ANY_ORIGIN: CorsAnswer = { allowOrigin: '*', varyOrigin: false };
+const REFUSED: CorsAnswer = { allowOrigin: null, varyOrigin: true };
+
+/**
+ * The rule for a request from `origin` (undefined: a same-site request), by the setting `allowed`.
+ * With a list the answer depends on the asking origin, so caches are told to keep them apart.
+ */
+export function corsAnswer(allowed: '*' | readonly string[], origin: string | undefined): CorsAnswer {
+  if (allowed === '*') return origin === undefined ? NOT_CROSS_ORIGIN : ANY_ORIGIN;
+  if (origin !== undefined && allowed.includes(origin)) return { allowOrigin: origin, varyOrigin: true };
+  return REFUSED;
+}
+
 /**
  * Cross-origin calls, by the console's CORS Origin setting as it is right now: '*' lets any
  * site call the API (sign-in tokens are bearer tokens, never cookies, so no site gets a
@@ -14,12 +34,10 @@ const PREFLIGHT_MAX_AGE_S = '600';
  */
 export function registerCors(app: FastifyInstance, live: LiveSettings): void {
   app.addHook('onRequest', (request, reply, done) => {
-    const allowed = live.current.corsOrigins;
-    // With a list the answer depends on the asking origin: caches must keep them apart.
-    if (allowed !== '*') reply.header('vary', 'Origin');
     const origin = request.headers.origin;
+    const { allowOrigin: allow, varyOrigin } = corsAnswer(live.current.corsOrigins, origin);
+    if (varyOrigin) reply.header('vary', 'Origin');
     if (origin === undefined) return done();
-    const allow = allowed === '*' ? '*' : allowed.includes(origin) ? origin : null;
     if (allow) reply.header('access-control-allow-origin', allow);
     const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'];
     if (!preflight) return done();

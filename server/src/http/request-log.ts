@@ -1,4 +1,10 @@
-import { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
+import {
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 
 /** A response slower than this (from the request's arrival to its last byte) is logged as a warning. */
 export const SLOW_REQUEST_MS = 1000;
@@ -61,13 +67,14 @@ export class RequestLogController extends LogController {
     const ms = reply.elapsedTime;
     const method = request.method;
     const write = method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
-    if (!error && status < 500 && ms < this.slowMs && !write && !debugEnabled(reply)) return;
+    if (!error && status < 500 && ms < this.slowMs && !write && !logsEveryRequest(reply.log)) return;
     logRequest(error ?? failures.get(request), request, reply, write, this.slowMs);
   }
 }
 
-function debugEnabled(reply: FastifyReply): boolean {
-  return (LEVEL_VALUES[reply.log.level] ?? Number.POSITIVE_INFINITY) <= DEBUG;
+/** True when the logger's level (as it is now) writes a line for every request. */
+export function logsEveryRequest(log: FastifyBaseLogger): boolean {
+  return (LEVEL_VALUES[log.level] ?? Number.POSITIVE_INFINITY) <= DEBUG;
 }
 
 function logRequest(

@@ -57,7 +57,9 @@ export class ConnectionPool {
    * every answer a listener and a closure for nothing.
    */
   private watchAnswers(): void {
-    this.server.on('request', (request: IncomingMessage, response: ServerResponse) =>
+    // First among the listeners: an answer from the fast lane (http/fast-lane.ts) is written
+    // within the server's own listener, and on shutdown it must already say it is the last one.
+    this.server.prependListener('request', (request: IncomingMessage, response: ServerResponse) =>
       this.track(request, response),
     );
     // The answers already on their way: Node keeps the one a connection is sending as _httpMessage.

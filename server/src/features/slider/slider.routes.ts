@@ -1,7 +1,9 @@
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { sliderConfigBody } from '@common/schemas/slider';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { negotiateEncoding } from '../../http/compression';
+import type { CorsAnswer } from '../../http/cors';
 import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
 import { PlaylistsRepository } from '../playlists/playlists.repository';
@@ -21,39 +23,46 @@ function sameContent(ifNoneMatch: string, etag: string): boolean {
   });
 }
 
-function sendSlides(request: FastifyRequest, reply: FastifyReply, answer: PublicSlidesResponse): void {
-  const encoding = negotiateEncoding(request.headers['accept-encoding']);
-  const variant = (encoding && answer.encoded(encoding)) || answer;
-  const known = request.headers['if-none-match'];
-  if (known && (known === variant.etag || sameContent(known, answer.etag)))
-    writeAnswer(reply, 304, variant.notModifiedHeaders);
-  else writeAnswer(reply, 200, variant.headers, variant.body);
-}
-
 /**
  * Writes the answer straight to Node's response with its headers worked out once per change,
  * instead of Fastify's send (content-type parsing, onSend hooks, copying and merging headers).
- * The security headers are in the worked-out list already; what the CORS hook set for this
- * request (Access-Control-Allow-Origin, Vary: Origin) is added, on a 304 too: a cross-origin
- * revalidation is checked on the 304 itself. Fastify still times the request, runs the
- * onResponse hooks and writes the request log.
+ * The security headers and the cache policy are in the worked-out list already; what the CORS
+ * rule adds for this request (Access-Control-Allow-Origin, Vary: Origin) is added, on a 304 too:
+ * a cross-origin revalidation is checked on the 304 itself.
  */
-function writeAnswer(reply: FastifyReply, status: number, headers: readonly string[], body?: Buffer): void {
-  reply.hijack();
-  const allowOrigin = reply.getHeader('access-control-allow-origin');
-  const vary = reply.getHeader('vary');
-  const all =
-    allowOrigin === undefined && vary === undefined ? headers : withCors(headers, allowOrigin, vary);
-  reply.raw.writeHead(status, all as string[]);
-  reply.raw.end(body);
+function sendSlides(
+  headers: IncomingHttpHeaders,
+  response: ServerResponse,
+  answer: PublicSlidesResponse,
+  cors: CorsAnswer,
+): void {
+  const encoding = negotiateEncoding(headers['accept-encoding']);
+  const variant = (encoding && answer.encoded(encoding)) || answer;
+  const known = headers['if-none-match'];
+  const notModified = known !== undefined && (known === variant.etag || sameContent(known, answer.etag));
+  const worked = notModified ? variant.notModifiedHeaders : variant.headers;
+  response.writeHead(
+    notModified ? 304 : 200,
+    (cors.allowOrigin || cors.varyOrigin ? withCors(worked, cors) : worked) as string[],
+  );
+  response.end(notModified ? undefined : variant.body);
 }
 
-function withCors(headers: readonly string[], allowOrigin: unknown, vary: unknown): string[] {
+function withCors(headers: readonly string[], cors: CorsAnswer): string[] {
   const all = [...headers];
-  if (allowOrigin !== undefined) all.push('access-control-allow-origin', String(allowOrigin));
+  if (cors.allowOrigin) all.push('access-control-allow-origin', cors.allowOrigin);
   // Names sit at even places; 'vary' is always among them.
-  if (vary !== undefined) all[all.indexOf('vary') + 1] = `${vary}, Accept-Encoding`;
+  if (cors.varyOrigin) all[all.indexOf('vary') + 1] = 'Origin, Accept-Encoding';
   return all;
+}
+
+/** What the CORS hook set on this reply, for an answer written past Fastify's send. */
+function corsOf(reply: FastifyReply): CorsAnswer {
+  const allowOrigin = reply.getHeader('access-control-allow-origin');
+  return {
+    allowOrigin: allowOrigin === undefined ? null : String(allowOrigin),
+    varyOrigin: reply.getHeader('vary') !== undefined,
+  };
 }
 
 /** /api/slider: the public slides for every visitor, and the configuration for administrators. */
@@ -62,12 +71,19 @@ export function sliderRoutes(ctx: AppContext) {
     const playlists = new PlaylistsRepository(ctx.store);
     const publicSlides = new PublicSlides(ctx.sliderConfig, playlists);
 
-    // Compressed here rather than by the compression plugin: the answer is compressed once and kept.
-    // Not async: the usual answer is already in memory, and this is the busiest route there is.
-    app.get('/public', { config: { compress: false } }, (request, reply) => {
+    // The busiest route there is: answered before Fastify whenever the answer is ready (see
+    // http/fast-lane.ts), and by Fastify otherwise (the first request after a change, a query
+    // string, the log at debug). Compressed here rather than by the compression hook: the answer
+    // is compressed once per change and kept.
+    ctx.fastLane.add('/api/slider/public', (request, response, cors) => {
       const ready = publicSlides.peek();
-      if (ready) return sendSlides(request, reply, ready);
-      return publicSlides.get().then((answer) => sendSlides(request, reply, answer));
+      if (ready) sendSlides(request.headers, response, ready, cors);
+      return ready !== undefined;
+    });
+    app.get('/public', { config: { compress: false } }, async (request, reply) => {
+      const answer = publicSlides.peek() ?? (await publicSlides.get());
+      reply.hijack();
+      sendSlides(request.headers, reply.raw, answer, corsOf(reply));
     });
 
     app.get('/defaults/:file', async (request, reply) => {
