@@ -10,6 +10,10 @@
 //   identity: no Accept-Encoding, as a bare HTTP client (plain JSON both sides)
 //   304:      a browser revalidating what it has (If-None-Match): an empty 304 both sides
 // It prints each run, and the ratio of the means per worker count and mode. Target: >= 0.8 each.
+// Beside the throughput, it reads from /proc the CPU time the product's processes (supervisor and
+// workers) and the bare ones spent during each run, per answer: on a shared 2-core machine that
+// figure moves much less than requests per second (the load generator shares the cores, and the
+// machine's own speed drifts from one run to the next), so it says whether a gap is the product's.
 // Usage: npx tsx bench/slider-public.bench.ts [--workers 1,2] [--seconds 10] [--rounds 3]
 //          [--modes br,identity,304]
 import { type ChildProcess, fork } from 'node:child_process';
@@ -20,9 +24,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
-import { type Product, startProduct } from './support/product';
+import { childPids, type Product, startProduct } from './support/product';
 
 const TARGET_RATIO = 0.8;
+/** Linux's USER_HZ, the unit of utime and stime in /proc/<pid>/stat. */
+const CLOCK_TICKS_PER_S = 100;
 const MEDIA_FILES = 50;
 const CONNECTIONS = 50;
 const MODES: Record<string, Record<string, string>> = {
@@ -93,6 +99,19 @@ async function serveBare(bodyFile: string, encoding?: string, notModified = fals
     process.send?.(url);
     process.on('disconnect', () => process.exit(0));
   }
+}
+
+/** CPU seconds (user and system, all threads) a process and its children have used, from /proc. */
+async function cpuSeconds(pid: number): Promise<number> {
+  const own = async (id: number) => {
+    const stat = await readFile(`/proc/${id}/stat`, 'utf8').catch(() => '');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / CLOCK_TICKS_PER_S;
+  };
+  const children = await childPids(pid);
+  const all = await Promise.all([own(pid), ...children.map(own)]);
+  return all.reduce((a, b) => a + b, 0);
 }
 
 /** A library of 50 images and an active playlist of all of them, as after a real set-up. */
@@ -175,6 +194,7 @@ async function main(workerCounts: number[], seconds: number, rounds: number, mod
   const dataDir = path.join(work, 'data');
   const logFile = path.join(work, 'product.log');
   const ratios: Record<string, number> = {};
+  const cpuRatios: Record<string, number> = {};
   console.log(
     `load average at the start: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`,
   );
@@ -197,11 +217,12 @@ async function main(workerCounts: number[], seconds: number, rounds: number, mod
           if ('if-none-match' in headers)
             headers['if-none-match'] =
               (await rawGet(productUrl, { ...headers, 'if-none-match': '' })).etag ?? '';
-          ratios[`${workers} worker${workers === 1 ? '' : 's'} ${mode}`] = await compare(
+          const what = `${workers} worker${workers === 1 ? '' : 's'} ${mode}`;
+          [ratios[what], cpuRatios[what]] = await compare(
             workers,
             mode,
             headers,
-            productUrl,
+            { url: productUrl, pid: product.supervisorPid },
             work,
             logFile,
             seconds,
@@ -219,21 +240,28 @@ async function main(workerCounts: number[], seconds: number, rounds: number, mod
     `\nload average at the end: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`,
   );
   for (const [what, ratio] of Object.entries(ratios))
-    console.log(`ratio ${what.padEnd(20)} ${ratio.toFixed(2)} (target >= ${TARGET_RATIO})`);
+    console.log(
+      `ratio ${what.padEnd(20)} ${ratio.toFixed(2)} (target >= ${TARGET_RATIO})   CPU per answer, bare / npm start: ${cpuRatios[what]!.toFixed(2)}`,
+    );
   process.exitCode = Object.values(ratios).every((ratio) => ratio >= TARGET_RATIO) ? 0 : 1;
 }
 
-/** Alternating rounds of the product and the bare route sending the same bytes; the ratio of the means. */
+/**
+ * Alternating rounds of the product and the bare route sending the same bytes: the ratio of the
+ * mean throughputs, and the ratio of CPU time per answer (bare over product, so that above 1 is
+ * the product spending less).
+ */
 async function compare(
   workers: number,
   mode: string,
   headers: Record<string, string>,
-  productUrl: string,
+  product: { url: string; pid: number },
   work: string,
   logFile: string,
   seconds: number,
   rounds: number,
-): Promise<number> {
+): Promise<[throughput: number, cpu: number]> {
+  const productUrl = product.url;
   const sample = await rawGet(productUrl, headers);
   const notModified = sample.status === 304;
   if ('if-none-match' in headers && !notModified) throw new Error(`expected a 304, got ${sample.status}`);
@@ -258,25 +286,36 @@ async function compare(
     console.log(`\n${mode}: ${what} per answer`);
     const logBefore = (await readFile(logFile, 'utf8')).split('\n').length;
     const runs = { product: [] as number[], bare: [] as number[] };
-    const line = (label: string, r: Result) =>
-      `${label.padEnd(24)} ${String(Math.round(r.requests.average)).padStart(7)} req/s   p99 ${r.latency.p99} ms`;
+    const cpu = { product: { seconds: 0, answers: 0 }, bare: { seconds: 0, answers: 0 } };
+    const pids = { product: product.pid, bare: bare.child.pid! };
+    const line = (label: string, r: Result, microseconds: number) =>
+      `${label.padEnd(24)} ${String(Math.round(r.requests.average)).padStart(7)} req/s   p99 ${r.latency.p99} ms   CPU ${microseconds.toFixed(1)} µs per answer`;
     for (let round = 1; round <= rounds; round++) {
       // Alternate which goes first, so that neither always gets the quieter moment.
       const order = round % 2 ? (['product', 'bare'] as const) : (['bare', 'product'] as const);
       for (const which of order) {
+        const before = await cpuSeconds(pids[which]);
         const result = await load(which === 'product' ? productUrl : bare.url, seconds);
+        const used = (await cpuSeconds(pids[which])) - before;
         runs[which].push(result.requests.average);
-        console.log(line(`round ${round} ${which === 'product' ? 'npm start' : 'bare Fastify'}`, result));
+        cpu[which].seconds += used;
+        cpu[which].answers += result.requests.total;
+        const label = `round ${round} ${which === 'product' ? 'npm start' : 'bare Fastify'}`;
+        console.log(line(label, result, (used / result.requests.total) * 1e6));
       }
       console.log(`round ${round} ratio ${(runs.product[round - 1]! / runs.bare[round - 1]!).toFixed(2)}`);
     }
     const logged = (await readFile(logFile, 'utf8')).split('\n').length - logBefore;
     const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
     const ratio = mean(runs.product) / mean(runs.bare);
+    const perAnswer = (which: 'product' | 'bare') => (cpu[which].seconds / cpu[which].answers) * 1e6;
     console.log(
       `${mode}: npm start ${Math.round(mean(runs.product))} req/s, bare Fastify ${Math.round(mean(runs.bare))} req/s, ratio ${ratio.toFixed(2)}; log lines written by the product: ${logged}`,
     );
-    return ratio;
+    console.log(
+      `${mode}: CPU per answer: npm start ${perAnswer('product').toFixed(1)} µs (supervisor and workers), bare Fastify ${perAnswer('bare').toFixed(1)} µs, bare/npm start ${(perAnswer('bare') / perAnswer('product')).toFixed(2)}`,
+    );
+    return [ratio, perAnswer('bare') / perAnswer('product')];
   } finally {
     bare.child.disconnect();
   }
