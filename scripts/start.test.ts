@@ -61,11 +61,11 @@ describe('npm start', () => {
     const children = (await readFile(`/proc/${supervisor.pid}/task/${supervisor.pid}/children`, 'utf8'))
       .split(' ')
       .filter(Boolean);
-    // One process per worker, each the built file run by node with no options.
+    // One process per worker, each the built file run by node with no loader, only the heap setting.
     expect(children, output).toHaveLength(2);
     for (const child of children) {
       const commandLine = (await readFile(`/proc/${child}/cmdline`, 'utf8')).split('\0').filter(Boolean);
-      expect(commandLine.slice(1)).toEqual([BUILT]);
+      expect(commandLine.slice(1)).toEqual(['--no-memory-reducer', BUILT]);
     }
     // Built now or before, it is not older than the sources it was built from.
     expect((await stat(BUILT)).mtimeMs).toBeGreaterThanOrEqual((await stat('server/src/main.ts')).mtimeMs);
