@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtures, multipart } from '../features/media/media-test-fixtures';
-import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../test/test-app';
+import { bearer, createTestApp, createUser, saveAppServerSettings, type TestApp } from '../test/test-app';
 
 /** The settings of the Node.js panel that apply at once, each observed from outside, with no restart. */
 
@@ -15,16 +15,7 @@ async function start(env: Record<string, string> = {}, logger?: { level: string;
   return admin;
 }
 
-async function save(admin: string, payload: Record<string, unknown>) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/admin/nodejs/config',
-    headers: await confirmed(t, admin),
-    payload,
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json();
-}
+const save = (admin: string, payload: Record<string, unknown>) => saveAppServerSettings(t, admin, payload);
 
 const preflight = (origin: string) =>
   t.app.inject({

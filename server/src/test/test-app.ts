@@ -130,3 +130,19 @@ export async function confirmed(
   if (response.statusCode !== 200) throw new Error(`reauth failed: ${response.body}`);
   return { ...bearer(token), 'x-reauth': response.json().proof };
 }
+
+/** Saves Node.js panel settings as an administrator (password confirmed), as the console does. */
+export async function saveAppServerSettings(
+  t: TestApp,
+  adminToken: string,
+  payload: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/admin/nodejs/config',
+    headers: await confirmed(t, adminToken),
+    payload,
+  });
+  if (response.statusCode !== 200) throw new Error(`saving settings failed: ${response.body}`);
+  return response.json();
+}

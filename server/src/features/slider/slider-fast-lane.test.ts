@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FastLane, type LaneAnswer } from '../../http/fast-lane';
 import { API_SECURITY_HEADERS } from '../../http/security-headers';
-import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
+import { bearer, createTestApp, createUser, saveAppServerSettings, type TestApp } from '../../test/test-app';
 
 // GET /api/slider/public is answered before Fastify over HTTP (http/fast-lane.ts); app.inject
 // calls Fastify itself. Every answer the lane gives must be the one Fastify gives.
@@ -111,13 +111,7 @@ describe('GET /api/slider/public before Fastify', () => {
     const any = await expectSameAnswer('GET', { origin: 'https://elsewhere.example' });
     expect(any.headers['access-control-allow-origin']).toBe('*');
     const admin = (await createUser(t, { role: 'admin' })).token;
-    const saved = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/nodejs/config',
-      headers: await confirmed(t, admin),
-      payload: { corsOrigin: 'https://allowed.example' },
-    });
-    expect(saved.statusCode, saved.body).toBe(200);
+    await saveAppServerSettings(t, admin, { corsOrigin: 'https://allowed.example' });
     const listed = await expectSameAnswer('GET', { origin: 'https://allowed.example' });
     expect(listed.headers).toMatchObject({
       'access-control-allow-origin': 'https://allowed.example',

@@ -5,7 +5,7 @@ import type { SliderConfig, SliderPublicData } from '@common/schemas/slider';
 import { SLIDER_DEFAULTS } from '@common/slider-defaults';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { API_SECURITY_HEADERS } from '../../http/security-headers';
-import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
+import { bearer, createTestApp, createUser, saveAppServerSettings, type TestApp } from '../../test/test-app';
 import { DEFAULT_SLIDES } from './default-backgrounds';
 
 let t: TestApp;
@@ -104,13 +104,7 @@ describe('GET /api/slider/public', () => {
 
   it('keeps the CORS Vary of an origin list beside its own, and answers HEAD with the length and no body', async () => {
     await addMedia(['image/a.png']);
-    const saved = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/nodejs/config',
-      headers: await confirmed(t, admin),
-      payload: { corsOrigin: 'https://allowed.example' },
-    });
-    expect(saved.statusCode, saved.body).toBe(200);
+    await saveAppServerSettings(t, admin, { corsOrigin: 'https://allowed.example' });
     const listed = await t.app.inject({
       method: 'GET',
       url: '/api/slider/public',
