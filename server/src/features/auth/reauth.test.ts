@@ -30,6 +30,9 @@ const SYSTEM_CHANGES = (): Array<[string, string, object | undefined]> => [
   ['DELETE', `/api/admin/users/${other.user._id}`, undefined],
   ['PUT', `/api/admin/users/${other.user._id}`, { role: 'user' }],
   ['PUT', `/api/admin/users/${other.user._id}`, { status: 'suspended' }],
+  ['PUT', `/api/admin/users/${other.user._id}`, { email: 'taken@example.com' }],
+  ['PUT', `/api/admin/users/${other.user._id}`, { password: 'taken-over-1' }],
+  ['POST', '/api/admin/users', { name: 'New', email: 'new@example.com', password: 'secret1', role: 'admin' }],
 ];
 
 const send = (method: string, url: string, payload: object | undefined, headers: Record<string, string>) =>
@@ -52,7 +55,10 @@ describe('changes that can take the site', () => {
     expect(await t.store.collection<UserDoc>('users').findById(other.user._id)).toMatchObject({
       role: 'admin',
       status: 'active',
+      email: 'second@example.com',
+      password: other.user.password,
     });
+    expect(await t.store.collection<UserDoc>('users').findOne({ email: 'new@example.com' })).toBeNull();
     const nodejs = await t.app.inject({ url: '/api/admin/nodejs/config', headers: bearer(fresh) });
     expect(nodejs.json().config.rateLimitMax).not.toBe(5);
   });
@@ -172,7 +178,7 @@ describe('deleting administrators', () => {
       method: 'PUT',
       url: `/api/admin/users/${member.user._id}`,
       headers: bearer(admin.token),
-      payload: { status: 'suspended', role: 'admin' },
+      payload: { status: 'suspended', membershipTier: 'paid' },
     });
     expect(edit.statusCode).toBe(200);
     const member2 = await createUser(t);
