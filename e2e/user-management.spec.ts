@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { PublicUser } from '@common/schemas/user';
 import { expect, type Page, test } from '@playwright/test';
-import { adminToken, answerConfirmation, apiAs, openSignedIn } from './support/session';
+import { ADMIN } from './support/env';
+import { adminToken, answerConfirmation, apiAs, confirmPassword, openSignedIn } from './support/session';
 
 // Every user this file makes carries the run's tag, so a search for it shows only them.
 const run = `um${Date.now().toString(36)}`;
@@ -130,6 +131,33 @@ test('Add User opens "Add New User" with the defaults, adds the user, and report
   );
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
+});
+
+test('adding an administrator asks for your password over the dialog; Cancel adds nobody', async ({
+  page,
+}) => {
+  await openUsers(page, run);
+  await page.getByRole('button', { name: 'Add User' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add New User' });
+  await dialog.getByLabel('Name').fill(`${run} Juliett`);
+  await dialog.getByLabel('Email').fill(`${run}-juliett@e2e.test`);
+  await dialog.getByLabel('Password', { exact: true }).fill('juliett-pass');
+  await dialog.getByLabel('Role').selectOption('admin');
+  await dialog.getByRole('button', { name: 'Create User' }).click();
+
+  const prompt = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await expect(prompt).toBeVisible();
+  await prompt.getByRole('button', { name: 'Cancel' }).click();
+  await expect(prompt).toBeHidden();
+  await expect(dialog.getByRole('alert')).toHaveText(
+    'Failed to add user: Not changed: your password was not confirmed.',
+  );
+  await expect(row(page, `${run} Juliett`)).toHaveCount(0);
+
+  await dialog.getByRole('button', { name: 'Create User' }).click();
+  await confirmPassword(page, ADMIN.password);
+  await expect(dialog).toBeHidden();
+  await expect(row(page, `${run} Juliett`)).toContainText('admin');
 });
 
 test('a row is edited in place: it starts with an empty password, Save keeps changes, Cancel drops them', async ({

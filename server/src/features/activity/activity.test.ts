@@ -58,7 +58,7 @@ describe('the Activity log', () => {
       ],
       ['user.updated', () => call('PUT', `/api/admin/users/${memberId}`, { password: 'new-secret-2' })],
       ['user.suspended', () => call('PUT', `/api/admin/users/${memberId}`, { status: 'suspended' })],
-      ['user.role', () => call('PUT', `/api/admin/users/${memberId}`, { role: 'admin' })],
+      ['user.role', () => call('PUT', `/api/admin/users/${memberId}`, { role: 'admin' }, proof)],
       ['user.deleted', () => call('DELETE', `/api/admin/users/${memberId}`, undefined, proof)],
       [
         'slider.saved',

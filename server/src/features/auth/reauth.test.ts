@@ -1,6 +1,8 @@
+import type { FastifyRequest } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import type { UserDoc } from '../users/users.repository';
+import { hashPassword } from './passwords';
 import { ReauthProofs } from './reauth';
 import { loadTokenKey } from './token-service';
 
@@ -30,6 +32,9 @@ const SYSTEM_CHANGES = (): Array<[string, string, object | undefined]> => [
   ['DELETE', `/api/admin/users/${other.user._id}`, undefined],
   ['PUT', `/api/admin/users/${other.user._id}`, { role: 'user' }],
   ['PUT', `/api/admin/users/${other.user._id}`, { status: 'suspended' }],
+  ['PUT', `/api/admin/users/${other.user._id}`, { email: 'taken@example.com' }],
+  ['PUT', `/api/admin/users/${other.user._id}`, { password: 'taken-over-1' }],
+  ['POST', '/api/admin/users', { name: 'New', email: 'new@example.com', password: 'secret1', role: 'admin' }],
 ];
 
 const send = (method: string, url: string, payload: object | undefined, headers: Record<string, string>) =>
@@ -52,7 +57,10 @@ describe('changes that can take the site', () => {
     expect(await t.store.collection<UserDoc>('users').findById(other.user._id)).toMatchObject({
       role: 'admin',
       status: 'active',
+      email: 'second@example.com',
+      password: other.user.password,
     });
+    expect(await t.store.collection<UserDoc>('users').findOne({ email: 'new@example.com' })).toBeNull();
     const nodejs = await t.app.inject({ url: '/api/admin/nodejs/config', headers: bearer(fresh) });
     expect(nodejs.json().config.rateLimitMax).not.toBe(5);
   });
@@ -101,6 +109,54 @@ describe('changes that can take the site', () => {
       headers: { ...bearer(admin.token), 'x-reauth': old.proof },
     });
     expect(response.json().code).toBe('REAUTH_REQUIRED');
+  });
+});
+
+describe('a password change', () => {
+  const restart = (headers: Record<string, string>) =>
+    t.app.inject({ method: 'POST', url: '/api/admin/nodejs/restart', headers });
+
+  it('on the account page voids the proofs confirmed before it; the new password gives a new one', async () => {
+    const before = await confirmed(t, admin.token, admin.password);
+    const change = await t.app.inject({
+      method: 'PUT',
+      url: '/api/account/password',
+      headers: bearer(admin.token),
+      payload: { currentPassword: admin.password, newPassword: 'owner-new-pass' },
+    });
+    expect(change.statusCode).toBe(200);
+    // The session and token stay signed in; only the proof is gone.
+    expect((await t.app.inject({ url: '/api/auth/me', headers: bearer(admin.token) })).statusCode).toBe(200);
+    expect((await restart(before)).json().code).toBe('REAUTH_REQUIRED');
+    const after = await confirmed(t, admin.token, 'owner-new-pass');
+    expect((await restart(after)).json().code).not.toBe('REAUTH_REQUIRED');
+  });
+
+  it('of one’s own in the console voids the proof it was made with', async () => {
+    const headers = await confirmed(t, admin.token, admin.password);
+    const change = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/users/${admin.user._id}`,
+      headers,
+      payload: { password: 'owner-new-pass' },
+    });
+    expect(change.statusCode).toBe(200);
+    expect((await restart(headers)).json().code).toBe('REAUTH_REQUIRED');
+  });
+
+  it('by any path (a reset too) leaves a proof of the old password worthless for the same session and token', async () => {
+    const proofs = new ReauthProofs(await loadTokenKey(t.dataDir));
+    const sessionId = JSON.parse(Buffer.from(admin.token.split('.')[1]!, 'base64url').toString()).jti;
+    const { proof } = await proofs.issue(admin.user, sessionId, admin.token);
+    const request = (user: UserDoc) =>
+      ({
+        headers: { ...bearer(admin.token), 'x-reauth': proof },
+        user,
+        sessionId,
+      }) as unknown as FastifyRequest;
+    expect(await proofs.holds(request(admin.user))).toBe(true);
+    const rehashed = { ...admin.user, password: await hashPassword('owner-new-pass') };
+    expect(await proofs.holds(request(rehashed))).toBe(false);
   });
 });
 
@@ -172,7 +228,7 @@ describe('deleting administrators', () => {
       method: 'PUT',
       url: `/api/admin/users/${member.user._id}`,
       headers: bearer(admin.token),
-      payload: { status: 'suspended', role: 'admin' },
+      payload: { status: 'suspended', membershipTier: 'paid' },
     });
     expect(edit.statusCode).toBe(200);
     const member2 = await createUser(t);

@@ -13,9 +13,11 @@ export const REAUTH_MESSAGE = 'Please confirm your password to make this change.
 
 /**
  * The proof that an administrator typed their password again in the last 10 minutes. It is
- * bound to their id, their session (signing out or a password reset voids it) and the very sign-in token
+ * bound to their id, their session (signing out or a password reset voids it), the very sign-in token
  * it was asked with, so a stolen token alone, however fresh, never passes, and a proof stolen
- * on its own is useless without that token.
+ * on its own is useless without that token; and to the password it was typed with, so any change
+ * of that password (the account page, the console, a reset) voids it, even in the session that
+ * made the change and stays signed in.
  */
 export class ReauthProofs {
   constructor(private readonly key: Uint8Array) {}
@@ -28,7 +30,7 @@ export class ReauthProofs {
   ): Promise<{ proof: string; expiresAt: Date }> {
     const expiresAt = new Date(now + REAUTH_TTL_MS);
     const { SignJWT } = await loadJose();
-    const proof = await new SignJWT({ sid: sessionId, th: tokenHash(bearer) })
+    const proof = await new SignJWT({ sid: sessionId, th: tokenHash(bearer), ph: passwordHashTag(user) })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setSubject(user._id)
       .setAudience(AUDIENCE)
@@ -38,7 +40,11 @@ export class ReauthProofs {
     return { proof, expiresAt };
   }
 
-  /** True when the request carries a valid proof for its own signed-in user and token. */
+  /**
+   * True when the request carries a valid proof for its own signed-in user, token and current
+   * password. `request.user` is the user the guard read from the store for this very request, so
+   * a password changed since the proof was issued is seen.
+   */
   async holds(request: FastifyRequest): Promise<boolean> {
     const proof = request.headers[REAUTH_HEADER];
     const user = request.user;
@@ -48,7 +54,10 @@ export class ReauthProofs {
     try {
       const { payload } = await jwtVerify(proof, this.key, { algorithms: [ALGORITHM], audience: AUDIENCE });
       return (
-        payload.sub === user._id && payload.sid === request.sessionId && payload.th === tokenHash(bearer)
+        payload.sub === user._id &&
+        payload.sid === request.sessionId &&
+        payload.th === tokenHash(bearer) &&
+        payload.ph === passwordHashTag(user)
       );
     } catch {
       return false;
@@ -69,3 +78,11 @@ export function bearerOf(request: FastifyRequest): string | undefined {
 }
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+/**
+ * Stands for the stored password hash, which changes (new salt) with every new password. Hashed
+ * again and cut short because a proof's claims are readable by whoever holds it: the tag tells
+ * nothing about the password, it only has to differ once the password does.
+ */
+const passwordHashTag = (user: Pick<UserDoc, 'password'>) =>
+  createHash('sha256').update(user.password).digest('base64url').slice(0, 22);

@@ -5,7 +5,7 @@ import { decodeJwt, SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { loadConfig } from '../../config';
-import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
+import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import type { SessionDoc } from './sessions.repository';
 
 // Finding 16.7: sessions that can be ended, on the server.
@@ -80,11 +80,13 @@ describe('sessions', () => {
     const admin = await createUser(t, { role: 'admin' });
     const adminLaptop = await signIn(admin.user.email, admin.password);
     const member = await createUser(t);
+    // An administrator's own password needs theirs confirmed (X-Reauth); for a member's it does no harm.
+    const headers = await confirmed(t, admin.token, admin.password);
     const put = (id: string) =>
       t.app.inject({
         method: 'PUT',
         url: `/api/admin/users/${id}`,
-        headers: bearer(admin.token),
+        headers,
         payload: { password: 'set-by-admin' },
       });
     expect((await put(member.user._id)).statusCode).toBe(200);

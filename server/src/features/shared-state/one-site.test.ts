@@ -272,15 +272,16 @@ describe.each(SITES)('one site on two server processes (19.3): %s', (_label, sta
   it('keeps one administrator when two demote each other at the same moment through different processes', async () => {
     const owner = await signIn(0, { ...ADMIN });
     const second = { name: 'Second Owner', email: 'second@example.com', password: 'second-password-1' };
+    const ownerProof = await confirmed(0, owner, ADMIN.password);
     const made = await call(on(0), 'POST', '/api/admin/users', {
       token: owner,
+      headers: ownerProof,
       body: { ...second, role: 'admin', membershipTier: 'paid' },
     });
     expect(made.status).toBe(201);
     const secondId: string = made.json().data._id;
     const secondToken = await signIn(1, second);
     const ownerId: string = (await call(on(0), 'GET', '/api/auth/me', { token: owner })).json().data._id;
-    const ownerProof = await confirmed(0, owner, ADMIN.password);
     const secondProof = await confirmed(1, secondToken, second.password);
 
     for (let round = 0; round < 10; round++) {
@@ -303,12 +304,14 @@ describe.each(SITES)('one site on two server processes (19.3): %s', (_label, sta
         `round ${round}`,
       ).toHaveLength(1);
       expect([403, 409], `round ${round}`).toContain(a.status === 200 ? b.status : a.status);
-      const [keeper, demoted] = a.status === 200 ? [owner, secondId] : [secondToken, ownerId];
+      const [keeper, keeperProof, demoted] =
+        a.status === 200 ? [owner, ownerProof, secondId] : [secondToken, secondProof, ownerId];
       const kept = (await call(on(round), 'GET', '/api/auth/me', { token: keeper })).json().data;
       expect(kept.role, `round ${round}`).toBe('admin');
       // The one left an administrator promotes the other back for the next round.
       const back = await call(on(round), 'PUT', `/api/admin/users/${demoted}`, {
         token: keeper,
+        headers: keeperProof,
         body: { role: 'admin' },
       });
       expect(back.status, `round ${round}`).toBe(200);

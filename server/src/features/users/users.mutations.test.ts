@@ -18,7 +18,7 @@ afterEach(() => t.close());
 const call = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, token = admin.token) =>
   t.app.inject({ method, url: `/api/admin${url}`, headers: bearer(token), payload });
 /** The same with a fresh password confirmation, as the console sends for changes to administrators. */
-const confirmedCall = async (method: 'PUT' | 'DELETE', url: string, payload?: object) =>
+const confirmedCall = async (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
   t.app.inject({ method, url: `/api/admin${url}`, headers: await confirmed(t, admin.token), payload });
 const login = (email: string, password: string) =>
   t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
@@ -47,7 +47,8 @@ describe('POST /api/admin/users', () => {
   });
 
   it('keeps the role, tier and status it is given, and ignores _id, __v and timestamps', async () => {
-    const response = await call('POST', '/users', {
+    // An administrator: the password confirmed, as for every change that gives console rights.
+    const response = await confirmedCall('POST', '/users', {
       name: 'Boss',
       email: 'boss@example.com',
       password: 'secret1',
@@ -95,7 +96,8 @@ describe('POST /api/admin/users', () => {
 describe('PUT /api/admin/users/:id', () => {
   it('changes role, tier, status, name and e-mail, and keeps the password when it is empty', async () => {
     const { user, password } = await createUser(t, { email: 'member@example.com' });
-    const response = await call('PUT', `/users/${user._id}`, {
+    // A promotion: the password confirmed, as for every change that gives console rights.
+    const response = await confirmedCall('PUT', `/users/${user._id}`, {
       _id: 'other',
       __v: 3,
       name: 'Renamed',
@@ -132,7 +134,7 @@ describe('PUT /api/admin/users/:id', () => {
   });
 
   it("keeps the acting administrator's own session when they change their own password", async () => {
-    const response = await call('PUT', `/users/${admin.user._id}`, { password: 'owner-new-pass' });
+    const response = await confirmedCall('PUT', `/users/${admin.user._id}`, { password: 'owner-new-pass' });
     expect(response.statusCode).toBe(200);
     const stats = await t.app.inject({ url: '/api/admin/stats', headers: bearer(admin.token) });
     expect(stats.statusCode).toBe(200);

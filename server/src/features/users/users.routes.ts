@@ -37,7 +37,9 @@ export function adminUsersRoutes(users: UsersService, ctx: Pick<AppContext, 'act
     });
 
     app.post('/users', async (request, reply) => {
-      const user = await users.create(parseInput(createUserBody, request.body));
+      const user = await users.create(parseInput(createUserBody, request.body), () =>
+        ctx.reauth.require(request),
+      );
       await ctx.activity.record(request, {
         kind: 'user.created',
         summary: `Created ${user.email} (${user.role}, ${user.membershipTier}, ${user.status})`,

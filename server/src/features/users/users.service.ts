@@ -49,10 +49,31 @@ const isActiveAdmin = (user: Pick<UserDoc, 'role' | 'status'>) =>
   user.role === 'admin' && user.status === 'active';
 
 /**
- * Called before an administrator is deleted, demoted or suspended: throws unless the acting
+ * Called before a change that gives console rights or takes them from their holder (see
+ * `movesConsoleRights`) and before an administrator is deleted: throws unless the acting
  * administrator confirmed their password recently (see auth/reauth.ts).
  */
 export type ConfirmReauth = () => Promise<void>;
+
+/**
+ * Whether an edit can hand console rights to someone or take them from their holder, and so
+ * needs the password again: making anyone an administrator (a suspended one too: one rule, no
+ * dormant administrator made without it), or changing an administrator's role, status, e-mail
+ * (a reset link goes to it) or password. The acting administrator's own e-mail and password
+ * count: the account page asks for the current password for those, and the console must not be
+ * the easier way for a stolen token. A name, a tier, or a field sent with the value it already
+ * has (the edit row sends every field) is not.
+ */
+function movesConsoleRights(current: UserDoc, changes: Partial<UserDoc>): boolean {
+  const next = { ...current, ...changes };
+  if (current.role !== 'admin') return next.role === 'admin';
+  return (
+    next.role !== 'admin' ||
+    next.status !== current.status ||
+    next.email !== current.email ||
+    changes.password !== undefined
+  );
+}
 
 /** A change as the Activity log records it. */
 export interface UserChange {
@@ -104,7 +125,9 @@ export class UsersService {
     return { totalUsers, paidMembers, freeMembers };
   }
 
-  async create(body: CreateUserBody): Promise<PublicUser> {
+  /** Creating an administrator needs the password again (`confirm`), a member does not. */
+  async create(body: CreateUserBody, confirm: ConfirmReauth): Promise<PublicUser> {
+    if (body.role === 'admin') await confirm();
     const { password, ...fields } = body;
     const passwordHash = await hashPassword(password);
     try {
@@ -118,7 +141,7 @@ export class UsersService {
   /**
    * `actor` is the administrator making the change: a new password ends every session of the
    * user it is set for, except, when administrators change their own, the session they use.
-   * Demoting or suspending an administrator needs the password again (`confirm`).
+   * Changes that move console rights need the password again (`confirm`, see `movesConsoleRights`).
    */
   async update(
     id: string,
@@ -136,8 +159,7 @@ export class UsersService {
     return this.guardAdmins(async (held) => {
       const current = await this.find(id);
       const next = { ...current, ...changes };
-      if (current.role === 'admin' && (next.role !== 'admin' || next.status !== current.status))
-        await confirm();
+      if (movesConsoleRights(current, changes)) await confirm();
       if (isActiveAdmin(current) && !isActiveAdmin(next)) await this.keepOneAdmin();
       held.assertHeld();
       try {
