@@ -25,6 +25,15 @@ export function decodeDoc<T extends StoredDoc>(id: string, doc: string, dates: s
   return { _id: id, ...value } as T;
 }
 
+/** A document's row as a read selects it (`json(doc) AS doc`: the JSONB column as text). */
+export interface DocRow {
+  id: string;
+  doc: string;
+  dates: string | null;
+}
+
+export const toDoc = <T extends StoredDoc>(row: DocRow): T => decodeDoc<T>(row.id, row.doc, row.dates);
+
 /** The SQL value a filter compares a field with: dates as their ISO text, booleans as 1 or 0 (as json_extract gives them). */
 export function sqlValue(value: unknown): string | number | null {
   if (value === null || value === undefined) return null;

@@ -1,6 +1,6 @@
 import type { CollectionInfo, DatabaseStats, IndexInfo } from '@common/schemas/database';
-import type { SqliteEngine } from './embedded-store';
 import { decodeDoc } from './sqlite-documents';
+import type { SqliteEngine } from './sqlite-engine';
 import { ident } from './sqlite-query';
 import type { StoredDoc } from './store';
 import type { StoreInspector } from './store-inspector';
