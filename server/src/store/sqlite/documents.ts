@@ -1,4 +1,4 @@
-import type { StoredDoc } from './store';
+import type { StoredDoc } from '../store';
 
 /**
  * How a document sits in a row of the SQLite store: its fields as JSON text, with every Date

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
-import { Anchors } from './sqlite-anchors';
-import { Catalog, type IndexRecord } from './sqlite-catalog';
-import { storeFault } from './sqlite-faults';
+import { Anchors } from './anchors';
+import { Catalog, type IndexRecord } from './catalog';
+import { storeFault } from './faults';
 
 /** Page cache of the server's connection: the hot index pages of a million members, within the memory budget. */
 const CACHE_KIB = 16_384;

@@ -1,16 +1,16 @@
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { StartupError, unwritableFolder } from '../lib/startup-error';
-import { lockEmbeddedStore } from './embedded-lock';
-import { importNedbFiles } from './nedb-import';
-import { createCatalog } from './sqlite-catalog';
-import { SqliteCollection } from './sqlite-collection';
-import { openSqliteCounters } from './sqlite-counters';
-import { connect, SqliteEngine } from './sqlite-engine';
-import { sqliteInspector } from './sqlite-inspector';
-import type { Collection, Store, StoredDoc } from './store';
-import { WriteGate } from './write-gate';
+import { StartupError, unwritableFolder } from '../../lib/startup-error';
+import { importNedbFiles } from '../nedb/import';
+import { openSqliteCounters } from '../sqlite-counters';
+import type { Collection, Store, StoredDoc } from '../store';
+import { WriteGate } from '../write-gate';
+import { createCatalog } from './catalog';
+import { SqliteCollection } from './collection';
+import { connect, SqliteEngine } from './engine';
+import { sqliteInspector } from './inspector';
+import { lockEmbeddedStore } from './lock';
 
 /** The one database file of the embedded store, in DATA_DIR/db. */
 export const SQLITE_FILE = 'site.sqlite';
@@ -20,7 +20,7 @@ const ANCHOR_SPACING = 1000;
 export interface EmbeddedStoreOptions {
   /** Keys between two anchors of a paged sort order (tests lay them closer to split and fold often). */
   anchorSpacing?: number;
-  /** The workers of one supervisor hold the lock under its pid (embedded-lock.ts). */
+  /** The workers of one supervisor hold the lock under its pid (lock.ts). */
   lockHolder?: number;
 }
 

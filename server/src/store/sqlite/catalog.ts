@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
-import { type Anchors, createAnchorCatalog, type SortIndex } from './sqlite-anchors';
-import { checkField, fieldSql, ident, type QueryContext } from './sqlite-query';
-import type { Filter, IndexSpec } from './store';
+import type { Filter, IndexSpec } from '../store';
+import { type Anchors, createAnchorCatalog, type SortIndex } from './anchors';
+import { checkField, fieldSql, ident, type QueryContext } from './query';
 
 const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;

@@ -1,9 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { newId } from './new-id';
-import { type DocRow, encodeDoc, toDoc } from './sqlite-documents';
-import { connect, type SqliteEngine } from './sqlite-engine';
-import { filterSql, ident, orderSql } from './sqlite-query';
-import { ReadPlan } from './sqlite-read-plan';
+import { newId } from '../new-id';
 import {
   type BatchOptions,
   type Collection,
@@ -15,8 +11,12 @@ import {
   type NewDoc,
   type StoredDoc,
   splitChanges,
-} from './store';
-import type { WriteGate } from './write-gate';
+} from '../store';
+import type { WriteGate } from '../write-gate';
+import { type DocRow, encodeDoc, toDoc } from './documents';
+import { connect, type SqliteEngine } from './engine';
+import { filterSql, ident, orderSql } from './query';
+import { ReadPlan } from './read-plan';
 
 /** A reading pass (the export) goes through its rows once: a small cache of its own is enough. */
 const PASS_CACHE_KIB = 2048;

@@ -1,10 +1,10 @@
 import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
-import { StartupError } from '../lib/startup-error';
-import { type NedbCollection, NedbFileError, readNedbFile } from './nedb-reader';
-import { encodeDoc } from './sqlite-documents';
-import type { SqliteEngine } from './sqlite-engine';
-import { ident } from './sqlite-query';
+import { StartupError } from '../../lib/startup-error';
+import { encodeDoc } from '../sqlite/documents';
+import type { SqliteEngine } from '../sqlite/engine';
+import { ident } from '../sqlite/query';
+import { type NedbCollection, NedbFileError, readNedbFile } from './reader';
 
 const IMPORTED = 'nedb-imported-at';
 

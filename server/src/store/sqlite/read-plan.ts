@@ -1,5 +1,6 @@
-import { type DocRow, toDoc } from './sqlite-documents';
-import type { SqliteEngine } from './sqlite-engine';
+import type { Filter, FindOptions, SortSpec, StoredDoc } from '../store';
+import { type DocRow, toDoc } from './documents';
+import type { SqliteEngine } from './engine';
 import {
   filterSql,
   ident,
@@ -10,8 +11,7 @@ import {
   scanRowidsSql,
   searchPlan,
   searchRowidsSql,
-} from './sqlite-query';
-import type { Filter, FindOptions, SortSpec, StoredDoc } from './store';
+} from './query';
 
 /** Pages further than this are found by walking the sort index alone, then reading just the page's rows. */
 const FAR_SKIP = 200;
