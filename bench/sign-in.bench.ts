@@ -17,7 +17,7 @@ import { chromium } from '@playwright/test';
 import { hashPassword } from '../server/src/features/auth/passwords';
 import { demoUsers } from '../server/src/features/users/demo-users';
 import { UsersRepository } from '../server/src/features/users/users.repository';
-import { openEmbeddedStore } from '../server/src/store/embedded-store';
+import { openEmbeddedStore } from '../server/src/store/sqlite/store';
 import { type Product, startProduct } from './support/product';
 
 const RUNS = 20;

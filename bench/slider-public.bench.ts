@@ -116,7 +116,7 @@ async function cpuSeconds(pid: number): Promise<number> {
 
 /** A library of 50 images and an active playlist of all of them, as after a real set-up. */
 async function seed(dataDir: string): Promise<void> {
-  const { openEmbeddedStore } = await import('../server/src/store/embedded-store');
+  const { openEmbeddedStore } = await import('../server/src/store/sqlite/store');
   const { PlaylistsRepository } = await import('../server/src/features/playlists/playlists.repository');
   const { SliderConfigRepository } = await import('../server/src/features/slider/slider-config.repository');
   const { SharedChanges } = await import('../server/src/features/shared-state/shared-changes');

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { loadConfig } from '../server/src/config';
-import { SQLITE_FILE } from '../server/src/store/embedded-store';
 import { chooseStore } from '../server/src/store/open-store';
+import { SQLITE_FILE } from '../server/src/store/sqlite/store';
 
 const USAGE = 'Usage: npm run db:backup -- --to FILE   |   npm run db:backup -- --check FILE';
 

@@ -4,10 +4,10 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/src/config';
-import { lockOwner } from '../server/src/store/embedded-lock';
-import { openEmbeddedStore } from '../server/src/store/embedded-store';
-import { openMongoStore } from '../server/src/store/mongo-store';
+import { openMongoStore } from '../server/src/store/mongo/store';
 import { chooseStore } from '../server/src/store/open-store';
+import { lockOwner } from '../server/src/store/sqlite/lock';
+import { openEmbeddedStore } from '../server/src/store/sqlite/store';
 import type { Store } from '../server/src/store/store';
 import { copyStore } from '../server/src/store/store-copy';
 import { readStoreSettings, redactUri, writeStoreSettings } from '../server/src/store/store-settings';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { UserDoc } from '../server/src/features/users/users.repository';
-import { openEmbeddedStore } from '../server/src/store/embedded-store';
+import { openEmbeddedStore } from '../server/src/store/sqlite/store';
 
 /** Finding 16.8: `npm run seed` never plants administrators and never mixes into real accounts. */
 const run = promisify(execFile);

@@ -1,7 +1,7 @@
 import { hashPassword } from '../../server/src/features/auth/passwords';
 import { demoUsers } from '../../server/src/features/users/demo-users';
 import { UsersRepository } from '../../server/src/features/users/users.repository';
-import { openEmbeddedStore } from '../../server/src/store/embedded-store';
+import { openEmbeddedStore } from '../../server/src/store/sqlite/store';
 
 /** Puts `count` demo members into the embedded store under `dataDir`, before the product starts. */
 export async function seedUsers(dataDir: string, count: number): Promise<void> {

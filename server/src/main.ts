@@ -7,8 +7,8 @@ import { ConnectionPool } from './features/nodejs/connection-pool';
 import { SupervisorLink } from './features/nodejs/supervisor-link';
 import { makeDataDirPrivate } from './lib/private-files';
 import { checkWritableFolder, FOLDER_EXIT_CODE, StartupError } from './lib/startup-error';
-import { lockPath } from './store/embedded-lock';
 import { openStore } from './store/open-store';
+import { lockPath } from './store/sqlite/lock';
 
 /**
  * Exit code that asks whatever runs the server on its own (systemd, a container, a shell loop)

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenService } from '../features/auth/token-service';
 import type { SessionsService } from '../features/sessions/sessions.service';
 import type { UsersRepository } from '../features/users/users.repository';
-import { openEmbeddedStore } from '../store/embedded-store';
+import { openEmbeddedStore } from '../store/sqlite/store';
 import type { Store } from '../store/store';
 import { registerApiRateLimit } from './api-rate-limit';
 import { registerErrorHandler } from './error-handler';

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEmbeddedStore } from '../store/embedded-store';
+import { openEmbeddedStore } from '../store/sqlite/store';
 import type { Store } from '../store/store';
 import { clientKey } from './client-address';
 import { BatchedRateCounters, SharedRateCounters } from './rate-limiter';

@@ -7,7 +7,7 @@ import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
-import { openEmbeddedStore } from '../store/embedded-store';
+import { openEmbeddedStore } from '../store/sqlite/store';
 import { freePort } from '../test/free-port';
 import { startSilentPeer, startSmtpPeer } from '../test/smtp-peer';
 import { exited, spawnServer } from '../test/spawn-server';

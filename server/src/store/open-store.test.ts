@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MongoStandIn, startMongoStandIn } from '../test/mongo-stand-in';
 import { exited, spawnServer } from '../test/spawn-server';
-import { lockOwner } from './embedded-lock';
 import { chooseStore, openStore } from './open-store';
+import { lockOwner } from './sqlite/lock';
 import {
   DEFAULT_STORE_SETTINGS,
   type StoreSettings,

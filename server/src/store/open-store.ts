@@ -1,6 +1,6 @@
 import type { Config } from '../config';
-import { openEmbeddedStore } from './embedded-store';
-import { openMongoStore } from './mongo-store';
+import { openMongoStore } from './mongo/store';
+import { openEmbeddedStore } from './sqlite/store';
 import type { Store } from './store';
 import { readStoreSettings, redactUri, savedMongoUri, storeSettingsPath } from './store-settings';
 

@@ -6,8 +6,8 @@ import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { hashPassword } from '../features/auth/passwords';
 import type { UserDoc } from '../features/users/users.repository';
-import { openEmbeddedStore } from './embedded-store';
-import { openMongoStore } from './mongo-store';
+import { openMongoStore } from './mongo/store';
+import { openEmbeddedStore } from './sqlite/store';
 import type { Store, StoredDoc } from './store';
 import { contentsOf, copyStore, MOVES_COLLECTION, type MoveDoc } from './store-copy';
 

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DATABASE_DEFAULTS } from '@common/schemas/database';
+import { writeFileDurably } from '../lib/durable-file';
 
 /** The console's MongoDB connection settings, as kept on disk (the password included). */
 export interface MongoSettings {
@@ -56,13 +56,12 @@ export async function readStoreSettings(dataDir: string): Promise<StoreSettings>
   };
 }
 
-/** Written to a private temporary file first, then renamed over the old one: never half a file. */
+/**
+ * Whole or not at all, and on the disk before it resolves: the next start opens the store this
+ * file names, so a power cut must leave the old choice or the new one, never half a file.
+ */
 export async function writeStoreSettings(dataDir: string, settings: StoreSettings): Promise<void> {
-  const file = storeSettingsPath(dataDir);
-  const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
-  await chmod(temporary, 0o600); // in case a umask widened it
-  await rename(temporary, file);
+  await writeFileDurably(storeSettingsPath(dataDir), `${JSON.stringify(settings, null, 2)}\n`);
 }
 
 /** The connection string for the console's fields. Users are looked up in `admin`, where MongoDB keeps them. */

@@ -7,7 +7,7 @@ import { type AppDeps, buildApp } from '../app';
 import { loadConfig } from '../config';
 import { hashPassword } from '../features/auth/passwords';
 import type { UserDoc } from '../features/users/users.repository';
-import { openEmbeddedStore } from '../store/embedded-store';
+import { openEmbeddedStore } from '../store/sqlite/store';
 import type { Store } from '../store/store';
 
 export interface TestApp {

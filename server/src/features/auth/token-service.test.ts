@@ -5,7 +5,7 @@ import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { loadConfig } from '../../config';
-import { openEmbeddedStore } from '../../store/embedded-store';
+import { openEmbeddedStore } from '../../store/sqlite/store';
 import { spawnServer } from '../../test/spawn-server';
 import { loadTokenKey, TokenService } from './token-service';
 

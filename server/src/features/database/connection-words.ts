@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { MONGO_TIME_LIMIT_MS } from '../../store/mongo-inspector';
+import { MONGO_TIME_LIMIT_MS } from '../../store/mongo/inspector';
 
 /**
  * Opens and closes a plain TCP connection first: a refused port is known in milliseconds,

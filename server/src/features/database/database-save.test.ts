@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RestartOutcome } from '../../app-context';
-import { openEmbeddedStore } from '../../store/embedded-store';
+import { openEmbeddedStore } from '../../store/sqlite/store';
 import type { Store, StoredDoc } from '../../store/store';
 import { MOVES_COLLECTION } from '../../store/store-copy';
 import { storeSettingsPath } from '../../store/store-settings';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openMongoStore } from '../../store/mongo-store';
+import { openMongoStore } from '../../store/mongo/store';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import { REDACTED } from './redact';
 

@@ -1,5 +1,5 @@
-import { mongoInspector } from '../../store/mongo-inspector';
-import { openMongoStore } from '../../store/mongo-store';
+import { mongoInspector } from '../../store/mongo/inspector';
+import { openMongoStore } from '../../store/mongo/store';
 import type { Store } from '../../store/store';
 import { probePort } from './connection-words';
 

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { loadConfig } from '../../config';
-import { openEmbeddedStore } from '../../store/embedded-store';
+import { openEmbeddedStore } from '../../store/sqlite/store';
 import type { Store } from '../../store/store';
 import { freePort } from '../../test/free-port';
 import { bearer, confirmed, createUser } from '../../test/test-app';

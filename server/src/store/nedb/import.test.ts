@@ -2,11 +2,11 @@ import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { UserDoc } from '../features/users/users.repository';
-import { StartupError } from '../lib/startup-error';
-import { exited, spawnServer } from '../test/spawn-server';
-import { openEmbeddedStore } from './embedded-store';
-import { DuplicateKeyError, type StoredDoc } from './store';
+import type { UserDoc } from '../../features/users/users.repository';
+import { StartupError } from '../../lib/startup-error';
+import { exited, spawnServer } from '../../test/spawn-server';
+import { openEmbeddedStore } from '../sqlite/store';
+import { DuplicateKeyError, type StoredDoc } from '../store';
 
 /**
  * A DATA_DIR written by the version before SQLite: `fixtures/nedb-site` holds the files that

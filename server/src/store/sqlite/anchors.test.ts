@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoUsers } from '../features/users/demo-users';
-import { type UserDoc, UsersRepository } from '../features/users/users.repository';
-import { sortSpec } from '../features/users/users.service';
-import { openEmbeddedStore, SQLITE_FILE } from './embedded-store';
-import { fieldSql } from './sqlite-query';
-import type { Store } from './store';
+import { demoUsers } from '../../features/users/demo-users';
+import { type UserDoc, UsersRepository } from '../../features/users/users.repository';
+import { sortSpec } from '../../features/users/users.service';
+import type { Store } from '../store';
+import { fieldSql } from './query';
+import { openEmbeddedStore, SQLITE_FILE } from './store';
 
 const SORTS = ['name', 'email', 'role', 'membershipTier', 'status', 'createdAt'] as const;
 const PAGE = 25;

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openEmbeddedStore } from './embedded-store';
+import { openEmbeddedStore } from './store';
 
 let dataDir = '';
 beforeEach(async () => {

@@ -1,4 +1,4 @@
-import type { StoredDoc } from './store';
+import type { StoredDoc } from '../store';
 
 /**
  * How a document sits in a row of the SQLite store: its fields as JSON text, with every Date
@@ -24,6 +24,15 @@ export function decodeDoc<T extends StoredDoc>(id: string, doc: string, dates: s
   if (dates) for (const at of JSON.parse(dates) as string[]) reviveDate(value, at.split('.'));
   return { _id: id, ...value } as T;
 }
+
+/** A document's row as a read selects it (`json(doc) AS doc`: the JSONB column as text). */
+export interface DocRow {
+  id: string;
+  doc: string;
+  dates: string | null;
+}
+
+export const toDoc = <T extends StoredDoc>(row: DocRow): T => decodeDoc<T>(row.id, row.doc, row.dates);
 
 /** The SQL value a filter compares a field with: dates as their ISO text, booleans as 1 or 0 (as json_extract gives them). */
 export function sqlValue(value: unknown): string | number | null {

@@ -3,10 +3,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../test/free-port';
-import { describeAsRoot } from '../test/root-only';
-import { mountLoopDisk, mountSmallDisk, type SmallDisk } from '../test/small-disk';
-import { exited, type SpawnedServer, spawnServer } from '../test/spawn-server';
+import { freePort } from '../../test/free-port';
+import { describeAsRoot } from '../../test/root-only';
+import { mountLoopDisk, mountSmallDisk, type SmallDisk } from '../../test/small-disk';
+import { exited, type SpawnedServer, spawnServer } from '../../test/spawn-server';
 
 /**
  * Fault drills against the real server process on the SQLite store: a full disk, a read-only
@@ -219,7 +219,7 @@ describe('start-up on a DATA_DIR that cannot exist', () => {
     cleanups.push(() => rm(parent, { recursive: true, force: true }));
     await writeFile(path.join(parent, 'data'), 'not a folder');
     const child = spawn(process.execPath, ['scripts/supervisor.mjs'], {
-      cwd: path.resolve(import.meta.dirname, '../../..'),
+      cwd: path.resolve(import.meta.dirname, '../../../..'),
       env: {
         PATH: process.env.PATH,
         HOST: '127.0.0.1',

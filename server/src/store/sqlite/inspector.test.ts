@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEmbeddedStore } from './embedded-store';
-import type { Store, StoredDoc } from './store';
+import type { Store, StoredDoc } from '../store';
+import { openEmbeddedStore } from './store';
 
 let dir = '';
 let store: Store;

@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
-import { openMongoStore } from './mongo-store';
-import { describeStoreContract } from './store.contract';
+import { describeStoreContract } from '../store.contract';
+import { openMongoStore } from './store';
 
 /**
  * The same contract on MongoDB. No MongoDB server can be installed on the project's machines,

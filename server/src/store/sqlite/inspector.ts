@@ -1,9 +1,9 @@
 import type { CollectionInfo, DatabaseStats, IndexInfo } from '@common/schemas/database';
-import type { SqliteEngine } from './embedded-store';
-import { decodeDoc } from './sqlite-documents';
-import { ident } from './sqlite-query';
-import type { StoredDoc } from './store';
-import type { StoreInspector } from './store-inspector';
+import type { StoredDoc } from '../store';
+import type { StoreInspector } from '../store-inspector';
+import { decodeDoc } from './documents';
+import type { SqliteEngine } from './engine';
+import { ident } from './query';
 
 /** The embedded store holds one database; the console and the explorer know it by this name. */
 export const SQLITE_DATABASE = 'members';

@@ -1,7 +1,7 @@
 import type { CollectionInfo, DatabaseStats, IndexInfo } from '@common/schemas/database';
 import type { Document, MongoClient } from 'mongodb';
-import { loadMongoDriver } from './mongo-driver';
-import type { ServerInfo, StoreInspector } from './store-inspector';
+import type { ServerInfo, StoreInspector } from '../store-inspector';
+import { loadMongoDriver } from './driver';
 
 /** Every call the console makes to MongoDB gives up after this long (maxTimeMS, and on the socket). */
 export const MONGO_TIME_LIMIT_MS = 5000;

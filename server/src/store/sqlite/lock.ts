@@ -1,7 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { isProcessAlive } from '../lib/process-alive';
-import { StartupError } from '../lib/startup-error';
+import { isProcessAlive } from '../../lib/process-alive';
+import { StartupError } from '../../lib/startup-error';
 
 /** Lock files this process holds, so that opening the same folder twice here fails loudly. */
 const held = new Set<string>();

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { fieldSql, ident } from './sqlite-query';
+import { fieldSql, ident } from './query';
 
 /**
  * Anchors: how a far page of a sorted list is found without walking the sort index from its

@@ -1,5 +1,5 @@
-import { sqlValue } from './sqlite-documents';
-import type { Filter, SortSpec } from './store';
+import type { Filter, SortSpec } from '../store';
+import { sqlValue } from './documents';
 
 /**
  * The store's filters and sorts as SQL over a collection's table (`id`, `doc` JSON, `rowid`):
@@ -165,7 +165,7 @@ function contains(
 
 /**
  * A text search: one `$contains`, or an `$or` of them, and nothing else (the console's search
- * box). Such a filter is planned as a whole: see `searchRowidsSql` and the store's find.
+ * box). Such a filter is planned as a whole: see `searchRowidsSql` and read-plan.ts.
  */
 export function isTextSearch(filter: Filter): boolean {
   return searchTerms(filter) !== null;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type MongoStandIn, type StandInOptions, startMongoStandIn } from '../test/mongo-stand-in';
-import { type MongoInspector, mongoInspector } from './mongo-inspector';
+import { type MongoStandIn, type StandInOptions, startMongoStandIn } from '../../test/mongo-stand-in';
+import { type MongoInspector, mongoInspector } from './inspector';
 
 /**
  * The MongoDB side of the database panel, over the official driver and the real wire protocol,

@@ -1,10 +1,10 @@
 import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
-import { StartupError } from '../lib/startup-error';
-import type { SqliteEngine } from './embedded-store';
-import { type NedbCollection, NedbFileError, readNedbFile } from './nedb-reader';
-import { encodeDoc } from './sqlite-documents';
-import { ident } from './sqlite-query';
+import { StartupError } from '../../lib/startup-error';
+import { encodeDoc } from '../sqlite/documents';
+import type { SqliteEngine } from '../sqlite/engine';
+import { ident } from '../sqlite/query';
+import { type NedbCollection, NedbFileError, readNedbFile } from './reader';
 
 const IMPORTED = 'nedb-imported-at';
 
@@ -41,9 +41,9 @@ export async function importNedbFiles(
     engine.run(() =>
       engine.db.transaction(() => {
         for (const { name, docs, indexes } of collections) {
-          engine.ensureCollection(name);
+          engine.catalog.ensureCollection(name);
           for (const [field, { unique }] of indexes)
-            if (field !== '_id') engine.ensureIndex(name, { field, unique });
+            if (field !== '_id') engine.catalog.ensureIndex(name, { field, unique });
           const insert = engine.db.prepare(
             `INSERT INTO ${ident(name)} (id, doc, dates) VALUES (?, jsonb(?), ?)`,
           );
@@ -51,7 +51,7 @@ export async function importNedbFiles(
             const encoded = encodeDoc(fields);
             insert.run(_id, encoded.doc, encoded.dates);
           }
-          const count = engine.keptCount(name, {});
+          const count = engine.catalog.keptCount(name, {});
           if (count !== docs.size)
             throw new Error(
               `The import of ${name} does not add up: ${docs.size} documents read, ${count} stored.`,

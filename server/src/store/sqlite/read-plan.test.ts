@@ -2,19 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openEmbeddedStore } from './embedded-store';
-import type { StoredDoc } from './store';
-import { describeStoreContract } from './store.contract';
-
-let dir = '';
-describeStoreContract(
-  'embedded',
-  async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'store-contract-'));
-    return openEmbeddedStore(dir);
-  },
-  () => rm(dir, { recursive: true, force: true }),
-);
+import type { StoredDoc } from '../store';
+import { openEmbeddedStore } from './store';
 
 describe('the SQLite store’s search on common text', () => {
   it('gives the same sorted pages and counts whichever plan reads them: common, middling, rare and two-letter text', async () => {

@@ -1,0 +1,15 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describeStoreContract } from '../store.contract';
+import { openEmbeddedStore } from './store';
+
+let dir = '';
+describeStoreContract(
+  'embedded',
+  async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'store-contract-'));
+    return openEmbeddedStore(dir);
+  },
+  () => rm(dir, { recursive: true, force: true }),
+);
