@@ -146,3 +146,21 @@ describe("a member's e-mail and password", () => {
     expect((await login('member-new@example.com', 'member-new-pass')).statusCode).toBe(200);
   });
 });
+
+describe('a demo user', () => {
+  it('is never made an administrator, even with the password confirmed (its password is published)', async () => {
+    const demo = await users().insertOne({
+      name: 'Demo',
+      email: 'demo@example.com',
+      password: 'x',
+      role: 'user',
+      membershipTier: 'free',
+      status: 'active',
+      demo: true,
+    } as UserDoc);
+    const response = await asOwner('PUT', `/users/${demo._id}`, { role: 'admin' });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().message).toMatch(/Demo users cannot be administrators/);
+    expect((await users().findById(demo._id))?.role).toBe('user');
+  });
+});

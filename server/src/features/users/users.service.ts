@@ -43,6 +43,10 @@ const ADMINS_BUSY = 'Another change to administrators is being saved right now. 
 /** The lease held while a change that could remove an active administrator is checked and written. */
 const ADMINS_LEASE = 'admins';
 
+/** Demo users share a password published in the README, so the console must never be theirs. */
+const DEMO_ADMIN =
+  'Demo users cannot be administrators: their password is published. Add a new user as an administrator instead.';
+
 const SELF_DELETE = 'You cannot delete your own account from the console. Another administrator can do it.';
 
 const isActiveAdmin = (user: Pick<UserDoc, 'role' | 'status'>) =>
@@ -159,6 +163,7 @@ export class UsersService {
     return this.guardAdmins(async (held) => {
       const current = await this.find(id);
       const next = { ...current, ...changes };
+      if (current.demo && next.role === 'admin') throw new AppError('FORBIDDEN', DEMO_ADMIN);
       if (movesConsoleRights(current, changes)) await confirm();
       if (isActiveAdmin(current) && !isActiveAdmin(next)) await this.keepOneAdmin();
       held.assertHeld();

@@ -9,7 +9,7 @@ import { rememberProof, setPasswordPrompt } from '../../../lib/reauth-proof';
 
 /**
  * Asks for the administrator's password before a change that can take the site (moving the
- * database, nginx, the Node.js server, removing an administrator). The server checks it and
+ * database, nginx, the Node.js server, giving or taking console rights). The server checks it and
  * answers a proof valid 10 minutes; the password itself is never kept.
  */
 export function PasswordPromptHost() {
@@ -66,8 +66,8 @@ export function PasswordPromptHost() {
           Confirm it is you
         </h2>
         <p className="text-sm leading-relaxed text-stone-300">
-          This change can take the whole site down or move its data. Type your password to go on; you will not
-          be asked again for 10 minutes.
+          This change can give someone control of the site, take the site down or move its data. Type your
+          password to go on; you will not be asked again for 10 minutes.
         </p>
         <PasswordField
           label="Your password"
