@@ -56,6 +56,8 @@ export interface AccountData {
   /** The last pending change that a new password, a reset or Sign out everywhere cancelled. */
   cancelledEmailChange: CancelledEmailChange | null;
   sessions: SessionInfo[];
+  /** How long the Activity log keeps its entries, anonymised ones about a deleted account too. */
+  activityRetentionDays: number;
 }
 
 export interface AccountResponse {

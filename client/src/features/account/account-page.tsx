@@ -62,7 +62,7 @@ export function AccountPage() {
             <PasswordSection />
             <SessionsSection sessions={account.data.sessions} />
             <DataSection />
-            <DeleteSection role={account.data.user.role} />
+            <DeleteSection role={account.data.user.role} retentionDays={account.data.activityRetentionDays} />
           </>
         )}
       </div>

@@ -12,7 +12,10 @@ export interface AccountExport {
   user: PublicUser & { pendingEmail: string | null; cancelledEmailChange: CancelledEmailChange | null };
   /** The member's signed-in browsers and devices. */
   sessions: SessionInfo[];
-  /** What the member did, as the Activity log recorded it. */
+  /**
+   * What the Activity log recorded about the member's own account. Not what they did to others'
+   * (an administrator's edits): those entries hold other people's records.
+   */
   activity: ActivityEntry[];
 }
 

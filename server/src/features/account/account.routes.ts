@@ -140,6 +140,8 @@ export function accountRoutes(
           summary: `${me(request).email} deleted their account`,
           before: toPublicUser(me(request)),
         });
+        // After the entry above, so that it goes with the rest.
+        await activity.forget(me(request));
         return { success: true, message: 'Your account has been deleted.' };
       });
     });

@@ -33,7 +33,7 @@ export interface AccountDeps {
   mailer: Mailer;
   publicUrl: string;
   log: FastifyBaseLogger;
-  activity: Pick<ActivityLog, 'byActor'>;
+  activity: Pick<ActivityLog, 'aboutOwnAccount' | 'retentionDays'>;
 }
 
 /**
@@ -59,6 +59,7 @@ export function createAccountService({ users, sessions, mailer, publicUrl, log, 
         pendingEmail: pendingEmail(user),
         cancelledEmailChange: cancelledEmailChange(user),
         sessions: await sessions.list(user._id, sessionId),
+        activityRetentionDays: activity.retentionDays,
       };
     },
 
@@ -155,7 +156,7 @@ export function createAccountService({ users, sessions, mailer, publicUrl, log, 
           cancelledEmailChange: cancelledEmailChange(user),
         },
         sessions: await sessions.list(user._id, sessionId),
-        activity: await activity.byActor(user._id),
+        activity: await activity.aboutOwnAccount(user._id),
       });
     },
 
