@@ -119,6 +119,51 @@ test('a new e-mail address is used only once the link mailed to it is opened', a
   await expect(page.getByText(`You sign in with ${newEmail}.`, { exact: false })).toBeVisible();
 });
 
+test('a member cancels a pending e-mail change, and a new password cancels the next one', async ({
+  page,
+}) => {
+  const member = await registerMember('canceller');
+  const newEmail = `cancelled-${Date.now()}@e2e.test`;
+  await openAccount(page, await signIn(member.email, member.password));
+  const section = page.getByRole('region', { name: 'E-mail address' });
+  const ask = async (email: string, password: string) => {
+    await section.getByLabel('New e-mail address').fill(email);
+    await section.getByLabel('Current password').fill(password);
+    await section.getByRole('button', { name: 'Send confirmation link' }).click();
+    await expect(
+      section.getByText(`Waiting for confirmation: open the link we sent to ${email}.`),
+    ).toBeVisible();
+  };
+  await ask(newEmail, member.password);
+  const link = /http:\/\/127\.0\.0\.1:\d+\/confirm-email#token=[A-Za-z0-9_-]+/.exec(
+    (await waitForMail(newEmail)).text,
+  )?.[0];
+  expect(link).toBeTruthy();
+
+  await section.getByRole('button', { name: 'Cancel' }).click();
+  await expect(section.getByRole('status')).toHaveText(
+    `The change to ${newEmail} is cancelled: its link no longer works.`,
+  );
+  await expect(section.getByText(/Waiting for confirmation/)).toHaveCount(0);
+
+  const later = `later-${Date.now()}@e2e.test`;
+  await ask(later, member.password);
+  const password = page.getByRole('region', { name: 'Password' });
+  await password.getByLabel('Current password').fill(member.password);
+  await password.getByLabel('New password', { exact: true }).fill('another-pass-1');
+  await password.getByLabel('Confirm new password').fill('another-pass-1');
+  await password.getByRole('button', { name: 'Change password' }).click();
+  await expect(
+    section.getByText(
+      `The change of your e-mail address to ${later} was cancelled because your password was changed`,
+      { exact: false },
+    ),
+  ).toBeVisible();
+
+  await page.goto(link!);
+  await expect(page.getByRole('alert')).toHaveText('This confirmation link is invalid or has expired.');
+});
+
 test('a member downloads their data as a JSON file', async ({ page }) => {
   const member = await registerMember('exporter');
   await openAccount(page, await signIn(member.email, member.password));

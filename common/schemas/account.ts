@@ -39,11 +39,25 @@ export interface SessionInfo {
   current: boolean;
 }
 
+/** Why a pending e-mail change was cancelled without the member asking. */
+export type EmailChangeCancelReason = 'password' | 'reset' | 'sign-out';
+
+/** A pending e-mail change that the owner's recovery cancelled, told on /account. */
+export interface CancelledEmailChange {
+  email: string;
+  reason: EmailChangeCancelReason;
+  at: string;
+}
+
 export interface AccountData {
   user: PublicUser;
   /** An e-mail change waiting for its confirmation link to be opened. */
   pendingEmail: string | null;
+  /** The last pending change that a new password, a reset or Sign out everywhere cancelled. */
+  cancelledEmailChange: CancelledEmailChange | null;
   sessions: SessionInfo[];
+  /** How long the Activity log keeps its entries, anonymised ones about a deleted account too. */
+  activityRetentionDays: number;
 }
 
 export interface AccountResponse {
@@ -53,3 +67,17 @@ export interface AccountResponse {
 
 export const EMAIL_CHANGE_SENT = (email: string) =>
   `We sent a confirmation link to ${email}. Your e-mail address changes when you open it.`;
+
+/** The member cancelled their own pending change. */
+export const EMAIL_CHANGE_WITHDRAWN = (email: string) =>
+  `The change to ${email} is cancelled: its link no longer works.`;
+
+const CANCEL_BECAUSE: Record<EmailChangeCancelReason, string> = {
+  password: 'your password was changed',
+  reset: 'your password was reset',
+  'sign-out': 'you signed out everywhere',
+};
+
+/** What /account says after the owner's recovery cancelled a pending change. */
+export const EMAIL_CHANGE_CANCELLED = ({ email, reason }: CancelledEmailChange) =>
+  `The change of your e-mail address to ${email} was cancelled because ${CANCEL_BECAUSE[reason]}: its link no longer works. If you still want it, ask again.`;

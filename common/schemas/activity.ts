@@ -29,6 +29,7 @@ export const ACTIVITY_KINDS = {
   'account.renamed': 'Member changed their name',
   'account.email-requested': 'Member asked to change their e-mail',
   'account.email-changed': 'Member confirmed a new e-mail',
+  'account.email-cancelled': 'Member cancelled an e-mail change',
   'account.password': 'Member changed their password',
   'account.signed-out': 'Member signed out everywhere',
   'account.deleted': 'Member deleted their account',

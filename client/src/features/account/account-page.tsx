@@ -54,11 +54,15 @@ export function AccountPage() {
         {account.data && (
           <>
             <ProfileSection user={account.data.user} />
-            <EmailSection email={account.data.user.email} pendingEmail={account.data.pendingEmail} />
+            <EmailSection
+              email={account.data.user.email}
+              pendingEmail={account.data.pendingEmail}
+              cancelled={account.data.cancelledEmailChange}
+            />
             <PasswordSection />
             <SessionsSection sessions={account.data.sessions} />
             <DataSection />
-            <DeleteSection role={account.data.user.role} />
+            <DeleteSection role={account.data.user.role} retentionDays={account.data.activityRetentionDays} />
           </>
         )}
       </div>

@@ -20,7 +20,7 @@ export function useAccount() {
 }
 
 /** A change to the account, after which the account is read again (name, pending e-mail, sessions). */
-function useAccountChange<B>(method: 'POST' | 'PUT', path: string) {
+function useAccountChange<B>(method: 'POST' | 'PUT' | 'DELETE', path: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: B) => api<Done & { data?: PublicUser }>(path, { method, body, auth: true }),
@@ -31,6 +31,8 @@ function useAccountChange<B>(method: 'POST' | 'PUT', path: string) {
 export const useSaveName = () => useAccountChange<{ name: string }>('PUT', '/api/account/name');
 export const useChangeEmail = () =>
   useAccountChange<{ email: string; password: string }>('POST', '/api/account/email');
+/** Ends a pending e-mail change: the link sent to the new address stops working. */
+export const useCancelEmailChange = () => useAccountChange<void>('DELETE', '/api/account/email-change');
 export const useChangePassword = () =>
   useAccountChange<{ currentPassword: string; newPassword: string }>('PUT', '/api/account/password');
 

@@ -1,4 +1,4 @@
-import type { SessionInfo } from '@common/schemas/account';
+import type { CancelledEmailChange, SessionInfo } from '@common/schemas/account';
 import type { ActivityEntry } from '@common/schemas/activity';
 import type { PublicUser } from '@common/schemas/user';
 
@@ -9,10 +9,13 @@ import type { PublicUser } from '@common/schemas/user';
 export interface AccountExport {
   exportedAt: string;
   /** The user record, without the password hash or any token hash. */
-  user: PublicUser & { pendingEmail: string | null };
+  user: PublicUser & { pendingEmail: string | null; cancelledEmailChange: CancelledEmailChange | null };
   /** The member's signed-in browsers and devices. */
   sessions: SessionInfo[];
-  /** What the member did, as the Activity log recorded it. */
+  /**
+   * What the Activity log recorded about the member's own account. Not what they did to others'
+   * (an administrator's edits): those entries hold other people's records.
+   */
   activity: ActivityEntry[];
 }
 

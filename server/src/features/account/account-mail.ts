@@ -12,14 +12,17 @@ function mail(to: string, subject: string, paragraphs: string[], link?: string):
   return { to, subject: `${BRAND_NAME}: ${subject}`, text, html };
 }
 
-/** To the new address: the link that makes the change. */
-export function confirmEmailMail(to: string, name: string, link: string): Mail {
+/**
+ * To the new address: the link that makes the change. Anyone signed in can have it sent to any
+ * address, so it carries nothing the member typed (not even their name): only our own words.
+ */
+export function confirmEmailMail(to: string, link: string): Mail {
   return mail(
     to,
     'confirm your new e-mail address',
     [
-      `Hello ${name}, you asked to use this address for your ${BRAND_NAME} account. To confirm it, open this link within 24 hours:`,
-      'Until you do, your account keeps its current address. If it was not you, ignore this message.',
+      `Hello, someone asked to use this address for their ${BRAND_NAME} account. If it was you, open this link within 24 hours to confirm it:`,
+      'Until then, the account keeps its current address. If it was not you, ignore this message: nothing changes.',
     ],
     link,
   );

@@ -15,7 +15,8 @@ import type { AccountService } from './account.service';
 
 /**
  * The member's own account. No route takes a user id: each acts on the user whose session the
- * guard checked. Every check of the current password counts against the sign-in limits.
+ * guard checked. Every check of the current password counts against the sign-in limits, and the
+ * mails of an e-mail change against their own (per address and per account).
  */
 export function accountRoutes(
   account: AccountService,
@@ -75,6 +76,7 @@ export function accountRoutes(
 
       signedIn.post('/email', async (request, reply) => {
         const { email, password } = parseInput(changeEmailBody, request.body);
+        await limiter.limitEmailChange(reply, me(request)._id, email);
         const message = await withPasswordCheck(request, reply, () =>
           account.requestEmailChange(me(request), email, password),
         );
@@ -82,6 +84,16 @@ export function accountRoutes(
           kind: 'account.email-requested',
           summary: `${me(request).email} asked to change their e-mail`,
           after: { email },
+        });
+        return { success: true, message };
+      });
+
+      signedIn.delete('/email-change', async (request) => {
+        const { message, email } = await account.cancelEmailChange(me(request));
+        await activity.record(request, {
+          kind: 'account.email-cancelled',
+          summary: `${me(request).email} cancelled their change of e-mail`,
+          before: { emailChangeTo: email },
         });
         return { success: true, message };
       });
@@ -128,6 +140,8 @@ export function accountRoutes(
           summary: `${me(request).email} deleted their account`,
           before: toPublicUser(me(request)),
         });
+        // After the entry above, so that it goes with the rest.
+        await activity.forget(me(request));
         return { success: true, message: 'Your account has been deleted.' };
       });
     });

@@ -1,21 +1,29 @@
-import { type AccountData, EMAIL_CHANGE_SENT } from '@common/schemas/account';
+import { type AccountData, EMAIL_CHANGE_SENT, EMAIL_CHANGE_WITHDRAWN } from '@common/schemas/account';
 import type { PublicUser } from '@common/schemas/user';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import { hashLinkToken, newLinkToken } from '../../lib/link-token';
 import type { Mailer } from '../../mail/mailer';
-import { DuplicateKeyError } from '../../store/store';
+import { type DocChanges, DuplicateKeyError } from '../../store/store';
 import type { ActivityLog } from '../activity/activity.service';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import type { SessionsService } from '../sessions/sessions.service';
 import { toPublicUser, type UserDoc, type UsersRepository } from '../users/users.repository';
 import { type AccountExport, accountExport } from './account-export';
 import { confirmEmailMail, emailChangeNoticeMail, emailTakenMail } from './account-mail';
+import {
+  cancelledEmailChange,
+  NO_CANCEL_NOTICE,
+  NO_EMAIL_CHANGE,
+  pendingEmail,
+  voidEmailChange,
+} from './email-change';
 
 const EMAIL_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 const WRONG_PASSWORD = 'Current password is incorrect.';
 const INVALID_LINK = 'This confirmation link is invalid or has expired.';
 const ADDRESS_TAKEN = 'This address already belongs to another account, so it cannot be used.';
+const NOTHING_PENDING = 'No change of e-mail address is waiting for confirmation.';
 const ADMIN_CANNOT_DELETE =
   'Administrators cannot delete their own account here. Another administrator can delete it in the console.';
 
@@ -25,7 +33,7 @@ export interface AccountDeps {
   mailer: Mailer;
   publicUrl: string;
   log: FastifyBaseLogger;
-  activity: Pick<ActivityLog, 'byActor'>;
+  activity: Pick<ActivityLog, 'aboutOwnAccount' | 'retentionDays'>;
 }
 
 /**
@@ -38,24 +46,25 @@ export function createAccountService({ users, sessions, mailer, publicUrl, log, 
       throw new AppError('INVALID_CREDENTIALS', WRONG_PASSWORD);
   }
 
-  const pendingEmail = (user: UserDoc) =>
-    user.emailChangeTo && user.emailChangeExpiresAt && user.emailChangeExpiresAt.getTime() > Date.now()
-      ? user.emailChangeTo
-      : null;
+  async function save(user: UserDoc, changes: DocChanges<UserDoc>): Promise<UserDoc> {
+    const saved = await users.update(user._id, changes);
+    if (!saved) throw new AppError('NOT_FOUND', 'This account no longer exists.');
+    return saved;
+  }
 
   return {
     async overview(user: UserDoc, sessionId: string): Promise<AccountData> {
       return {
         user: toPublicUser(user),
         pendingEmail: pendingEmail(user),
+        cancelledEmailChange: cancelledEmailChange(user),
         sessions: await sessions.list(user._id, sessionId),
+        activityRetentionDays: activity.retentionDays,
       };
     },
 
     async rename(user: UserDoc, name: string): Promise<PublicUser> {
-      const updated = await users.update(user._id, { name });
-      if (!updated) throw new AppError('NOT_FOUND', 'This account no longer exists.');
-      return toPublicUser(updated);
+      return toPublicUser(await save(user, { name }));
     },
 
     /**
@@ -68,20 +77,28 @@ export function createAccountService({ users, sessions, mailer, publicUrl, log, 
       await checkPassword(user, password);
       const token = newLinkToken();
       const taken = Boolean(await users.findByEmail(email));
-      const updated = await users.update(user._id, {
+      await save(user, {
         emailChangeTo: email,
         emailChangeTokenHash: hashLinkToken(token),
         emailChangeExpiresAt: new Date(Date.now() + EMAIL_LINK_TTL_MS),
+        ...NO_CANCEL_NOTICE,
       });
-      if (!updated) throw new AppError('NOT_FOUND', 'This account no longer exists.');
       // A fragment never reaches any server, so no log (ours or nginx's) can keep the token.
       const link = `${publicUrl}/confirm-email#token=${token}`;
       await Promise.all([
-        mailer.send(taken ? emailTakenMail(email) : confirmEmailMail(email, user.name, link)),
+        mailer.send(taken ? emailTakenMail(email) : confirmEmailMail(email, link)),
         mailer.send(emailChangeNoticeMail(user.email, user.name, email)),
       ]);
       log.info({ userId: user._id }, 'E-mail change asked for');
       return EMAIL_CHANGE_SENT(email);
+    },
+
+    /** The member ends their own pending change: its link stops working. */
+    async cancelEmailChange(user: UserDoc): Promise<{ message: string; email: string }> {
+      const pending = pendingEmail(user);
+      if (!pending) throw new AppError('NOT_FOUND', NOTHING_PENDING);
+      await save(user, NO_EMAIL_CHANGE);
+      return { message: EMAIL_CHANGE_WITHDRAWN(pending), email: pending };
     },
 
     /** Opens the link: the change is made once, before the link expires, if the address is still free. */
@@ -89,15 +106,13 @@ export function createAccountService({ users, sessions, mailer, publicUrl, log, 
       const hash = hashLinkToken(token);
       const user = await users.findByEmailChangeTokenHash(hash, new Date());
       if (!user?.emailChangeTo) throw new AppError('INVALID_TOKEN', INVALID_LINK);
-      const done = {
-        emailChangeTo: undefined,
-        emailChangeTokenHash: undefined,
-        emailChangeExpiresAt: undefined,
-      };
       try {
         const updated = await users.updateIfEmailChangeMatches(user._id, hash, {
           email: user.emailChangeTo,
-          ...done,
+          ...NO_EMAIL_CHANGE,
+          // A reset link mailed to the old address would hand the account back to whoever reads it.
+          resetTokenHash: undefined,
+          resetTokenExpiresAt: undefined,
         });
         if (!updated) throw new AppError('INVALID_TOKEN', INVALID_LINK);
         return {
@@ -107,33 +122,41 @@ export function createAccountService({ users, sessions, mailer, publicUrl, log, 
         };
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;
-        await users.updateIfEmailChangeMatches(user._id, hash, done);
+        await users.updateIfEmailChangeMatches(user._id, hash, NO_EMAIL_CHANGE);
         throw new AppError('CONFLICT', ADDRESS_TAKEN);
       }
     },
 
-    /** A new password ends every other session; the one it was changed from stays signed in. */
+    /**
+     * A new password ends every other session (the one it was changed from stays signed in) and
+     * any pending e-mail change.
+     */
     async changePassword(user: UserDoc, sessionId: string, current: string, next: string): Promise<number> {
       await checkPassword(user, current);
-      const updated = await users.update(user._id, {
+      await save(user, {
         password: await hashPassword(next),
         resetTokenHash: undefined,
         resetTokenExpiresAt: undefined,
+        ...voidEmailChange(user, 'password'),
       });
-      if (!updated) throw new AppError('NOT_FOUND', 'This account no longer exists.');
       return sessions.endAll(user._id, sessionId);
     },
 
-    /** Every session, this one included. */
-    signOutEverywhere(user: UserDoc): Promise<number> {
+    /** Every session, this one included, and any pending e-mail change. */
+    async signOutEverywhere(user: UserDoc): Promise<number> {
+      if (user.emailChangeTo) await save(user, voidEmailChange(user, 'sign-out'));
       return sessions.endAll(user._id);
     },
 
     async exportData(user: UserDoc, sessionId: string): Promise<AccountExport> {
       return accountExport({
-        user: { ...toPublicUser(user), pendingEmail: pendingEmail(user) },
+        user: {
+          ...toPublicUser(user),
+          pendingEmail: pendingEmail(user),
+          cancelledEmailChange: cancelledEmailChange(user),
+        },
         sessions: await sessions.list(user._id, sessionId),
-        activity: await activity.byActor(user._id),
+        activity: await activity.aboutOwnAccount(user._id),
       });
     },
 

@@ -1,5 +1,13 @@
 import type { ActivityKind } from '@common/schemas/activity';
-import type { Collection, Filter, FindOptions, NewDoc, Store, StoredDoc } from '../../store/store';
+import type {
+  Collection,
+  DocChanges,
+  Filter,
+  FindOptions,
+  NewDoc,
+  Store,
+  StoredDoc,
+} from '../../store/store';
 
 export interface ActivityDoc extends StoredDoc {
   actorId: string | null;
@@ -12,7 +20,10 @@ export interface ActivityDoc extends StoredDoc {
   after: unknown;
 }
 
-/** The only code that touches the `activity` collection. It can add and read entries, and drop expired ones. */
+/**
+ * The only code that touches the `activity` collection. It can add and read entries, rewrite one
+ * to take a deleted person's data out of it, and drop expired ones.
+ */
 export class ActivityRepository {
   private readonly entries: Collection<ActivityDoc>;
 
@@ -35,8 +46,18 @@ export class ActivityRepository {
     return this.entries.find(filter, options);
   }
 
+  /** Every matching entry, a batch at a time. */
+  findInBatches(filter: Filter): AsyncIterable<ActivityDoc[]> {
+    return this.entries.findInBatches(filter);
+  }
+
   count(filter: Filter): Promise<number> {
     return this.entries.count(filter);
+  }
+
+  /** Replaces what an entry says (never when or what kind): only to anonymise a deleted person. */
+  async rewrite(id: string, fields: DocChanges<ActivityDoc>): Promise<void> {
+    await this.entries.updateById(id, fields);
   }
 
   /** Removes entries older than `cutoff`, a batch at a time so that a large backlog never sits in memory. */

@@ -9,8 +9,24 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Filter } from '../../store/store';
 import { redactDocument } from '../database/redact';
 import type { ActivityDoc, ActivityRepository } from './activity.repository';
+import {
+  aboutFilter,
+  type ForgottenPerson,
+  learnAddresses,
+  linkedFilter,
+  scrubbed,
+  tracesOf,
+} from './activity-forget';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Kinds of entries about the actor's own account, the only ones "Download my data" hands out: an
+ * administrator's other entries hold other people's records (the before/after of their edits).
+ */
+const OWN_ACCOUNT_KINDS = (Object.keys(ACTIVITY_KINDS) as ActivityKind[]).filter(
+  (kind) => kind.startsWith('account.') || kind.startsWith('signin.') || kind === 'reauth.failed',
+);
 
 /** What a feature tells the log about one change. */
 export interface ActivityInput {
@@ -33,7 +49,8 @@ export class ActivityLog {
   constructor(
     private readonly entries: ActivityRepository,
     private readonly log: FastifyBaseLogger,
-    private readonly retentionDays: number,
+    /** How long entries are kept (ACTIVITY_RETENTION_DAYS), told to members before they delete their account. */
+    readonly retentionDays: number,
   ) {}
 
   async record(request: FastifyRequest, input: ActivityInput): Promise<void> {
@@ -74,9 +91,36 @@ export class ActivityLog {
     };
   }
 
-  /** Every entry one person made, newest first (a member's "Download my data"). */
-  async byActor(actorId: string): Promise<ActivityEntry[]> {
-    return (await this.entries.find({ actorId }, { sort: { createdAt: -1, _id: -1 } })).map(toEntry);
+  /** The entries about one person's own account, newest first (a member's "Download my data"). */
+  async aboutOwnAccount(actorId: string): Promise<ActivityEntry[]> {
+    const filter = { actorId, kind: { $in: OWN_ACCOUNT_KINDS } };
+    return (await this.entries.find(filter, { sort: { createdAt: -1, _id: -1 } })).map(toEntry);
+  }
+
+  /**
+   * After an account is deleted: every entry about the person stays (what was done, when, from
+   * where), but under "deleted member #…", without their addresses or name. Read a batch at a
+   * time (an administrator's year of changes need not sit in memory), in two passes: the first
+   * learns every address the person had, the second rewrites what names them. Like `record`, it
+   * never fails the deletion; what went wrong is reported in the server log with the person's id.
+   */
+  async forget(person: ForgottenPerson): Promise<void> {
+    try {
+      const traces = tracesOf(person);
+      for await (const batch of this.entries.findInBatches(linkedFilter(person._id)))
+        learnAddresses(traces, batch);
+      for await (const batch of this.entries.findInBatches(aboutFilter(traces))) {
+        for (const entry of batch) {
+          const fields = scrubbed(entry, traces);
+          if (fields) await this.entries.rewrite(entry._id, fields);
+        }
+      }
+    } catch (error) {
+      this.log.error(
+        { err: error, userId: person._id },
+        'Could not take a deleted account out of the Activity log',
+      );
+    }
   }
 
   async all(query: ActivityExportQuery): Promise<ActivityEntry[]> {

@@ -4,6 +4,7 @@ import { AppError } from '../../lib/app-error';
 import { hashLinkToken, newLinkToken } from '../../lib/link-token';
 import type { Mailer } from '../../mail/mailer';
 import { DuplicateKeyError } from '../../store/store';
+import { voidEmailChange } from '../account/email-change';
 import type { ClientInfo, SessionsService } from '../sessions/sessions.service';
 import { toPublicUser, type UsersRepository } from '../users/users.repository';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
@@ -94,9 +95,11 @@ export function createAuthService({ users, sessions, mailer, publicUrl, log }: A
         password: await hashPassword(password),
         resetTokenHash: undefined,
         resetTokenExpiresAt: undefined,
+        ...voidEmailChange(user, 'reset'),
       });
       if (!updated) throw invalid;
-      // Whoever asked for the link may be shutting out someone who knew the old password.
+      // Whoever asked for the link may be shutting out someone who knew the old password, sessions
+      // and a pending e-mail change (their way back in) alike.
       await sessions.endAll(user._id);
     },
   };

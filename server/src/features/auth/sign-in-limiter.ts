@@ -5,6 +5,7 @@ import type { RateCounters } from '../../lib/rate-limiter';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 const ONE_MINUTE = 60 * 1000;
+const TOO_MANY_EMAIL_CHANGES = 'Too many e-mail change requests.';
 
 /** Limits on guessing and on sign-ups. */
 export interface AuthLimits {
@@ -20,6 +21,10 @@ export interface AuthLimits {
   perAccount: number;
   /** Reset mails asked for one e-mail (each one lands in the owner's inbox). */
   resetsPerEmail: number;
+  /** E-mail change mails to one address, whoever asks (each one lands in that inbox). */
+  emailChangesPerAddress: number;
+  /** E-mail changes one account asks for, whatever the address (each mails its owner too). */
+  emailChangesPerAccount: number;
   windowMs: number;
   /** New accounts per minute from all addresses together. */
   registrationsPerMinute: number;
@@ -30,6 +35,8 @@ export const DEFAULT_AUTH_LIMITS: AuthLimits = {
   perAccountPerClient: 10,
   perAccount: 100,
   resetsPerEmail: 10,
+  emailChangesPerAddress: 10,
+  emailChangesPerAccount: 10,
   windowMs: FIFTEEN_MINUTES,
   registrationsPerMinute: 60,
 };
@@ -110,5 +117,21 @@ export class SignInLimiter {
     await this.limitClient(request, reply, 'forgot');
     const wait = await this.counters.hit(`forgot:${email}`, this.limits.resetsPerEmail, this.limits.windowMs);
     if (wait > 0) throw tooManyAttempts(reply, wait);
+  }
+
+  /**
+   * E-mail change mails: per address they go to, whoever asks, and per account asking (its owner
+   * gets a notice each time). Counted when asked, before the password is checked; a request
+   * refused here counts against neither.
+   */
+  async limitEmailChange(reply: FastifyReply, userId: string, to: string): Promise<void> {
+    const { emailChangesPerAccount, emailChangesPerAddress, windowMs } = this.limits;
+    const account = `email-change:account:${userId}`;
+    const accountWait = await this.counters.hit(account, emailChangesPerAccount, windowMs);
+    if (accountWait > 0) throw tooManyAttempts(reply, accountWait, TOO_MANY_EMAIL_CHANGES);
+    const addressWait = await this.counters.hit(`email-change:to:${to}`, emailChangesPerAddress, windowMs);
+    if (addressWait === 0) return;
+    await this.counters.refund(account);
+    throw tooManyAttempts(reply, addressWait, TOO_MANY_EMAIL_CHANGES);
   }
 }

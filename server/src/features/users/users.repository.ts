@@ -1,3 +1,4 @@
+import type { EmailChangeCancelReason } from '@common/schemas/account';
 import type { PublicUser, Role, Tier, UserStatus } from '@common/schemas/user';
 import type {
   BatchOptions,
@@ -28,6 +29,10 @@ export interface UserDoc extends StoredDoc {
   /** sha256 of that link's token: the token itself is never stored. */
   emailChangeTokenHash?: string;
   emailChangeExpiresAt?: Date;
+  /** A pending change that the owner's recovery cancelled (see account/email-change.ts). */
+  emailChangeCancelledTo?: string;
+  emailChangeCancelledBecause?: EmailChangeCancelReason;
+  emailChangeCancelledAt?: Date;
 }
 
 /** The only code that reads or writes users in the store. */

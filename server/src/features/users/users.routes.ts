@@ -73,6 +73,8 @@ export function adminUsersRoutes(users: UsersService, ctx: Pick<AppContext, 'act
         summary: `Deleted ${user.email}${user.role === 'admin' ? ' (an administrator)' : ''}`,
         before: user,
       });
+      // After the entry above, so that it goes with the rest of the person's entries.
+      await ctx.activity.forget(user);
       return { success: true, message: 'User deleted.' };
     });
 

@@ -10,8 +10,11 @@ import { deleteAccount } from '../api';
 import { errorText } from '../error-text';
 import { ACTION_ROW, Section } from './section';
 
-/** Closing the account for good. Administrators are removed by another administrator instead. */
-export function DeleteSection({ role }: { role: Role }) {
+/**
+ * Closing the account for good. Administrators are removed by another administrator instead. The
+ * page says what stays: the Activity log's entries about the account, without name or address.
+ */
+export function DeleteSection({ role, retentionDays }: { role: Role; retentionDays: number }) {
   const forget = useForgetSession();
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
@@ -45,7 +48,7 @@ export function DeleteSection({ role }: { role: Role }) {
     <Section
       title="Delete account"
       tone="danger"
-      intro="Deletes your account and everything kept with it, and signs you out everywhere. This cannot be undone."
+      intro={`Deletes your account and signs you out everywhere. This cannot be undone. The site's Activity log keeps its entries about your account (what was changed, when, and from which network address) for up to ${retentionDays} days, without your name or e-mail address.`}
     >
       <form onSubmit={onSubmit} className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
