@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, createUser, readOutbox, type TestApp } from '../../test/test-app';
+import type { UserDoc } from '../users/users.repository';
 
 /**
  * A pending e-mail change is someone's way into the account: the owner's recovery (a new
@@ -83,6 +84,22 @@ describe("the owner's recovery voids a pending e-mail change", () => {
     });
     expect(done.statusCode).toBe(200);
     await expectVoided(link, await login('owner@example.com', 'owner-pass-3'), 'reset');
+  });
+
+  it('an administrator setting a new password in the console voids it', async () => {
+    const { link } = await hijackStarted();
+    const admin = await createUser(t, { email: 'admin@example.com', role: 'admin' });
+    const member = await t.store.collection<UserDoc>('users').findOne({
+      email: 'owner@example.com',
+    });
+    const set = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/users/${member!._id}`,
+      headers: bearer(admin.token),
+      payload: { password: 'owner-pass-4' },
+    });
+    expect(set.statusCode).toBe(200);
+    await expectVoided(link, await login('owner@example.com', 'owner-pass-4'), 'password');
   });
 
   it('a new request after a cancellation clears the notice', async () => {

@@ -2,6 +2,7 @@ import type { AdminStats, CreateUserBody, UpdateUserBody, UserListQuery } from '
 import type { PublicUser } from '@common/schemas/user';
 import { AppError } from '../../lib/app-error';
 import { DuplicateKeyError, type Filter, type SortSpec } from '../../store/store';
+import { voidEmailChange } from '../account/email-change';
 import { hashPassword } from '../auth/passwords';
 import type { SessionsService } from '../sessions/sessions.service';
 import type { StoreLeases } from '../shared-state/store-lease';
@@ -165,6 +166,9 @@ export class UsersService {
       const next = { ...current, ...changes };
       if (current.demo && next.role === 'admin') throw new AppError('FORBIDDEN', DEMO_ADMIN);
       if (movesConsoleRights(current, changes)) await confirm();
+      // A new password is a recovery: whoever asked to move the account elsewhere may be the
+      // intruder it shuts out, so a pending e-mail change ends with it.
+      if (body.password) Object.assign(changes, voidEmailChange(current, 'password'));
       if (isActiveAdmin(current) && !isActiveAdmin(next)) await this.keepOneAdmin();
       held.assertHeld();
       try {
