@@ -3,8 +3,10 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FOLDER_EXIT_CODE } from '../server/src/process/protocol';
 import { freePort } from '../server/src/test/free-port';
 import { exited } from '../server/src/test/spawn-server';
+import { SUPERVISOR_ARGS } from '../server/src/test/supervised-site';
 import { canMount, fillDisk, mountTmpfs } from '../server/src/test/tmpfs';
 
 /**
@@ -13,7 +15,6 @@ import { canMount, fillDisk, mountTmpfs } from '../server/src/test/tmpfs';
  * stack trace and no second attempt.
  */
 const ROOT = path.resolve(import.meta.dirname, '..');
-const FOLDER_EXIT_CODE = 73;
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
@@ -27,7 +28,7 @@ async function scratch(): Promise<string> {
 
 async function startWith(dataDir: string, as?: { uid: number; gid: number }) {
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['scripts/supervisor.mjs'], {
+  const child: ChildProcess = spawn(process.execPath, SUPERVISOR_ARGS, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
