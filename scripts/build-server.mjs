@@ -1,13 +1,14 @@
-// Builds the server into plain JavaScript (dist/server/main.js) when it is missing or older than
-// any of its sources, so that `npm start` runs it with node alone: no TypeScript compiler at run
-// time, which saved about 1.5 s of start-up and 60 MB of memory per server process. Dev mode
-// (`npm run dev`) and the tests keep running the TypeScript directly through tsx.
+// Builds the server into plain JavaScript (dist/server/main.js), and beside it the supervisor that
+// runs it (dist/server/process/supervisor.js), when either is missing or older than any of its
+// sources, so that `npm start` runs both with node alone: no TypeScript compiler at run time, which
+// saved about 1.5 s of start-up and 60 MB of memory per server process. Dev mode (`npm run dev`)
+// and the tests keep running the TypeScript directly through tsx.
 //
-// One bundle of our own code (server/ and common/, with the `@common` alias); every package in
-// node_modules stays an import, so native modules (better-sqlite3) and packages that read their
-// own files load as they always do. A source map sits beside the bundle; stack traces use it when
-// the server runs with NODE_OPTIONS=--enable-source-maps (off by default: it costs each server
-// process about 5 MB, and the bundle is readable JavaScript with our names kept anyway).
+// One bundle of our own code per entry (server/ and common/, with the `@common` alias); every
+// package in node_modules stays an import, so native modules (better-sqlite3) and packages that
+// read their own files load as they always do. A source map sits beside each bundle; stack traces
+// use it when the server runs with NODE_OPTIONS=--enable-source-maps (off by default: it costs each
+// server process about 5 MB, and the bundle is readable JavaScript with our names kept anyway).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -16,28 +17,33 @@ import { newestMtime } from './build-if-stale.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /**
- * Where the built server lives (git-ignored). It is two folders deep like server/src, so that
- * what the server finds relative to its own file (config.ts: ../../dist/client) is the same place.
+ * Where the built server lives (git-ignored). It is two folders deep like server/src, and each
+ * bundle lies where its source lies under server/src, so that what the code finds relative to its
+ * own file (config.ts: ../../dist/client; the supervisor: the repository) is the same place.
  */
 export const SERVER_DIST = path.join(root, 'dist/server');
 export const SERVER_ENTRY = path.join(SERVER_DIST, 'main.js');
+/** `npm start`'s supervisor (server/src/process/supervisor.ts), built with the server. */
+export const SUPERVISOR_ENTRY = path.join(SERVER_DIST, 'process/supervisor.js');
+const ENTRIES = ['server/src/main.ts', 'server/src/process/supervisor.ts'];
 const SOURCES = ['server/src', 'common', 'package-lock.json', 'package.json', 'scripts/build-server.mjs'];
 
-/** True when dist/server/main.js is missing or older than a source. */
+/** True when a built file is missing or older than a source. */
 export function serverIsStale() {
-  const built = newestMtime(SERVER_ENTRY);
+  const built = Math.min(newestMtime(SERVER_ENTRY), newestMtime(SUPERVISOR_ENTRY));
   return built === 0 || built < Math.max(...SOURCES.map((source) => newestMtime(path.join(root, source))));
 }
 
-/** Bundles server/src/main.ts into dist/server/main.js (and its .map). */
+/** Bundles server/src/main.ts and the supervisor into dist/server (each with its .map). */
 export async function buildServer() {
   // Loaded only when a build is due: esbuild is a development tool, not needed to run the server.
   const { build } = await import('esbuild');
   rmSync(SERVER_DIST, { recursive: true, force: true });
   await build({
     absWorkingDir: root,
-    entryPoints: ['server/src/main.ts'],
-    outfile: SERVER_ENTRY,
+    entryPoints: ENTRIES,
+    outbase: 'server/src',
+    outdir: SERVER_DIST,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -52,8 +58,9 @@ export async function buildServer() {
   });
   // No banner giving `require`/`__dirname`: nothing bundled uses them (our code is ESM and every
   // package stays external). Should that change, esbuild's stand-in would throw at run time; fail here.
-  if (readFileSync(SERVER_ENTRY, 'utf8').includes('__require('))
-    throw new Error('The server bundle calls require(): give it one (esbuild banner) or import instead.');
+  for (const built of [SERVER_ENTRY, SUPERVISOR_ENTRY])
+    if (readFileSync(built, 'utf8').includes('__require('))
+      throw new Error(`${built} calls require(): give it one (esbuild banner) or import instead.`);
 }
 
 /**

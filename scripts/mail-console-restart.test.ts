@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../server/src/test/free-port';
 import { startSilentPeer, startSmtpPeer } from '../server/src/test/smtp-peer';
 import { exited } from '../server/src/test/spawn-server';
+import { SUPERVISOR_ARGS } from '../server/src/test/supervised-site';
 
 /**
  * Drill: a console restart (the supervisor swaps server processes) while a reset mail is being
@@ -47,7 +48,7 @@ describe('mail drill: a console restart with a mail in flight', () => {
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     const port = await freePort();
     let output = '';
-    const supervisor: ChildProcess = spawn(process.execPath, ['scripts/supervisor.mjs'], {
+    const supervisor: ChildProcess = spawn(process.execPath, SUPERVISOR_ARGS, {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',

@@ -8,12 +8,14 @@ import { exited } from '../server/src/test/spawn-server';
 
 /**
  * `npm start` as people run it (node scripts/start.mjs: the builds when stale, then the
- * supervisor): its server process is the JavaScript built into dist/server, run by node alone,
- * and that built file finds what it reads next to itself at run time (the web client's files).
+ * supervisor built with the server): its server process is the JavaScript built into
+ * dist/server, run by node alone, and that built file finds what it reads next to itself at run
+ * time (the web client's files).
  * The client is built first when it is stale, as npm start does (slow the first time only).
  */
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BUILT = path.join(ROOT, 'dist/server/main.js');
+const BUILT_SUPERVISOR = path.join(ROOT, 'dist/server/process/supervisor.js');
 let dataDir = '';
 let url = '';
 let output = '';
@@ -67,8 +69,10 @@ describe('npm start', () => {
       const commandLine = (await readFile(`/proc/${child}/cmdline`, 'utf8')).split('\0').filter(Boolean);
       expect(commandLine.slice(1)).toEqual(['--no-memory-reducer', BUILT]);
     }
-    // Built now or before, it is not older than the sources it was built from.
+    // Built now or before, it is not older than the sources it was built from; the supervisor too.
     expect((await stat(BUILT)).mtimeMs).toBeGreaterThanOrEqual((await stat('server/src/main.ts')).mtimeMs);
+    const supervisorSource = await stat('server/src/process/supervisor.ts');
+    expect((await stat(BUILT_SUPERVISOR)).mtimeMs).toBeGreaterThanOrEqual(supervisorSource.mtimeMs);
   });
 
   it('serves the web client and the default backgrounds from the built server', async () => {

@@ -1,10 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm, rmdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FOLDER_EXIT_CODE } from '../server/src/process/protocol';
 import { freePort } from '../server/src/test/free-port';
 import { exited } from '../server/src/test/spawn-server';
+import { SUPERVISOR_ARGS } from '../server/src/test/supervised-site';
 import { canMount, fillDisk, mountTmpfs } from '../server/src/test/tmpfs';
 
 /**
@@ -13,7 +16,6 @@ import { canMount, fillDisk, mountTmpfs } from '../server/src/test/tmpfs';
  * stack trace and no second attempt.
  */
 const ROOT = path.resolve(import.meta.dirname, '..');
-const FOLDER_EXIT_CODE = 73;
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
@@ -25,10 +27,33 @@ async function scratch(): Promise<string> {
   return dir;
 }
 
+/**
+ * The checkout as another user can read it. The checkout may lie in a folder only its owner can
+ * enter (a clone under /root, or in a private temporary folder), where that user could not load
+ * the server's code at all, so it is bound, read-only, to a folder anyone may enter; git leaves
+ * the files inside the checkout readable by all. Read-only, and removed with rmdir only, so that
+ * no clean-up can delete anything of the checkout through it.
+ */
+async function checkoutForAll(): Promise<string> {
+  const open = await mkdtemp(path.join(tmpdir(), 'checkout-'));
+  await chmod(open, 0o755);
+  const checkout = path.join(open, 'repository');
+  await mkdir(checkout, { mode: 0o755 });
+  cleanups.push(async () => {
+    await rmdir(checkout);
+    await rmdir(open);
+  });
+  const run = promisify(execFile);
+  await run('mount', ['--bind', '-o', 'ro', ROOT, checkout]);
+  cleanups.push(() => run('umount', ['-l', checkout]));
+  return checkout;
+}
+
+/** `npm start`'s supervisor on `dataDir`, as root or as the user `as` (from a checkout that user can read). */
 async function startWith(dataDir: string, as?: { uid: number; gid: number }) {
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['scripts/supervisor.mjs'], {
-    cwd: ROOT,
+  const child: ChildProcess = spawn(process.execPath, SUPERVISOR_ARGS, {
+    cwd: as ? await checkoutForAll() : ROOT,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: as ? '/tmp' : (process.env.HOME ?? '/tmp'),

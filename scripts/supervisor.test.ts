@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { writeSavedSettings } from '../server/src/features/nodejs/app-server-file';
 import { freePort } from '../server/src/test/free-port';
 import { exited } from '../server/src/test/spawn-server';
+import { SUPERVISOR_ARGS } from '../server/src/test/supervised-site';
 
 /**
  * `npm start`'s supervisor with the real server: restarts from the console keep every request
@@ -153,7 +154,7 @@ describe('restart through the supervisor', () => {
       MONGODB_URI: '',
     };
     delete env.PORT;
-    supervisor = spawn(process.execPath, ['scripts/supervisor.mjs'], {
+    supervisor = spawn(process.execPath, SUPERVISOR_ARGS, {
       cwd: ROOT,
       env,
       stdio: 'pipe',

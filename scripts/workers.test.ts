@@ -5,9 +5,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AppServerStatus } from '@common/schemas/app-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FOLDER_EXIT_CODE } from '../server/src/process/protocol';
 import { freePort } from '../server/src/test/free-port';
 import { exited } from '../server/src/test/spawn-server';
-import { type SupervisedSite, startSupervisedSite } from '../server/src/test/supervised-site';
+import {
+  SUPERVISOR_ARGS,
+  type SupervisedSite,
+  startSupervisedSite,
+} from '../server/src/test/supervised-site';
 
 /**
  * `npm start`'s supervisor running WORKERS=2 server processes: connections go to each in turn,
@@ -114,7 +119,7 @@ describe('WORKERS=2 under the supervisor', () => {
 
   it('holds the data folder for the whole site: a second npm start on it is refused', async () => {
     let output = '';
-    const second = spawn(process.execPath, ['scripts/supervisor.mjs'], {
+    const second = spawn(process.execPath, SUPERVISOR_ARGS, {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',
@@ -130,7 +135,7 @@ describe('WORKERS=2 under the supervisor', () => {
     second.stdout?.on('data', (chunk) => (output += chunk));
     second.stderr?.on('data', (chunk) => (output += chunk));
     // Refused once, in one line, and not tried again: it cannot succeed while this site runs.
-    expect(await exited(second)).toBe(73);
+    expect(await exited(second)).toBe(FOLDER_EXIT_CODE);
     expect(output.match(/is in use by process (\d+)/g)).toEqual([
       `is in use by process ${site.supervisor.pid}`,
     ]);

@@ -11,10 +11,8 @@ import type { SliderConfigRepository } from './features/slider/slider-config.rep
 import type { UsersRepository } from './features/users/users.repository';
 import type { FastLane } from './http/fast-lane';
 import type { Mailer } from './mail/mailer';
+import type { RestartOutcome } from './process/protocol';
 import type { Store } from './store/store';
-
-/** The answer to a restart request: where the server will listen next, or why it cannot restart. */
-export type RestartOutcome = { started: true; port: number } | { started: false; message: string };
 
 /** What every feature's routes are built from. Made once, in buildApp. */
 export interface AppContext {

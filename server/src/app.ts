@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { AppContext, RestartOutcome } from './app-context';
+import type { AppContext } from './app-context';
 import type { Config } from './config';
 import { accountRoutes } from './features/account/account.routes';
 import { createAccountService } from './features/account/account.service';
@@ -22,7 +22,6 @@ import { registerMediaServing } from './features/media/media-serve';
 import { nginxRoutes } from './features/nginx/nginx.routes';
 import { nodejsRoutes } from './features/nodejs/nodejs.routes';
 import { NodejsService } from './features/nodejs/nodejs.service';
-import type { SiteProcesses } from './features/nodejs/supervisor-link';
 import { playlistRoutes } from './features/playlists/playlists.routes';
 import { SessionsRepository } from './features/sessions/sessions.repository';
 import { adminSessionsRoutes } from './features/sessions/sessions.routes';
@@ -52,6 +51,7 @@ import { registerSecurityHeaders } from './http/security-headers';
 import { registerSpa } from './http/spa';
 import { SharedRateCounters } from './lib/rate-limiter';
 import { createMailer } from './mail/mailer';
+import type { RestartOutcome, SiteProcesses } from './process/protocol';
 import type { Store } from './store/store';
 
 export interface AppDeps {

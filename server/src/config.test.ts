@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
+import { CONFIG_EXIT_CODE } from './process/protocol';
 
 describe('loadConfig', () => {
   it('has working defaults with nothing set', () => {
@@ -81,7 +82,7 @@ describe('loadConfig', () => {
       encoding: 'utf8',
       timeout: 15_000,
     });
-    expect(result.status).toBe(78);
+    expect(result.status).toBe(CONFIG_EXIT_CODE);
     expect(result.stderr).toContain('Invalid configuration');
     expect(result.stderr).toContain('PORT');
     expect(result.stderr).toContain('LOG_LEVEL');

@@ -1,20 +1,19 @@
 import path from 'node:path';
 import { buildApp } from './app';
-import type { RestartOutcome } from './app-context';
 import { ConfigError, loadConfig } from './config';
 import { dataDirRules } from './features/nginx/nginx-layout';
-import { ConnectionPool } from './features/nodejs/connection-pool';
-import { SupervisorLink } from './features/nodejs/supervisor-link';
 import { makeDataDirPrivate } from './lib/private-files';
-import { checkWritableFolder, FOLDER_EXIT_CODE, StartupError } from './lib/startup-error';
+import { checkWritableFolder, StartupError } from './lib/startup-error';
+import { ConnectionPool } from './process/connection-pool';
+import {
+  CONFIG_EXIT_CODE,
+  FOLDER_EXIT_CODE,
+  RESTART_EXIT_CODE,
+  type RestartOutcome,
+} from './process/protocol';
+import { SupervisorLink } from './process/supervisor-link';
 import { openStore } from './store/open-store';
 import { lockPath } from './store/sqlite/lock';
-
-/**
- * Exit code that asks whatever runs the server on its own (systemd, a container, a shell loop)
- * to start it again. Under `npm start` the supervisor restarts without it, seamlessly.
- */
-export const RESTART_EXIT_CODE = 75;
 
 async function main(): Promise<void> {
   // Present when `npm start`'s supervisor started this process; absent when run on its own.
@@ -26,7 +25,7 @@ async function main(): Promise<void> {
     if (error instanceof ConfigError) {
       console.error(error.message);
       link?.fatal(error.message);
-      process.exit(78); // EX_CONFIG: do not restart, a person has to fix the environment
+      process.exit(CONFIG_EXIT_CODE); // a person has to fix the environment: not restarted
     }
     if (error instanceof StartupError) {
       console.error(error.message);
@@ -80,7 +79,7 @@ async function main(): Promise<void> {
     console.error(error.message);
     link?.fatal(error.message);
     await store.close();
-    process.exit(78);
+    process.exit(CONFIG_EXIT_CODE);
   });
   process.off('SIGINT', stopEarly);
   process.off('SIGTERM', stopEarly);

@@ -4,12 +4,9 @@ import { userInfo } from 'node:os';
 import path from 'node:path';
 
 /**
- * Exit code of a start that failed for a reason a person must fix (a folder that cannot be
- * written): the supervisor does not try again. (EX_CANTCREAT from sysexits.h.)
+ * A start-up failure told in one line: the path, the reason in plain words, what to do. The
+ * server exits with FOLDER_EXIT_CODE (process/protocol.ts), which the supervisor does not retry.
  */
-export const FOLDER_EXIT_CODE = 73;
-
-/** A start-up failure told in one line: the path, the reason in plain words, what to do. */
 export class StartupError extends Error {}
 
 function whoAmI(): string {

@@ -5,6 +5,12 @@ import { exited } from './spawn-server';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
+/**
+ * node's arguments that run `npm start`'s supervisor from its TypeScript sources, from the
+ * repository's folder (`npm start` runs the copy built beside the server).
+ */
+export const SUPERVISOR_ARGS = ['--import', 'tsx', 'server/src/process/supervisor.ts'];
+
 export interface SupervisedSite {
   url: string;
   port: number;
@@ -37,7 +43,7 @@ export async function startSupervisedSite(
     PORT: String(port),
     ...env,
   };
-  const supervisor = spawn(process.execPath, ['scripts/supervisor.mjs'], {
+  const supervisor = spawn(process.execPath, SUPERVISOR_ARGS, {
     cwd: ROOT,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

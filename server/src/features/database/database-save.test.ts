@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RestartOutcome } from '../../app-context';
+import type { RestartOutcome } from '../../process/protocol';
 import { openEmbeddedStore } from '../../store/sqlite/store';
 import type { Store, StoredDoc } from '../../store/store';
 import { MOVES_COLLECTION } from '../../store/store-copy';

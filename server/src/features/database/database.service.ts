@@ -8,8 +8,8 @@ import type {
   DatabaseStatus,
 } from '@common/schemas/database';
 import type { FastifyBaseLogger } from 'fastify';
-import type { RestartOutcome } from '../../app-context';
 import { AppError } from '../../lib/app-error';
+import type { RestartOutcome } from '../../process/protocol';
 import type { Store } from '../../store/store';
 import { type MongoSettings, mongoUri, readStoreSettings } from '../../store/store-settings';
 import type { UserDoc } from '../users/users.repository';

@@ -12,8 +12,9 @@ import type { AppContext } from '../../app-context';
 import { pinoLevelOf } from '../../config';
 import type { LiveSettings } from '../../http/live-settings';
 import { AppError } from '../../lib/app-error';
+import type { SiteProcesses } from '../../process/protocol';
+import { ownStatus } from '../../process/supervisor-link';
 import { readSavedSettings, writeSavedSettings } from './app-server-file';
-import { ownStatus, type SiteProcesses } from './supervisor-link';
 
 const SAVE_LEASE = 'app-server-settings';
 const SAVE_BUSY = 'Another save of these settings is under way. Please try again.';

@@ -3,10 +3,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FOLDER_EXIT_CODE } from '../../process/protocol';
 import { freePort } from '../../test/free-port';
 import { describeAsRoot } from '../../test/root-only';
 import { mountLoopDisk, mountSmallDisk, type SmallDisk } from '../../test/small-disk';
 import { exited, type SpawnedServer, spawnServer } from '../../test/spawn-server';
+import { SUPERVISOR_ARGS } from '../../test/supervised-site';
 
 /**
  * Fault drills against the real server process on the SQLite store: a full disk, a read-only
@@ -188,7 +190,7 @@ describeAsRoot('store fault drills on a 20 MB tmpfs', () => {
     cleanups.push(() => loop.unmount());
     await loop.failReadOnly();
     const failed = await startFails(loop.dir);
-    expect(failed.code).toBe(73);
+    expect(failed.code).toBe(FOLDER_EXIT_CODE);
     expect(failed.lines).toEqual([expect.stringContaining(loop.dir)]);
     expect(failed.lines[0]).toMatch(/read-only file system\. To fix: /);
   });
@@ -218,7 +220,7 @@ describe('start-up on a DATA_DIR that cannot exist', () => {
     const parent = await mkdtemp(path.join(tmpdir(), 'blocked-'));
     cleanups.push(() => rm(parent, { recursive: true, force: true }));
     await writeFile(path.join(parent, 'data'), 'not a folder');
-    const child = spawn(process.execPath, ['scripts/supervisor.mjs'], {
+    const child = spawn(process.execPath, SUPERVISOR_ARGS, {
       cwd: path.resolve(import.meta.dirname, '../../../..'),
       env: {
         PATH: process.env.PATH,
@@ -235,7 +237,7 @@ describe('start-up on a DATA_DIR that cannot exist', () => {
     child.stderr.on('data', (chunk) => {
       output += chunk;
     });
-    expect(await exited(child)).toBe(73);
+    expect(await exited(child)).toBe(FOLDER_EXIT_CODE);
     expect(output.match(/Cannot use the data folder \(DATA_DIR\)/g)).toHaveLength(1);
     expect(output).not.toMatch(/stopped unexpectedly/);
   }, 30_000);
@@ -247,7 +249,7 @@ describe('start-up on a DATA_DIR that cannot exist', () => {
     await writeFile(path.join(parent, 'data'), 'not a folder');
     const dataDir = path.join(parent, 'data', 'site');
     const failed = await startFails(dataDir);
-    expect(failed.code).toBe(73);
+    expect(failed.code).toBe(FOLDER_EXIT_CODE);
     expect(failed.lines).toEqual([
       `Cannot use the data folder (DATA_DIR) ${dataDir}: it is (or lies inside) a file, not a folder. To fix: move that file away, or set DATA_DIR to a folder.`,
     ]);

@@ -1,33 +1,6 @@
 import { Socket, type SocketConstructorOpts } from 'node:net';
 import type { WorkerStatus } from '@common/schemas/app-server';
-import type { RestartOutcome } from '../../app-context';
-
-/**
- * A worker's side of the conversation with `npm start`'s supervisor (scripts/supervisor.mjs),
- * over the IPC channel the supervisor opens. The supervisor owns the listening sockets and
- * passes each accepted connection to its workers in turn; when a worker is replaced it hands its
- * connections back so that the others serve them, and nobody's request fails.
- *
- *   worker → supervisor: hello {host, port, workers} · ready · restart · handback (+ socket) · fatal
- *                        · lock {file} · status {id} (every worker's figures) · report {id, report}
- *   supervisor → worker: start · abort · connection (+ socket) · restart-ok {port} · restart-failed
- *                        · hand-over · report {id} (this worker's figures) · status {id, workers, supervisor}
- */
-type Incoming =
-  | { type: 'start' }
-  | { type: 'abort'; message: string }
-  | { type: 'connection' }
-  | { type: 'restart-ok'; port: number }
-  | { type: 'restart-failed'; message: string }
-  | { type: 'hand-over' }
-  | { type: 'report'; id: number }
-  | ({ type: 'status'; id: number } & SiteProcesses);
-
-/** Every worker's figures as the supervisor gathered them, and the supervisor's own. */
-export interface SiteProcesses {
-  workers: Array<WorkerStatus | { pid: number }>;
-  supervisor: { pid: number; uptime: number; rss: number };
-}
+import type { RestartOutcome, SiteProcesses, SupervisorMessage, WorkerMessage } from './protocol';
 
 /** This process's own figures. */
 export function ownStatus(): WorkerStatus {
@@ -46,6 +19,13 @@ interface NativeHandle {
   readStop(): number;
 }
 
+/**
+ * A worker's side of the conversation with `npm start`'s supervisor (supervisor.ts), over the
+ * IPC channel the supervisor opens; the messages both ways are in protocol.ts. The supervisor
+ * owns the listening sockets and passes each accepted connection to its workers in turn; when a
+ * worker is replaced it hands its connections back so that the others serve them, and nobody's
+ * request fails.
+ */
 export class SupervisorLink {
   private started?: { resolve: () => void; reject: (error: Error) => void };
   private restart: Promise<RestartOutcome> | null = null;
@@ -64,10 +44,10 @@ export class SupervisorLink {
   }
 
   private constructor() {
-    process.on('message', (message: Incoming, handle?: unknown) => this.receive(message, handle));
+    process.on('message', (message: SupervisorMessage, handle?: unknown) => this.receive(message, handle));
   }
 
-  private receive(message: Incoming, handle?: unknown): void {
+  private receive(message: SupervisorMessage, handle?: unknown): void {
     switch (message?.type) {
       case 'start':
         this.started?.resolve();
@@ -106,7 +86,7 @@ export class SupervisorLink {
     }
   }
 
-  private send(message: object, handle?: NativeHandle, done?: (error: Error | null) => void): void {
+  private send(message: WorkerMessage, handle?: NativeHandle, done?: (error: Error | null) => void): void {
     if (!process.connected) {
       done?.(new Error('The supervisor is gone'));
       return;
