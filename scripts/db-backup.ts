@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { loadConfig } from '../server/src/config';
+import { loadConfig } from '../server/src/settings/config';
 import { chooseStore } from '../server/src/store/open-store';
 import { SQLITE_FILE } from '../server/src/store/sqlite/store';
 

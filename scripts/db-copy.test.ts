@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { storeSettingsPath } from '../server/src/settings/store-settings';
 import { openEmbeddedStore } from '../server/src/store/sqlite/store';
-import { storeSettingsPath } from '../server/src/store/store-settings';
 import { startMongoStandIn } from '../server/src/test/mongo-stand-in';
 
 const run = promisify(execFile);

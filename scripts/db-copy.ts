@@ -3,14 +3,14 @@
 // The source is, unless --from says otherwise, the store `npm start` would open. Stop the server first.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../server/src/config';
+import { loadConfig } from '../server/src/settings/config';
+import { readStoreSettings, redactUri, writeStoreSettings } from '../server/src/settings/store-settings';
 import { openMongoStore } from '../server/src/store/mongo/store';
 import { chooseStore } from '../server/src/store/open-store';
 import { lockOwner } from '../server/src/store/sqlite/lock';
 import { openEmbeddedStore } from '../server/src/store/sqlite/store';
 import type { Store } from '../server/src/store/store';
 import { copyStore } from '../server/src/store/store-copy';
-import { readStoreSettings, redactUri, writeStoreSettings } from '../server/src/store/store-settings';
 
 type Place = { kind: 'embedded'; dir: string } | { kind: 'mongodb'; uri: string };
 

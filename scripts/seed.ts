@@ -1,11 +1,11 @@
 // Fills the store (the same one `npm start` uses: DATA_DIR or MONGODB_URI) with demo users.
 // Usage: npm run seed -- --users 100000 [--force]   |   npm run seed -- --remove
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../server/src/config';
 import { hashPassword } from '../server/src/features/auth/passwords';
 import { demoUsers } from '../server/src/features/users/demo-users';
 import { UsersRepository } from '../server/src/features/users/users.repository';
 import { PRIVATE_UMASK } from '../server/src/lib/private-files';
+import { loadConfig } from '../server/src/settings/config';
 import { openStore } from '../server/src/store/open-store';
 
 export const DEMO_PASSWORD = 'demo-password';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AppServerStatus } from '@common/schemas/app-server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeSavedSettings } from '../server/src/features/nodejs/app-server-file';
+import { writeSavedSettings } from '../server/src/settings/app-server-file';
 import { freePort } from '../server/src/test/free-port';
 import { exited } from '../server/src/test/spawn-server';
 import { SUPERVISOR_ARGS } from '../server/src/test/supervised-site';

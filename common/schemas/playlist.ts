@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SlideType } from './slider';
+import type { SlideType } from './slideshow';
 
 /** Long enough for any real show, short enough that one request cannot bloat the store. */
 export const MAX_PLAYLIST_ITEMS = 1000;

@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from './config';
 import type { ActivityLog } from './features/activity/activity.service';
 import type { Guards } from './features/auth/auth.guard';
 import type { ReauthProofs } from './features/auth/reauth';
@@ -7,11 +6,12 @@ import type { TokenService } from './features/auth/token-service';
 import type { SessionsService } from './features/sessions/sessions.service';
 import type { SharedChanges } from './features/shared-state/shared-changes';
 import type { StoreLeases } from './features/shared-state/store-lease';
-import type { SliderConfigRepository } from './features/slider/slider-config.repository';
+import type { SlideshowSettingsRepository } from './features/slideshow/slideshow-settings.repository';
 import type { UsersRepository } from './features/users/users.repository';
 import type { FastLane } from './http/fast-lane';
 import type { Mailer } from './mail/mailer';
 import type { RestartOutcome } from './process/protocol';
+import type { Config } from './settings/config';
 import type { Store } from './store/store';
 
 /** What every feature's routes are built from. Made once, in buildApp. */
@@ -19,8 +19,8 @@ export interface AppContext {
   config: Readonly<Config>;
   store: Store;
   users: UsersRepository;
-  /** Slider settings; also where the media library's base path is kept. */
-  sliderConfig: SliderConfigRepository;
+  /** Slideshow settings; also where the media library's base path is kept. */
+  slideshowSettings: SlideshowSettingsRepository;
   tokens: TokenService;
   /** Server-side sessions: start, check, end (see features/sessions). */
   sessions: SessionsService;

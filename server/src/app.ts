@@ -1,11 +1,12 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './app-context';
-import type { Config } from './config';
 import { accountRoutes } from './features/account/account.routes';
 import { createAccountService } from './features/account/account.service';
 import { ActivityRepository } from './features/activity/activity.repository';
 import { activityRoutes } from './features/activity/activity.routes';
 import { ActivityLog } from './features/activity/activity.service';
+import { appServerRoutes } from './features/app-server/app-server.routes';
+import { AppServerService } from './features/app-server/app-server.service';
 import { createGuards } from './features/auth/auth.guard';
 import { authRoutes } from './features/auth/auth.routes';
 import { createAuthService } from './features/auth/auth.service';
@@ -20,16 +21,14 @@ import { mailRoutes } from './features/mail/mail.routes';
 import { mediaRoutes } from './features/media/media.routes';
 import { registerMediaServing } from './features/media/media-serve';
 import { nginxRoutes } from './features/nginx/nginx.routes';
-import { nodejsRoutes } from './features/nodejs/nodejs.routes';
-import { NodejsService } from './features/nodejs/nodejs.service';
 import { playlistRoutes } from './features/playlists/playlists.routes';
 import { SessionsRepository } from './features/sessions/sessions.repository';
 import { adminSessionsRoutes } from './features/sessions/sessions.routes';
 import { SessionsService } from './features/sessions/sessions.service';
 import { SharedChanges } from './features/shared-state/shared-changes';
 import { StoreLeases } from './features/shared-state/store-lease';
-import { sliderRoutes } from './features/slider/slider.routes';
-import { SliderConfigRepository } from './features/slider/slider-config.repository';
+import { slideshowRoutes } from './features/slideshow/slideshow.routes';
+import { SlideshowSettingsRepository } from './features/slideshow/slideshow-settings.repository';
 import { ensureAdmin } from './features/users/ensure-admin';
 import { UsersRepository } from './features/users/users.repository';
 import { adminUsersRoutes } from './features/users/users.routes';
@@ -52,6 +51,7 @@ import { registerSpa } from './http/spa';
 import { SharedRateCounters } from './lib/rate-limiter';
 import { createMailer } from './mail/mailer';
 import type { RestartOutcome, SiteProcesses } from './process/protocol';
+import type { Config } from './settings/config';
 import type { Store } from './store/store';
 
 export interface AppDeps {
@@ -101,8 +101,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   changes.start();
   app.addHook('onClose', () => changes.stop());
   const leases = new StoreLeases(store);
-  const sliderConfig = new SliderConfigRepository(store, config.mediaDir, changes);
-  await sliderConfig.init();
+  const slideshowSettings = new SlideshowSettingsRepository(store, config.mediaDir, changes);
+  await slideshowSettings.init();
   const tokenKey = await loadTokenKey(config.dataDir, config.jwtSecret);
   const tokens = new TokenService(tokenKey);
   const activityEntries = new ActivityRepository(store);
@@ -130,7 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     config,
     store,
     users,
-    sliderConfig,
+    slideshowSettings,
     tokens,
     sessions,
     mailer,
@@ -182,7 +182,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ),
     { prefix: '/api/account' },
   );
-  await app.register(sliderRoutes(ctx), { prefix: '/api/slider' });
+  await app.register(slideshowRoutes(ctx), { prefix: '/api/slider' });
   await app.register(playlistRoutes(ctx), { prefix: '/api/playlists' });
   // Everything under /api/admin is checked by this one hook, before the body is even read.
   await app.register(
@@ -205,7 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ),
         { prefix: '/mongodb' },
       );
-      await admin.register(nodejsRoutes(new NodejsService(ctx, live, deps.siteProcesses), ctx), {
+      await admin.register(appServerRoutes(new AppServerService(ctx, live, deps.siteProcesses), ctx), {
         prefix: '/nodejs',
       });
       await admin.register(mailRoutes(mailer), { prefix: '/mail' });

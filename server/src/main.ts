@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { buildApp } from './app';
-import { ConfigError, loadConfig } from './config';
 import { dataDirRules } from './features/nginx/nginx-layout';
 import { makeDataDirPrivate } from './lib/private-files';
 import { checkWritableFolder, StartupError } from './lib/startup-error';
@@ -12,6 +11,7 @@ import {
   type RestartOutcome,
 } from './process/protocol';
 import { SupervisorLink } from './process/supervisor-link';
+import { ConfigError, loadConfig } from './settings/config';
 import { openStore } from './store/open-store';
 import { lockPath } from './store/sqlite/lock';
 

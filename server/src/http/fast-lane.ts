@@ -14,7 +14,7 @@ export type LaneAnswer = (request: IncomingMessage, response: ServerResponse, co
  * The busiest public reads, answered before Fastify sees them. `GET /api/slider/public` is asked
  * on every page load, focus and tab switch of every visitor, and its answer is bytes worked out
  * once per change; going through Fastify's routing, hooks and per-request logging bookkeeping
- * cost about a fifth of the server's time per answer (see bench/slider-public.bench.ts).
+ * cost about a fifth of the server's time per answer (see bench/public-slides.bench.ts).
  *
  * What the hooks would do for such a request is done here or is already in the answer's bytes:
  * the security headers and the cache policy are part of the worked-out headers, the CORS rule is

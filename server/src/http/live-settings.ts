@@ -27,7 +27,7 @@ function toLive(fields: LiveFields): LiveHttpSettings {
 /**
  * One holder per app, read by the CORS, body-size and rate-limit hooks on every request, so a
  * change saved in the console applies to the very next request without a restart: in the process
- * that saved it at once, in every other server process within a second (NodejsService reloads
+ * that saved it at once, in every other server process within a second (AppServerService reloads
  * the saved settings when SharedChanges reports an 'app-server' change).
  */
 export class LiveSettings {

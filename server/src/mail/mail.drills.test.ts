@@ -6,7 +6,7 @@ import type { MailStatusResponse } from '@common/schemas/mail';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
-import { loadConfig } from '../config';
+import { loadConfig } from '../settings/config';
 import { openEmbeddedStore } from '../store/sqlite/store';
 import { freePort } from '../test/free-port';
 import { startSilentPeer, startSmtpPeer } from '../test/smtp-peer';

@@ -2,16 +2,16 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type MongoStandIn, startMongoStandIn } from '../test/mongo-stand-in';
-import { exited, spawnServer } from '../test/spawn-server';
-import { chooseStore, openStore } from './open-store';
-import { lockOwner } from './sqlite/lock';
 import {
   DEFAULT_STORE_SETTINGS,
   type StoreSettings,
   storeSettingsPath,
   writeStoreSettings,
-} from './store-settings';
+} from '../settings/store-settings';
+import { type MongoStandIn, startMongoStandIn } from '../test/mongo-stand-in';
+import { exited, spawnServer } from '../test/spawn-server';
+import { chooseStore, openStore } from './open-store';
+import { lockOwner } from './sqlite/lock';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

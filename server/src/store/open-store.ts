@@ -1,8 +1,8 @@
-import type { Config } from '../config';
+import type { Config } from '../settings/config';
+import { readStoreSettings, redactUri, savedMongoUri, storeSettingsPath } from '../settings/store-settings';
 import { openMongoStore } from './mongo/store';
 import { openEmbeddedStore } from './sqlite/store';
 import type { Store } from './store';
-import { readStoreSettings, redactUri, savedMongoUri, storeSettingsPath } from './store-settings';
 
 export type StoreChoice =
   | { kind: 'embedded' }

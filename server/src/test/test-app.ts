@@ -4,9 +4,9 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { simpleParser } from 'mailparser';
 import { type AppDeps, buildApp } from '../app';
-import { loadConfig } from '../config';
 import { hashPassword } from '../features/auth/passwords';
 import type { UserDoc } from '../features/users/users.repository';
+import { loadConfig } from '../settings/config';
 import { openEmbeddedStore } from '../store/sqlite/store';
 import type { Store } from '../store/store';
 

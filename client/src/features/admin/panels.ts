@@ -56,7 +56,7 @@ export const PANELS: PanelDefinition[] = [
     label: 'Background Manager',
     icon: '▣',
     component: lazy(() =>
-      import('../backgrounds/backgrounds-panel').then((m) => ({ default: m.BackgroundsPanel })),
+      import('../slideshow/manager/slideshow-panel').then((m) => ({ default: m.SlideshowPanel })),
     ),
   },
   {
@@ -86,7 +86,9 @@ export const PANELS: PanelDefinition[] = [
     label: 'Node.js',
     group: 'System Settings',
     icon: '⬢',
-    component: lazy(() => import('../nodejs/nodejs-panel').then((m) => ({ default: m.NodejsPanel }))),
+    component: lazy(() =>
+      import('../app-server/app-server-panel').then((m) => ({ default: m.AppServerPanel })),
+    ),
   },
 ];
 

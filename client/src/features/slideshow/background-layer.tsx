@@ -1,10 +1,10 @@
-import { SLIDER_DEFAULTS } from '@common/slider-defaults';
+import { SLIDESHOW_DEFAULTS } from '@common/slideshow-defaults';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { BACKDROP } from './backdrop';
-import { SLIDER_PREVIEW_EVENT, type SliderPreview } from './slider-events';
 import { SlideshowEngine } from './slideshow-engine';
-import { useSliderData } from './use-slider-data';
+import { SLIDESHOW_PREVIEW_EVENT, type SlideshowPreview } from './slideshow-events';
+import { usePublicSlides } from './use-public-slides';
 
 const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
 
@@ -17,9 +17,9 @@ export function BackgroundLayer() {
   const layerA = useRef<HTMLDivElement>(null);
   const layerB = useRef<HTMLDivElement>(null);
   const engine = useRef<SlideshowEngine | null>(null);
-  const [preview, setPreview] = useState<SliderPreview | null>(null);
+  const [preview, setPreview] = useState<SlideshowPreview | null>(null);
   const clearPreview = useCallback(() => setPreview(null), []);
-  const data = useSliderData(clearPreview);
+  const data = usePublicSlides(clearPreview);
   const inAdmin = useLocation().pathname.startsWith('/admin');
 
   useEffect(() => {
@@ -49,12 +49,12 @@ export function BackgroundLayer() {
       setPreview(null);
       return;
     }
-    const onPreview = (event: Event) => setPreview((event as CustomEvent<SliderPreview | null>).detail);
-    window.addEventListener(SLIDER_PREVIEW_EVENT, onPreview);
-    return () => window.removeEventListener(SLIDER_PREVIEW_EVENT, onPreview);
+    const onPreview = (event: Event) => setPreview((event as CustomEvent<SlideshowPreview | null>).detail);
+    window.addEventListener(SLIDESHOW_PREVIEW_EVENT, onPreview);
+    return () => window.removeEventListener(SLIDESHOW_PREVIEW_EVENT, onPreview);
   }, [inAdmin]);
 
-  const config = { ...(data?.config ?? SLIDER_DEFAULTS), ...(inAdmin ? preview : null) };
+  const config = { ...(data?.config ?? SLIDESHOW_DEFAULTS), ...(inAdmin ? preview : null) };
   const empty = data !== null && data.slides.length === 0;
 
   return (

@@ -1,4 +1,4 @@
-import type { Slide } from '@common/schemas/slider';
+import type { Slide } from '@common/schemas/slideshow';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PRELOAD_TIMEOUT_MS, SETTLE_MS, SlideshowEngine } from './slideshow-engine';
 

@@ -1,4 +1,4 @@
-import type { Slide } from '@common/schemas/slider';
+import type { Slide } from '@common/schemas/slideshow';
 
 /** SPEC section 4: how long the next item may take to load, and a pause to let it paint. */
 export const PRELOAD_TIMEOUT_MS = { image: 2500, video: 3000 } as const;

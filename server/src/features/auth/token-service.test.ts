@@ -4,7 +4,7 @@ import path from 'node:path';
 import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
-import { loadConfig } from '../../config';
+import { loadConfig } from '../../settings/config';
 import { openEmbeddedStore } from '../../store/sqlite/store';
 import { spawnServer } from '../../test/spawn-server';
 import { loadTokenKey, TokenService } from './token-service';

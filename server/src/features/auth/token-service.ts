@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TokenPayload } from '@common/schemas/auth';
-import { ConfigError } from '../../config';
 import { writeFileDurably } from '../../lib/durable-file';
+import { ConfigError } from '../../settings/config';
 import { loadJose } from './jose';
 
 const ALGORITHM = 'HS256';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
-import { loadConfig } from '../../config';
+import { loadConfig } from '../../settings/config';
 import { openStore } from '../../store/open-store';
 import type { Store } from '../../store/store';
 import { type MongoStandIn, startMongoStandIn } from '../../test/mongo-stand-in';

@@ -1,7 +1,7 @@
 import { AppError } from '../../lib/app-error';
+import { type MongoSettings, mongoUri, redactUri, writeStoreSettings } from '../../settings/store-settings';
 import type { Store } from '../../store/store';
 import { abandonCopy, contentsOf, copyStore } from '../../store/store-copy';
-import { type MongoSettings, mongoUri, redactUri, writeStoreSettings } from '../../store/store-settings';
 import type { UserDoc } from '../users/users.repository';
 import type { DatabaseServiceDeps } from './database.service';
 

@@ -10,8 +10,8 @@ import type {
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import type { RestartOutcome } from '../../process/protocol';
+import { type MongoSettings, mongoUri, readStoreSettings } from '../../settings/store-settings';
 import type { Store } from '../../store/store';
-import { type MongoSettings, mongoUri, readStoreSettings } from '../../store/store-settings';
 import type { UserDoc } from '../users/users.repository';
 import { plainReason } from './connection-words';
 import { moveTo } from './database-move';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { SharedChanges } from '../shared-state/shared-changes';
-import { SliderConfigRepository } from '../slider/slider-config.repository';
+import { SlideshowSettingsRepository } from '../slideshow/slideshow-settings.repository';
 import { MEDIA_CSP } from './media-serve';
 import { fixtures } from './media-test-fixtures';
 
@@ -182,7 +182,7 @@ describe('serving /media', () => {
     const other = path.join(t.dataDir, 'other-library');
     await mkdir(path.join(other, 'image'), { recursive: true });
     await writeFile(path.join(other, 'image', 'elsewhere.gif'), fixtures.gif());
-    const settings = new SliderConfigRepository(
+    const settings = new SlideshowSettingsRepository(
       t.store,
       path.join(t.dataDir, 'media'),
       new SharedChanges(t.store),

@@ -49,7 +49,10 @@ function contentType(category: MediaCategory, name: string): string {
  * Supports byte ranges (video seeking), ETag / Last-Modified revalidation and HEAD; never lists
  * folders and never leaves the library.
  */
-export function registerMediaServing(app: FastifyInstance, ctx: Pick<AppContext, 'config' | 'sliderConfig'>) {
+export function registerMediaServing(
+  app: FastifyInstance,
+  ctx: Pick<AppContext, 'config' | 'slideshowSettings'>,
+) {
   app.route({
     method: ['GET', 'HEAD'],
     url: '/media/*',
@@ -60,13 +63,13 @@ export function registerMediaServing(app: FastifyInstance, ctx: Pick<AppContext,
 async function serve(
   request: FastifyRequest,
   reply: FastifyReply,
-  ctx: Pick<AppContext, 'config' | 'sliderConfig'>,
+  ctx: Pick<AppContext, 'config' | 'slideshowSettings'>,
 ): Promise<FastifyReply> {
   const notFound = () => reply.code(404).send(errorBody('NOT_FOUND', 'No such media file'));
   const media = parseMediaPath(decodePath(request.url));
   if (!media) return notFound();
   const base = await resolveBasePath(
-    (await ctx.sliderConfig.get()).backgroundsBasePath,
+    (await ctx.slideshowSettings.get()).backgroundsBasePath,
     ctx.config.mediaRoots,
   ).catch(() => null);
   if (!base) return notFound();

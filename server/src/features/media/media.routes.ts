@@ -64,7 +64,7 @@ export function mediaRoutes(ctx: AppContext) {
     app.post('/scan-files', async (request) => {
       const { basePath } = parseInput(mediaScanBody, request.body);
       const scan = await media.scan(basePath);
-      await ctx.sliderConfig.markChanged();
+      await ctx.slideshowSettings.markChanged();
       return {
         success: true,
         message: `Scan complete: ${scan.discoveries.total} files found`,
@@ -103,7 +103,7 @@ export function mediaRoutes(ctx: AppContext) {
         });
       }
       // Visitors' slideshows pick up the new files on their next load, not after the cache ages out.
-      await ctx.sliderConfig.markChanged();
+      await ctx.slideshowSettings.markChanged();
       await ctx.activity.record(request, {
         kind: 'media.uploaded',
         summary: `Uploaded ${files.length} file(s): ${firstNames(files.map((f) => f.name))}${refusals.length ? `; refused ${refusals.length}` : ''}`,
@@ -124,7 +124,7 @@ export function mediaRoutes(ctx: AppContext) {
       const body = parseInput(mediaDeleteBody, request.body);
       const base = await media.resolveBase(body.basePath);
       const summary = await deleteMedia(base, body.paths);
-      if (summary.deleted > 0) await ctx.sliderConfig.markChanged();
+      if (summary.deleted > 0) await ctx.slideshowSettings.markChanged();
       if (summary.deleted === 0) {
         const reasons = summary.failed.map((f) => `${f.path} (${f.reason})`).join('; ');
         const allMissing = summary.failed.every((f) => f.reason === 'not found');

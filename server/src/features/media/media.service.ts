@@ -30,13 +30,13 @@ export const NO_BASE_PATH_MESSAGE = 'Please set a base path in Background Manage
 /** Listing and scanning the library; every base path passes the media-roots check first. */
 export class MediaService {
   constructor(
-    private readonly ctx: Pick<AppContext, 'config' | 'sliderConfig'>,
+    private readonly ctx: Pick<AppContext, 'config' | 'slideshowSettings'>,
     private readonly scans: MediaScansRepository,
   ) {}
 
   /** The base path the Background Manager saved: the library that /media serves. */
   async configuredBasePath(): Promise<string> {
-    return (await this.ctx.sliderConfig.get()).backgroundsBasePath;
+    return (await this.ctx.slideshowSettings.get()).backgroundsBasePath;
   }
 
   /** The requested base path (or the configured one), made absolute and checked. */

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import type { NginxSettings } from './nginx-settings';
+import type { NginxSettings } from '../../settings/nginx-settings';
 
 /** Debian and most distributions install it here, outside an unprivileged user's PATH. */
 const FALLBACK_BINARY = '/usr/sbin/nginx';

@@ -1,6 +1,6 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { NginxSettings } from './nginx-settings';
+import type { NginxSettings } from '../../settings/nginx-settings';
 
 /** Where everything of one nginx lives, for the managed instance or the machine's own. */
 export interface NginxLayout {

@@ -8,7 +8,7 @@ import type { NginxHistory } from '@common/schemas/nginx';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
-import { loadConfig } from '../../config';
+import { loadConfig } from '../../settings/config';
 import { openEmbeddedStore } from '../../store/sqlite/store';
 import type { Store } from '../../store/store';
 import { freePort } from '../../test/free-port';

@@ -5,9 +5,9 @@ import {
   type NginxStatusResponse,
   nginxConfigBody,
 } from '@common/schemas/nginx';
-import type { Config } from '../../config';
 import { pageSecurityHeaders } from '../../http/security-headers';
 import { AppError } from '../../lib/app-error';
+import type { Config } from '../../settings/config';
 import { NginxBinary } from './nginx-binary';
 import { ensureCertificate } from './nginx-certificate';
 import { NginxFiles } from './nginx-files';

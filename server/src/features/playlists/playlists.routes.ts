@@ -9,7 +9,7 @@ import { PlaylistsService } from './playlists.service';
 export function playlistRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const repository = new PlaylistsRepository(ctx.store);
-    const playlists = new PlaylistsService(repository, ctx.sliderConfig);
+    const playlists = new PlaylistsService(repository, ctx.slideshowSettings);
     const current = async (id: string) => {
       const doc = await repository.findById(id);
       return doc ? toPlaylist(doc) : null;

@@ -2,7 +2,7 @@ import { mediaUrl } from '@common/media';
 import type { PlaylistItem } from '@common/schemas/playlist';
 import { AppError } from '../../lib/app-error';
 import { listMedia } from '../media/media-library';
-import type { SliderConfigRepository } from '../slider/slider-config.repository';
+import type { SlideshowSettingsRepository } from '../slideshow/slideshow-settings.repository';
 import type { PlaylistDoc, PlaylistLists, PlaylistsRepository } from './playlists.repository';
 
 export interface PlaylistInput {
@@ -55,7 +55,7 @@ export function normalizeLists(
 export class PlaylistsService {
   constructor(
     private readonly playlists: PlaylistsRepository,
-    private readonly sliderConfig: SliderConfigRepository,
+    private readonly slideshowSettings: SlideshowSettingsRepository,
   ) {}
 
   list(): Promise<PlaylistDoc[]> {
@@ -64,27 +64,27 @@ export class PlaylistsService {
 
   async create(name: string, input: PlaylistInput): Promise<PlaylistDoc> {
     const created = await this.playlists.create(name, await this.keepExisting(input));
-    await this.sliderConfig.markChanged();
+    await this.slideshowSettings.markChanged();
     return created;
   }
 
   async update(id: string, input: PlaylistInput): Promise<PlaylistDoc> {
     const updated = await this.playlists.update(id, await this.keepExisting(input));
     if (!updated) throw new AppError('NOT_FOUND', 'Playlist not found.');
-    await this.sliderConfig.markChanged();
+    await this.slideshowSettings.markChanged();
     return updated;
   }
 
   /** Deleting the active playlist leaves none active, so the whole library plays again. */
   async delete(id: string): Promise<void> {
     if (!(await this.playlists.delete(id))) throw new AppError('NOT_FOUND', 'Playlist not found.');
-    const config = await this.sliderConfig.get();
-    if (config.activePlaylist === id) await this.sliderConfig.save({ ...config, activePlaylist: null });
-    await this.sliderConfig.markChanged();
+    const config = await this.slideshowSettings.get();
+    if (config.activePlaylist === id) await this.slideshowSettings.save({ ...config, activePlaylist: null });
+    await this.slideshowSettings.markChanged();
   }
 
   private async keepExisting(input: PlaylistInput): Promise<PlaylistLists> {
-    const { backgroundsBasePath } = await this.sliderConfig.get();
+    const { backgroundsBasePath } = await this.slideshowSettings.get();
     return normalizeLists(input, await libraryUrls(backgroundsBasePath));
   }
 }

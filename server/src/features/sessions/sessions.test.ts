@@ -4,7 +4,7 @@ import path from 'node:path';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
-import { loadConfig } from '../../config';
+import { loadConfig } from '../../settings/config';
 import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import type { SessionDoc } from './sessions.repository';
 

@@ -54,7 +54,7 @@ describe('the bootstrap administrator (16.9)', () => {
 
     // A restart with the same environment: the same store, a new app.
     const { buildApp } = await import('../../app');
-    const { loadConfig } = await import('../../config');
+    const { loadConfig } = await import('../../settings/config');
     const lines: string[] = [];
     const restarted = await buildApp({
       config: loadConfig({ DATA_DIR: t.dataDir, ...env }),
