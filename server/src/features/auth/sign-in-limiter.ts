@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import { clientKey } from '../../lib/client-address';
-import type { RateCounters } from '../../lib/rate-limiter';
+import { hashedKeyPart, type RateCounters } from '../../lib/rate-limiter';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 const ONE_MINUTE = 60 * 1000;
@@ -20,6 +20,12 @@ export interface AuthLimits {
   perAccount: number;
   /** Reset mails asked for one e-mail (each one lands in the owner's inbox). */
   resetsPerEmail: number;
+  /**
+   * E-mails one address may bring into the counters per window (sign-in tries of an e-mail it
+   * has not tried yet, resets of one nobody asked for): each adds keys to the store, so made-up
+   * addresses cannot fill it. A right password gives its e-mail back.
+   */
+  emailsPerClient: number;
   windowMs: number;
   /** New accounts per minute from all addresses together. */
   registrationsPerMinute: number;
@@ -30,6 +36,7 @@ export const DEFAULT_AUTH_LIMITS: AuthLimits = {
   perAccountPerClient: 10,
   perAccount: 100,
   resetsPerEmail: 10,
+  emailsPerClient: 20,
   windowMs: FIFTEEN_MINUTES,
   registrationsPerMinute: 60,
 };
@@ -38,6 +45,8 @@ export const DEFAULT_AUTH_LIMITS: AuthLimits = {
 export interface PasswordTry {
   account: string;
   pair: string;
+  /** The address's count of e-mails (see AuthLimits.emailsPerClient). */
+  emails: string;
 }
 
 function tooManyAttempts(reply: FastifyReply, wait: number, message = 'Too many attempts.'): AppError {
@@ -54,7 +63,8 @@ function tooManyAttempts(reply: FastifyReply, wait: number, message = 'Too many 
  * (so the budgets are the site's, not one server process's): sign-in,
  * forgot-password and every check of a signed-in member's current password (account changes)
  * count against the same budgets, so a stolen session cannot guess the password faster than the
- * sign-in form could. Over a budget: 429 with Retry-After.
+ * sign-in form could. Over a budget: 429 with Retry-After. Keys name an e-mail by its hash
+ * (hashedKeyPart), so a key's size does not depend on what a client sends.
  */
 export class SignInLimiter {
   /** `counters` are the shared ones (SharedRateCounters): every try counts on every process at once. */
@@ -87,28 +97,49 @@ export class SignInLimiter {
     email: string,
   ): Promise<PasswordTry> {
     await this.limitClient(request, reply, 'login');
-    const account = `login:${email}`;
-    const pair = `${account}:${clientKey(request.ip)}`;
+    const client = clientKey(request.ip);
+    const account = `login:${hashedKeyPart(email)}`;
+    const pair = `${account}:${client}`;
+    const emails = `emails:${client}`;
     const [total, tried] = await Promise.all([this.counters.peek(account), this.counters.peek(pair)]);
     if (total.count >= this.limits.perAccount && tried.count > 0) throw tooManyAttempts(reply, total.wait);
+    // The first try of this e-mail from this address: a new key in the store.
+    if (tried.count === 0) await this.limitNewEmail(reply, emails);
     const wait = await this.counters.hit(pair, this.limits.perAccountPerClient, this.limits.windowMs);
     if (wait > 0) throw tooManyAttempts(reply, wait);
-    await this.counters.hit(account, Number.POSITIVE_INFINITY, this.limits.windowMs);
-    return { account, pair };
+    // Counted whatever the total (compared above), kept with the limit it is compared to.
+    await this.counters.hit(account, Number.POSITIVE_INFINITY, this.limits.windowMs, this.limits.perAccount);
+    return { account, pair, emails };
   }
 
   /**
    * After the right password: this address starts afresh, and only this try comes off the
    * account-wide count, so the owner signing in never gives a guesser elsewhere a fresh budget.
+   * The address's key for the e-mail is gone, and so is its place among the address's e-mails.
    */
   async succeeded(tries: PasswordTry): Promise<void> {
-    await Promise.all([this.counters.reset(tries.pair), this.counters.refund(tries.account)]);
+    await Promise.all([
+      this.counters.reset(tries.pair),
+      this.counters.refund(tries.account),
+      this.counters.refund(tries.emails),
+    ]);
   }
 
   /** Reset mails: per address, and per e-mail (each one lands in that inbox). */
   async limitReset(request: FastifyRequest, reply: FastifyReply, email: string): Promise<void> {
     await this.limitClient(request, reply, 'forgot');
-    const wait = await this.counters.hit(`forgot:${email}`, this.limits.resetsPerEmail, this.limits.windowMs);
+    const key = `forgot:${hashedKeyPart(email)}`;
+    // An e-mail nobody asked a reset for in this window: a new key in the store.
+    if ((await this.counters.peek(key)).count === 0)
+      await this.limitNewEmail(reply, `emails:${clientKey(request.ip)}`);
+    const wait = await this.counters.hit(key, this.limits.resetsPerEmail, this.limits.windowMs);
     if (wait > 0) throw tooManyAttempts(reply, wait);
+  }
+
+  /** One more e-mail brought into the counters by an address (see AuthLimits.emailsPerClient). */
+  private async limitNewEmail(reply: FastifyReply, emails: string): Promise<void> {
+    const wait = await this.counters.hit(emails, this.limits.emailsPerClient, this.limits.windowMs);
+    if (wait > 0)
+      throw tooManyAttempts(reply, wait, 'Too many different e-mail addresses from your address.');
   }
 }
