@@ -55,6 +55,24 @@ describe('registrations (16.1)', () => {
     expect(statuses).toEqual([201, 201, 201, 429, 429]);
   });
 
+  it('one address spends only its share: 429 past it, while another address still registers (issue 25)', async () => {
+    const t = await app();
+    const register = (address: string, i: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        ...from(address),
+        payload: { name: `Person ${i}`, email: `share${i}@example.com`, password: 'secret1' },
+      });
+    const share = DEFAULT_AUTH_LIMITS.registrationsPerClient;
+    expect(share).toBeLessThan(DEFAULT_AUTH_LIMITS.registrationsPerMinute);
+    for (let i = 0; i < share; i++) expect((await register('203.0.113.80', i)).statusCode).toBe(201);
+    const refused = await register('203.0.113.80', share);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().message).toMatch(/^Too many new accounts from your address\. /);
+    expect((await register('198.51.100.80', share + 1)).statusCode).toBe(201);
+  });
+
   it('a member token does not lift the limit of an address on the other public routes', async () => {
     const t = await app({ RATE_LIMIT_MAX: '3' });
     const member = await createUser(t);

@@ -29,6 +29,12 @@ export interface AuthLimits {
   windowMs: number;
   /** New accounts per minute from all addresses together. */
   registrationsPerMinute: number;
+  /**
+   * New accounts per minute from one address: its share of the budget above, so that one address
+   * cannot spend the site's and shut registration for everyone else; enough for a class or an
+   * office signing up together behind one address.
+   */
+  registrationsPerClient: number;
 }
 
 export const DEFAULT_AUTH_LIMITS: AuthLimits = {
@@ -39,6 +45,7 @@ export const DEFAULT_AUTH_LIMITS: AuthLimits = {
   emailsPerClient: 20,
   windowMs: FIFTEEN_MINUTES,
   registrationsPerMinute: 60,
+  registrationsPerClient: 20,
 };
 
 /** The counters one password check took, handed back by `succeeded`. */
@@ -80,10 +87,17 @@ export class SignInLimiter {
     if (wait > 0) throw tooManyAttempts(reply, wait);
   }
 
-  /** New accounts, all addresses together. */
-  async limitRegistration(reply: FastifyReply): Promise<void> {
+  /** New accounts: the address's share, then all addresses together. */
+  async limitRegistration(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const share = `register:${clientKey(request.ip)}`;
+    const own = await this.counters.hit(share, this.limits.registrationsPerClient, ONE_MINUTE);
+    if (own > 0) throw tooManyAttempts(reply, own, 'Too many new accounts from your address.');
     const wait = await this.counters.hit('register', this.limits.registrationsPerMinute, ONE_MINUTE);
-    if (wait > 0) throw tooManyAttempts(reply, wait, 'Too many new accounts right now.');
+    if (wait > 0) {
+      // Refused for everyone: no account was made, so none comes off the address's share.
+      await this.counters.refund(share);
+      throw tooManyAttempts(reply, wait, 'Too many new accounts right now.');
+    }
   }
 
   /**
