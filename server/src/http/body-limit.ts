@@ -53,6 +53,13 @@ export function registerBodyLimit(app: FastifyInstance, live: LiveSettings): voi
       },
     });
     payload.on('error', (error) => counted.destroy(error));
+    // A route that reads its body answers 413 from its parser, which listens for this error. GET
+    // and HEAD are answered without their body being read: unheard, the error would end the
+    // process. Their connection is closed instead: at once when the answer has gone, else right
+    // after it (tooLarge asked for `Connection: close`).
+    counted.on('error', () => {
+      if (reply.sent) request.raw.destroy();
+    });
     done(null, payload.pipe(counted));
   });
 }

@@ -20,9 +20,10 @@ export type LaneAnswer = (request: IncomingMessage, response: ServerResponse, co
  * the security headers and the cache policy are part of the worked-out headers, the CORS rule is
  * applied here (the same function as the CORS hook), and the rate limit, body limits and guards
  * do not apply to a public read without a body. What a lane does not do, Fastify does: a lane
- * takes only GET and HEAD of its exact path (a query string goes to Fastify), and steps aside
- * whenever it has nothing ready or the log is at `debug` (every request is then logged by the
- * request log). A lane answer is written from memory in one go, so it is not timed for the
+ * takes only GET and HEAD of its exact path (a query string goes to Fastify) with no body (one
+ * announced by `Content-Length` or `Transfer-Encoding` goes to Fastify, for its body limit and
+ * timeouts), and steps aside whenever it has nothing ready or the log is at `debug` (every
+ * request is then logged by the request log). A lane answer is written from memory in one go, so it is not timed for the
  * slow-request warning. Node still applies the server's timeouts and keep-alive rules.
  */
 export class FastLane {
@@ -61,6 +62,16 @@ export class FastLane {
     if (answer === undefined) return false;
     const method = request.method;
     if ((method !== 'GET' && method !== 'HEAD') || (this.log && logsEveryRequest(this.log))) return false;
+    // A request announcing a body goes to Fastify, whose body limit answers a stranger's large
+    // one 413 at once and whose body timeouts end a slow one: answered here, the connection
+    // would stay open for as long as the client kept trickling the body it announced.
+    if (hasBody(request)) return false;
     return answer(request, response, corsAnswer(this.live.current.corsOrigins, request.headers.origin));
   }
+}
+
+/** A `Content-Length` other than 0 (Node refuses malformed ones before this), or any `Transfer-Encoding`. */
+function hasBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) !== 0);
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { CounterStore } from '../store/counters';
 
 /**
@@ -10,9 +11,11 @@ import type { CounterStore } from '../store/counters';
 export interface RateCounters {
   /**
    * Counts one attempt for `key` unless it is already at `max` in its window. Answers the
-   * seconds to wait when over the limit (then nothing is counted), else 0.
+   * seconds to wait when over the limit (then nothing is counted), else 0. `limit`, when the
+   * caller compares the count itself (a `max` of Infinity), is the count from which it refuses:
+   * the store keeps it so that its sweep never drops a window being enforced.
    */
-  hit(key: string, max: number, windowMs: number): Promise<number>;
+  hit(key: string, max: number, windowMs: number, limit?: number): Promise<number>;
   /** How many attempts `key` has in its current window, and the seconds until that window ends. */
   peek(key: string): Promise<{ count: number; wait: number }>;
   /** Takes back one attempt (an answer that cost nothing, such as a 304). */
@@ -22,6 +25,15 @@ export interface RateCounters {
 }
 
 const secondsUntil = (resetAt: number, now = Date.now()) => Math.max(1, Math.ceil((resetAt - now) / 1000));
+
+/**
+ * Text a client chooses (an e-mail address) as a part of a key: 22 characters whatever its
+ * length (128 bits of its SHA-256), so that every key has a bounded size and the counters hold
+ * no address in the clear.
+ */
+export function hashedKeyPart(text: string): string {
+  return createHash('sha256').update(text).digest('base64url').slice(0, 22);
+}
 
 /**
  * Every call is one atomic conditional step in the store, so the limit is exact whatever the
@@ -34,8 +46,8 @@ export class SharedRateCounters implements RateCounters {
     private readonly namespace: string,
   ) {}
 
-  async hit(key: string, max: number, windowMs: number): Promise<number> {
-    const window = await this.counters.add(this.namespace + key, 1, max, windowMs);
+  async hit(key: string, max: number, windowMs: number, limit = max): Promise<number> {
+    const window = await this.counters.add(this.namespace + key, 1, max, windowMs, limit);
     return window.added ? 0 : secondsUntil(window.resetAt);
   }
 
@@ -65,6 +77,8 @@ interface Local {
   shared: number;
   resetAt: number;
   windowMs: number;
+  /** The count this process refuses from: kept by the store for its sweep. */
+  limit: number;
   /** When this process first counted while no window was known: a new window starts then. */
   firstAt: number;
 }
@@ -93,9 +107,10 @@ export class BatchedRateCounters implements RateCounters {
     return this.local.size;
   }
 
-  async hit(key: string, max: number, windowMs: number): Promise<number> {
+  async hit(key: string, max: number, windowMs: number, limit = max): Promise<number> {
     const now = Date.now();
     const entry = this.entry(key, windowMs, now);
+    entry.limit = limit;
     if (entry.shared + entry.pending >= max)
       return secondsUntil(entry.resetAt || entry.firstAt + windowMs, now);
     if (entry.resetAt === 0 && entry.pending === 0) entry.firstAt = now;
@@ -153,11 +168,14 @@ export class BatchedRateCounters implements RateCounters {
         // A window the store starts now began with this process's first count, not at the merge.
         const windowMs = Math.max(1, entry.windowMs - (now - entry.firstAt));
         try {
+          // No maximum in the store: every process's counts are added whatever the total. The
+          // limit goes with them, so that the sweep keeps a window over it.
           const window = await this.counters.add(
             this.namespace + key,
             amount,
             Number.POSITIVE_INFINITY,
             windowMs,
+            entry.limit,
           );
           entry.shared = window.count;
           entry.resetAt = window.count > 0 ? window.resetAt : 0;
@@ -174,7 +192,7 @@ export class BatchedRateCounters implements RateCounters {
     let entry = this.local.get(key);
     if (!entry) {
       this.makeRoom();
-      entry = { pending: 0, shared: 0, resetAt: 0, windowMs, firstAt: now };
+      entry = { pending: 0, shared: 0, resetAt: 0, windowMs, limit: Number.POSITIVE_INFINITY, firstAt: now };
       this.local.set(key, entry);
     }
     entry.windowMs = windowMs;

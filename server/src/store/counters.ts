@@ -21,16 +21,21 @@ export interface CounterStore {
   /**
    * Adds `amount` (negative to take some back, never below 0) to `key`'s running window, or
    * starts a window of `windowMs` with it when none runs, unless the count would go above `max`.
-   * One atomic step whatever the number of processes calling at once.
+   * One atomic step whatever the number of processes calling at once. A window started here
+   * keeps `limit`, the count from which its key's limit is enforced: `max` unless the caller
+   * compares the count itself (a batched count added with no `max`, a count read to decide).
    */
-  add(key: string, amount: number, max: number, windowMs: number): Promise<CounterAdded>;
+  add(key: string, amount: number, max: number, windowMs: number, limit?: number): Promise<CounterAdded>;
   /** The running window of `key`, or null when none runs. */
   get(key: string): Promise<CounterWindow | null>;
   delete(key: string): Promise<void>;
   /**
-   * Deletes the ended windows, then, when more than `maxKeys` are left, those ending soonest:
-   * the counters never grow without bound, whatever the number of clients. Each adapter runs it
-   * by itself every minute; it is here for the tests and the contract.
+   * Deletes the ended windows, then, when more than `maxKeys` are left, those ending soonest
+   * among the windows below their limit. A window at or over its limit is never dropped, as that
+   * would lift a limit being enforced (a locked account would be let in again): only such
+   * windows may keep the count above `maxKeys`, and each costs a client its whole budget, which
+   * the limits per address bound. Each adapter runs it by itself every minute; it is here for
+   * the tests and the contract.
    */
   sweep(maxKeys?: number): Promise<void>;
 }

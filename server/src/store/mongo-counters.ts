@@ -11,7 +11,15 @@ interface CounterDoc {
   _id: string;
   count: number;
   resetAt: Date;
+  /** The count from which the window's limit is enforced (Infinity: none). */
+  limit: number;
 }
+
+/**
+ * A window below its limit: the only kind the sweep may drop. A document written before windows
+ * kept their limit has none, and compares as below every count: kept until it ends.
+ */
+const BELOW_LIMIT = { $expr: { $lt: ['$count', '$limit'] } };
 
 /** Attempts before giving up when other processes keep changing the same key at the same moment. */
 const ATTEMPTS = 20;
@@ -21,7 +29,7 @@ const ATTEMPTS = 20;
  * document's _id, so two processes can never create two windows for one key. A running window
  * is counted by one conditional `$inc` (atomic on the server); an ended one is restarted by a
  * compare-and-set on its end time. A TTL index on `resetAt` lets MongoDB delete ended windows by
- * itself; the sweep also caps the collection's size.
+ * itself; the sweep also caps the collection's size, never dropping a window at its limit.
  */
 export function mongoCounters(db: Db): CounterStore & { close(): void } {
   const c = db.collection<CounterDoc>(COUNTERS_COLLECTION);
@@ -34,7 +42,13 @@ export function mongoCounters(db: Db): CounterStore & { close(): void } {
     return indexed;
   };
 
-  async function add(key: string, amount: number, max: number, windowMs: number): Promise<CounterAdded> {
+  async function add(
+    key: string,
+    amount: number,
+    max: number,
+    windowMs: number,
+    limit = max,
+  ): Promise<CounterAdded> {
     await ready();
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const now = Date.now();
@@ -66,14 +80,14 @@ export function mongoCounters(db: Db): CounterStore & { close(): void } {
       if (doc) {
         const restarted = await c.findOneAndUpdate(
           { _id: key, resetAt: doc.resetAt },
-          { $set: { count: amount, resetAt } },
+          { $set: { count: amount, resetAt, limit } },
           { returnDocument: 'after' },
         );
         if (restarted) return { count: amount, resetAt: resetAt.getTime(), added: true };
         continue;
       }
       try {
-        await c.insertOne({ _id: key, count: amount, resetAt });
+        await c.insertOne({ _id: key, count: amount, resetAt, limit });
         return { count: amount, resetAt: resetAt.getTime(), added: true };
       } catch (error) {
         // Another process started the window first: count in it.
@@ -89,11 +103,12 @@ export function mongoCounters(db: Db): CounterStore & { close(): void } {
     const excess = (await c.estimatedDocumentCount()) - maxKeys;
     if (excess <= 0) return;
     const soonest = await c
-      .find({}, { projection: { _id: 1 } })
+      .find(BELOW_LIMIT, { projection: { _id: 1 } })
       .sort({ resetAt: 1 })
       .limit(excess)
       .toArray();
-    await c.deleteMany({ _id: { $in: soonest.map((doc) => doc._id) } });
+    // Checked again as each is deleted: one may have reached its limit since it was read.
+    await c.deleteMany({ _id: { $in: soonest.map((doc) => doc._id) }, ...BELOW_LIMIT });
   }
 
   const timer = setInterval(() => void sweep().catch(() => undefined), SWEEP_EVERY_MS);

@@ -25,34 +25,46 @@ export function openSqliteCounters(dir: string): CounterStore & { close(): void 
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL) WITHOUT ROWID;
-    CREATE INDEX IF NOT EXISTS counters_reset_at ON counters (reset_at);
-  `);
+  // `lim`: the count from which the window's limit is enforced (REAL, so that "none" is
+  // Infinity). Rows of a file made before it had the column get 0: kept until they end.
+  db.transaction(() => {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL, lim REAL NOT NULL DEFAULT 0) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS counters_reset_at ON counters (reset_at);
+    `);
+    const columns = db.prepare<[], { name: string }>('PRAGMA table_info(counters)').all();
+    if (!columns.some((column) => column.name === 'lim'))
+      db.exec('ALTER TABLE counters ADD COLUMN lim REAL NOT NULL DEFAULT 0');
+  }).immediate();
   const select = db.prepare<[string], Row>('SELECT count, reset_at FROM counters WHERE key = ?');
   const update = db.prepare('UPDATE counters SET count = ? WHERE key = ?');
-  const replace = db.prepare('INSERT OR REPLACE INTO counters (key, count, reset_at) VALUES (?, ?, ?)');
+  const replace = db.prepare(
+    'INSERT OR REPLACE INTO counters (key, count, reset_at, lim) VALUES (?, ?, ?, ?)',
+  );
   const remove = db.prepare('DELETE FROM counters WHERE key = ?');
   const removeEnded = db.prepare('DELETE FROM counters WHERE reset_at <= ?');
   const total = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM counters');
+  // Only windows below their limit: dropping one at it would lift a limit being enforced.
   const removeSoonest = db.prepare(
-    'DELETE FROM counters WHERE key IN (SELECT key FROM counters ORDER BY reset_at LIMIT ?)',
+    'DELETE FROM counters WHERE key IN (SELECT key FROM counters WHERE count < lim ORDER BY reset_at LIMIT ?)',
   );
 
-  const add = db.transaction((key: string, amount: number, max: number, windowMs: number): CounterAdded => {
-    const now = Date.now();
-    const row = select.get(key);
-    if (row && row.reset_at > now) {
-      const next = row.count + amount;
-      if (next > max) return { count: row.count, resetAt: row.reset_at, added: false };
-      update.run(Math.max(0, next), key);
-      return { count: Math.max(0, next), resetAt: row.reset_at, added: true };
-    }
-    if (amount <= 0) return { count: 0, resetAt: now, added: true };
-    if (amount > max) return { count: 0, resetAt: now + windowMs, added: false };
-    replace.run(key, amount, now + windowMs);
-    return { count: amount, resetAt: now + windowMs, added: true };
-  });
+  const add = db.transaction(
+    (key: string, amount: number, max: number, windowMs: number, limit: number): CounterAdded => {
+      const now = Date.now();
+      const row = select.get(key);
+      if (row && row.reset_at > now) {
+        const next = row.count + amount;
+        if (next > max) return { count: row.count, resetAt: row.reset_at, added: false };
+        update.run(Math.max(0, next), key);
+        return { count: Math.max(0, next), resetAt: row.reset_at, added: true };
+      }
+      if (amount <= 0) return { count: 0, resetAt: now, added: true };
+      if (amount > max) return { count: 0, resetAt: now + windowMs, added: false };
+      replace.run(key, amount, now + windowMs, limit);
+      return { count: amount, resetAt: now + windowMs, added: true };
+    },
+  );
   const sweep = db.transaction((maxKeys: number) => {
     removeEnded.run(Date.now());
     const excess = (total.get()?.n ?? 0) - maxKeys;
@@ -70,7 +82,8 @@ export function openSqliteCounters(dir: string): CounterStore & { close(): void 
   timer.unref();
 
   return {
-    add: (key, amount, max, windowMs) => run(() => add.immediate(key, amount, max, windowMs)),
+    add: (key, amount, max, windowMs, limit = max) =>
+      run(() => add.immediate(key, amount, max, windowMs, limit)),
     get: (key) =>
       run(() => {
         const row = select.get(key);

@@ -31,7 +31,7 @@ export function authRoutes(auth: AuthService, guards: Guards, audit: AuthAudit, 
   return async (app: FastifyInstance) => {
     app.post('/register', async (request, reply) => {
       const body = parseInput(registerBody, request.body);
-      await limiter.limitRegistration(reply);
+      await limiter.limitRegistration(request, reply);
       const { token } = await auth.register(body, clientOf(request));
       return reply.code(201).send({ token, msg: 'Registration successful' });
     });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { rawRequest } from '../../test/raw-request';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import { DEFAULT_AUTH_LIMITS } from './sign-in-limiter';
 
@@ -52,6 +53,24 @@ describe('registrations (16.1)', () => {
       if (response.statusCode === 429) expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
     }
     expect(statuses).toEqual([201, 201, 201, 429, 429]);
+  });
+
+  it('one address spends only its share: 429 past it, while another address still registers (issue 25)', async () => {
+    const t = await app();
+    const register = (address: string, i: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        ...from(address),
+        payload: { name: `Person ${i}`, email: `share${i}@example.com`, password: 'secret1' },
+      });
+    const share = DEFAULT_AUTH_LIMITS.registrationsPerClient;
+    expect(share).toBeLessThan(DEFAULT_AUTH_LIMITS.registrationsPerMinute);
+    for (let i = 0; i < share; i++) expect((await register('203.0.113.80', i)).statusCode).toBe(201);
+    const refused = await register('203.0.113.80', share);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().message).toMatch(/^Too many new accounts from your address\. /);
+    expect((await register('198.51.100.80', share + 1)).statusCode).toBe(201);
   });
 
   it('a member token does not lift the limit of an address on the other public routes', async () => {
@@ -118,6 +137,24 @@ describe('bodies sent to public routes (16.2)', () => {
       payload: Readable.from([Buffer.from(bigLogin)]),
     });
     expect(response.statusCode).toBe(413);
+  });
+
+  it('closes the connection of a GET whose streamed body passes 16 KB, and serves on', async () => {
+    const t = await app();
+    const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    // A GET is answered without its body being read; the limit must still end the connection
+    // (the error it raised once went unheard and ended the process).
+    const unheard: unknown[] = [];
+    const listener = (error: unknown) => unheard.push(error);
+    process.prependListener('uncaughtException', listener);
+    try {
+      const head = 'GET /api/health HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n';
+      expect((await rawRequest(url, `${head}5000\r\n${'x'.repeat(20_000)}`)).closed).toBe(true);
+      expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+      expect(unheard).toEqual([]);
+    } finally {
+      process.off('uncaughtException', listener);
+    }
   });
 
   it('keeps the Max Request Size for signed-in administrators', async () => {

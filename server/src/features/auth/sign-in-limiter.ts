@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import { clientKey } from '../../lib/client-address';
-import type { RateCounters } from '../../lib/rate-limiter';
+import { hashedKeyPart, type RateCounters } from '../../lib/rate-limiter';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 const ONE_MINUTE = 60 * 1000;
@@ -25,9 +25,21 @@ export interface AuthLimits {
   emailChangesPerAddress: number;
   /** E-mail changes one account asks for, whatever the address (each mails its owner too). */
   emailChangesPerAccount: number;
+  /**
+   * E-mails one address may bring into the counters per window (sign-in tries of an e-mail it
+   * has not tried yet, resets of one nobody asked for): each adds keys to the store, so made-up
+   * addresses cannot fill it. A right password gives its e-mail back.
+   */
+  emailsPerClient: number;
   windowMs: number;
   /** New accounts per minute from all addresses together. */
   registrationsPerMinute: number;
+  /**
+   * New accounts per minute from one address: its share of the budget above, so that one address
+   * cannot spend the site's and shut registration for everyone else; enough for a class or an
+   * office signing up together behind one address.
+   */
+  registrationsPerClient: number;
 }
 
 export const DEFAULT_AUTH_LIMITS: AuthLimits = {
@@ -37,14 +49,18 @@ export const DEFAULT_AUTH_LIMITS: AuthLimits = {
   resetsPerEmail: 10,
   emailChangesPerAddress: 10,
   emailChangesPerAccount: 10,
+  emailsPerClient: 20,
   windowMs: FIFTEEN_MINUTES,
   registrationsPerMinute: 60,
+  registrationsPerClient: 20,
 };
 
 /** The counters one password check took, handed back by `succeeded`. */
 export interface PasswordTry {
   account: string;
   pair: string;
+  /** The address's count of e-mails (see AuthLimits.emailsPerClient). */
+  emails: string;
 }
 
 function tooManyAttempts(reply: FastifyReply, wait: number, message = 'Too many attempts.'): AppError {
@@ -61,7 +77,8 @@ function tooManyAttempts(reply: FastifyReply, wait: number, message = 'Too many 
  * (so the budgets are the site's, not one server process's): sign-in,
  * forgot-password and every check of a signed-in member's current password (account changes)
  * count against the same budgets, so a stolen session cannot guess the password faster than the
- * sign-in form could. Over a budget: 429 with Retry-After.
+ * sign-in form could. Over a budget: 429 with Retry-After. Keys name an e-mail by its hash
+ * (hashedKeyPart), so a key's size does not depend on what a client sends.
  */
 export class SignInLimiter {
   /** `counters` are the shared ones (SharedRateCounters): every try counts on every process at once. */
@@ -77,10 +94,17 @@ export class SignInLimiter {
     if (wait > 0) throw tooManyAttempts(reply, wait);
   }
 
-  /** New accounts, all addresses together. */
-  async limitRegistration(reply: FastifyReply): Promise<void> {
+  /** New accounts: the address's share, then all addresses together. */
+  async limitRegistration(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const share = `register:${clientKey(request.ip)}`;
+    const own = await this.counters.hit(share, this.limits.registrationsPerClient, ONE_MINUTE);
+    if (own > 0) throw tooManyAttempts(reply, own, 'Too many new accounts from your address.');
     const wait = await this.counters.hit('register', this.limits.registrationsPerMinute, ONE_MINUTE);
-    if (wait > 0) throw tooManyAttempts(reply, wait, 'Too many new accounts right now.');
+    if (wait > 0) {
+      // Refused for everyone: no account was made, so none comes off the address's share.
+      await this.counters.refund(share);
+      throw tooManyAttempts(reply, wait, 'Too many new accounts right now.');
+    }
   }
 
   /**
@@ -94,28 +118,42 @@ export class SignInLimiter {
     email: string,
   ): Promise<PasswordTry> {
     await this.limitClient(request, reply, 'login');
-    const account = `login:${email}`;
-    const pair = `${account}:${clientKey(request.ip)}`;
+    const client = clientKey(request.ip);
+    const account = `login:${hashedKeyPart(email)}`;
+    const pair = `${account}:${client}`;
+    const emails = `emails:${client}`;
     const [total, tried] = await Promise.all([this.counters.peek(account), this.counters.peek(pair)]);
     if (total.count >= this.limits.perAccount && tried.count > 0) throw tooManyAttempts(reply, total.wait);
+    // The first try of this e-mail from this address: a new key in the store.
+    if (tried.count === 0) await this.limitNewEmail(reply, emails);
     const wait = await this.counters.hit(pair, this.limits.perAccountPerClient, this.limits.windowMs);
     if (wait > 0) throw tooManyAttempts(reply, wait);
-    await this.counters.hit(account, Number.POSITIVE_INFINITY, this.limits.windowMs);
-    return { account, pair };
+    // Counted whatever the total (compared above), kept with the limit it is compared to.
+    await this.counters.hit(account, Number.POSITIVE_INFINITY, this.limits.windowMs, this.limits.perAccount);
+    return { account, pair, emails };
   }
 
   /**
    * After the right password: this address starts afresh, and only this try comes off the
    * account-wide count, so the owner signing in never gives a guesser elsewhere a fresh budget.
+   * The address's key for the e-mail is gone, and so is its place among the address's e-mails.
    */
   async succeeded(tries: PasswordTry): Promise<void> {
-    await Promise.all([this.counters.reset(tries.pair), this.counters.refund(tries.account)]);
+    await Promise.all([
+      this.counters.reset(tries.pair),
+      this.counters.refund(tries.account),
+      this.counters.refund(tries.emails),
+    ]);
   }
 
   /** Reset mails: per address, and per e-mail (each one lands in that inbox). */
   async limitReset(request: FastifyRequest, reply: FastifyReply, email: string): Promise<void> {
     await this.limitClient(request, reply, 'forgot');
-    const wait = await this.counters.hit(`forgot:${email}`, this.limits.resetsPerEmail, this.limits.windowMs);
+    const key = `forgot:${hashedKeyPart(email)}`;
+    // An e-mail nobody asked a reset for in this window: a new key in the store.
+    if ((await this.counters.peek(key)).count === 0)
+      await this.limitNewEmail(reply, `emails:${clientKey(request.ip)}`);
+    const wait = await this.counters.hit(key, this.limits.resetsPerEmail, this.limits.windowMs);
     if (wait > 0) throw tooManyAttempts(reply, wait);
   }
 
@@ -129,9 +167,20 @@ export class SignInLimiter {
     const account = `email-change:account:${userId}`;
     const accountWait = await this.counters.hit(account, emailChangesPerAccount, windowMs);
     if (accountWait > 0) throw tooManyAttempts(reply, accountWait, TOO_MANY_EMAIL_CHANGES);
-    const addressWait = await this.counters.hit(`email-change:to:${to}`, emailChangesPerAddress, windowMs);
+    const addressWait = await this.counters.hit(
+      `email-change:to:${hashedKeyPart(to)}`,
+      emailChangesPerAddress,
+      windowMs,
+    );
     if (addressWait === 0) return;
     await this.counters.refund(account);
     throw tooManyAttempts(reply, addressWait, TOO_MANY_EMAIL_CHANGES);
+  }
+
+  /** One more e-mail brought into the counters by an address (see AuthLimits.emailsPerClient). */
+  private async limitNewEmail(reply: FastifyReply, emails: string): Promise<void> {
+    const wait = await this.counters.hit(emails, this.limits.emailsPerClient, this.limits.windowMs);
+    if (wait > 0)
+      throw tooManyAttempts(reply, wait, 'Too many different e-mail addresses from your address.');
   }
 }

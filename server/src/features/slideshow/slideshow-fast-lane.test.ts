@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FastLane, type LaneAnswer } from '../../http/fast-lane';
 import { API_SECURITY_HEADERS } from '../../http/security-headers';
+import { rawRequest } from '../../test/raw-request';
 import { bearer, createTestApp, createUser, saveAppServerSettings, type TestApp } from '../../test/test-app';
 
 // GET /api/slider/public is answered before Fastify over HTTP (http/fast-lane.ts); app.inject
@@ -84,6 +85,28 @@ async function expectSameAnswer(method: string, headers: Record<string, string> 
 }
 
 describe('GET /api/slider/public before Fastify', () => {
+  it('leaves a request announcing a body to Fastify: its body limit and timeouts, not the lane', async () => {
+    await overHttp('GET', {});
+    await expectSameAnswer('GET');
+    const before = laneAnswered.mock.calls.length;
+    const head = 'GET /api/slider/public HTTP/1.1\r\nHost: localhost\r\n';
+    // A stranger announcing a body over 16 KB: 413 at once, and the connection closed.
+    expect(await rawRequest(url, `${head}Content-Length: 1000000000\r\n\r\n`)).toEqual({
+      status: 413,
+      closed: true,
+    });
+    // A streamed body is answered without being read; past 16 KB the connection is closed.
+    const streamed = await rawRequest(
+      url,
+      `${head}Transfer-Encoding: chunked\r\n\r\n5000\r\n${'x'.repeat(20_000)}`,
+    );
+    expect(streamed.closed).toBe(true);
+    expect(laneAnswered.mock.calls.length, 'answered by the lane').toBe(before);
+    // A GET without a body still takes the lane, an empty one said so or not.
+    expect((await expectSameAnswer('GET')).status).toBe(200);
+    expect((await expectSameAnswer('GET', { 'content-length': '0' })).status).toBe(200);
+  });
+
   it('answers plain, brotli, gzip, HEAD and 304 exactly as Fastify does', async () => {
     // The first request builds the answer (through Fastify); from then on the lane has it.
     await overHttp('GET', {});
