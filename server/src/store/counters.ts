@@ -2,8 +2,8 @@
  * Counters with a fixed window each, shared by every server process of a site: the rate limits'
  * part of the store port (`Store.counters`). They change on every counted request, so neither
  * adapter pays for durability here: the embedded store keeps them in their own SQLite file
- * without fsync (sqlite-counters.ts), MongoDB in a collection of its own with atomic updates and
- * a TTL index (mongo-counters.ts). Losing the last counts in a power cut only gives clients a
+ * without fsync (sqlite/counters.ts), MongoDB in a collection of its own with atomic updates and
+ * a TTL index (mongo/counters.ts). Losing the last counts in a power cut only gives clients a
  * fresh window; nothing else depends on them.
  */
 export interface CounterWindow {

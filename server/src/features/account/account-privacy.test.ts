@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openMongoStore } from '../../store/mongo-store';
+import { openMongoStore } from '../../store/mongo/store';
 import type { Store } from '../../store/store';
 import { type MongoStandIn, startMongoStandIn } from '../../test/mongo-stand-in';
 import { bearer, confirmed, createTestApp, createUser, readOutbox, type TestApp } from '../../test/test-app';

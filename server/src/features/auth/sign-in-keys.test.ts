@@ -2,10 +2,10 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashedKeyPart } from '../../lib/rate-limiter';
+import { COUNTERS_COLLECTION } from '../../store/mongo/counters';
+import { openMongoStore } from '../../store/mongo/store';
+import { COUNTERS_FILE } from '../../store/sqlite/counters';
 import { openEmbeddedStore } from '../../store/sqlite/store';
-import { COUNTERS_COLLECTION } from '../../store/mongo-counters';
-import { openMongoStore } from '../../store/mongo-store';
-import { COUNTERS_FILE } from '../../store/sqlite-counters';
 import { type MongoStandIn, startMongoStandIn } from '../../test/mongo-stand-in';
 import { createTestApp, createUser, type TestApp } from '../../test/test-app';
 

@@ -1,5 +1,4 @@
 import type { Db, Document } from 'mongodb';
-import { COUNTERS_COLLECTION, mongoCounters } from '../mongo-counters';
 import { newId } from '../new-id';
 import {
   type BatchOptions,
@@ -16,6 +15,7 @@ import {
   splitChanges,
 } from '../store';
 import { WriteGate } from '../write-gate';
+import { COUNTERS_COLLECTION, mongoCounters } from './counters';
 import { loadMongoDriver } from './driver';
 import { mongoInspector } from './inspector';
 
@@ -35,7 +35,7 @@ export async function openMongoStore(uri: string): Promise<Store> {
     },
     async collectionNames() {
       const list = await db.listCollections({ type: 'collection' }, { nameOnly: true }).toArray();
-      // The counters are the adapter's own (see mongo-counters.ts): not the site's data to copy.
+      // The counters are the adapter's own (see counters.ts): not the site's data to copy.
       return list
         .map((c) => c.name)
         .filter((name) => name !== COUNTERS_COLLECTION)

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { type CounterAdded, type CounterStore, MAX_COUNTERS, SWEEP_EVERY_MS } from './counters';
-import { storeFault } from './sqlite-faults';
+import { type CounterAdded, type CounterStore, MAX_COUNTERS, SWEEP_EVERY_MS } from '../counters';
+import { storeFault } from './faults';
 
 /** The embedded store's counters: their own file beside the data, DATA_DIR/db/counters.sqlite. */
 export const COUNTERS_FILE = 'counters.sqlite';

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { type CounterAdded, type CounterStore, MAX_COUNTERS, SWEEP_EVERY_MS } from './counters';
+import { type CounterAdded, type CounterStore, MAX_COUNTERS, SWEEP_EVERY_MS } from '../counters';
 
 /**
  * The collection holding the counters. It is the adapter's own, like the embedded store's

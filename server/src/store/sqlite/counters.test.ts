@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { COUNTERS_FILE, openSqliteCounters } from './sqlite-counters';
+import { COUNTERS_FILE, openSqliteCounters } from './counters';
 
 let dir = '';
 afterEach(async () => {

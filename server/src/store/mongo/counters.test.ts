@@ -1,6 +1,6 @@
-import { type MongoStandIn, startMongoStandIn } from '../test/mongo-stand-in';
-import { describeCountersContract } from './counters.contract';
-import { openMongoStore } from './mongo-store';
+import { type MongoStandIn, startMongoStandIn } from '../../test/mongo-stand-in';
+import { describeCountersContract } from '../counters.contract';
+import { openMongoStore } from './store';
 
 // The counters' contract also over the wire to the MongoDB stand-in, so that it runs everywhere
 // (the whole contract runs on a real MongoDB when MONGODB_URI is set: mongo-store.test.ts).
