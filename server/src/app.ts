@@ -10,6 +10,7 @@ import { AppServerService } from './features/app-server/app-server.service';
 import { createGuards } from './features/auth/auth.guard';
 import { authRoutes } from './features/auth/auth.routes';
 import { createAuthService } from './features/auth/auth.service';
+import { identifyCaller } from './features/auth/identify-caller';
 import { ReauthProofs } from './features/auth/reauth';
 import { type AuthLimits, SignInLimiter } from './features/auth/sign-in-limiter';
 import { loadTokenKey, TokenService } from './features/auth/token-service';
@@ -160,7 +161,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerCors(app, live);
   registerBodyLimit(app, live);
   registerRequestTimeouts(app, deps.requestTimeouts ?? DEFAULT_REQUEST_TIMEOUTS);
-  registerApiRateLimit(app, { live, tokens, users, sessions, counters: store.counters });
+  registerApiRateLimit(app, {
+    live,
+    identify: identifyCaller({ tokens, users, sessions }),
+    counters: store.counters,
+  });
   registerCompression(app);
 
   await app.register(healthRoutes(ctx), { prefix: '/api' });

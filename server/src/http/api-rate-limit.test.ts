@@ -4,9 +4,6 @@ import path from 'node:path';
 import { APP_SERVER_DEFAULTS } from '@common/schemas/app-server';
 import Fastify from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TokenService } from '../features/auth/token-service';
-import type { SessionsService } from '../features/sessions/sessions.service';
-import type { UsersRepository } from '../features/users/users.repository';
 import { openEmbeddedStore } from '../store/sqlite/store';
 import type { Store } from '../store/store';
 import { registerApiRateLimit } from './api-rate-limit';
@@ -33,13 +30,9 @@ async function appWithLimit(rateLimitMax: number) {
   const app = Fastify();
   apps.push(app);
   registerErrorHandler(app);
-  // Visitors without a token never reach these.
-  const unused = {} as TokenService & UsersRepository & SessionsService;
   registerApiRateLimit(app, {
     live: new LiveSettings({ ...APP_SERVER_DEFAULTS, rateLimitMax }),
-    tokens: unused,
-    users: unused,
-    sessions: unused,
+    identify: async () => ({ kind: 'visitor' }),
     counters: store.counters,
   });
   app.get('/api/versioned', (request, reply) =>

@@ -1,8 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { bearerToken } from '../features/auth/auth.guard';
-import type { TokenService } from '../features/auth/token-service';
-import type { SessionsService } from '../features/sessions/sessions.service';
-import type { UsersRepository } from '../features/users/users.repository';
 import { AppError } from '../lib/app-error';
 import { clientKey } from '../lib/client-address';
 import { BatchedRateCounters } from '../lib/rate-limiter';
@@ -28,7 +24,7 @@ export const MEMBERS_PER_ADDRESS = 10;
  */
 export function registerApiRateLimit(
   app: FastifyInstance,
-  deps: CallerDeps & { live: LiveSettings; counters: CounterStore },
+  deps: { identify: IdentifyCaller; live: LiveSettings; counters: CounterStore },
 ): void {
   // Counted in memory and merged into the store's shared counters in small batches: no store
   // round trip per request, and the limit holds across processes to within one batch.
@@ -36,7 +32,7 @@ export function registerApiRateLimit(
   app.addHook('onClose', () => counters.close());
 
   async function count(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const budgets = await callerBudgets(request, deps);
+    const budgets = await callerBudgets(request, deps.identify);
     const { rateLimitMax, rateLimitWindowMs } = deps.live.current;
     // The rule is part of the key: a new rule starts a fresh window for everyone, on every
     // process at once, instead of judging old counts by it (the old keys just run out).
@@ -100,34 +96,29 @@ function isAnonymousCapable(url: string): boolean {
   return url.startsWith('/api/auth/') && !SIGNED_IN_AUTH.test(url);
 }
 
-interface CallerDeps {
-  tokens: TokenService;
-  users: UsersRepository;
-  sessions: SessionsService;
-}
+/**
+ * Who a request's token says the caller is, as far as the limit cares: an administrator (whose
+ * session and account were checked), a member (by the token alone), or a visitor (no valid token).
+ * Supplied by the auth feature (features/auth/identify-caller.ts), so this floor knows no feature.
+ */
+export type Caller = { kind: 'visitor' } | { kind: 'member'; id: string } | { kind: 'admin' };
+export type IdentifyCaller = (request: FastifyRequest) => Promise<Caller>;
 
 /** The budgets one request is counted against, each a key and its multiple of the limit. */
 type Budget = { key: string; times: number };
 
 /**
  * The address alone for anonymous-capable routes and for anyone without a valid token; the
- * account and the address for a member; nothing for an active administrator. Only a token
- * claiming the admin role costs a read of the session and the user, so a member demoted, suspended
- * or signed out since the token was signed is counted again at once.
+ * account and the address for a member; nothing for an active administrator.
  */
-async function callerBudgets(request: FastifyRequest, deps: CallerDeps): Promise<Budget[]> {
+async function callerBudgets(request: FastifyRequest, identify: IdentifyCaller): Promise<Budget[]> {
   const address = `ip:${clientKey(request.ip)}`;
   if (isAnonymousCapable(request.url)) return [{ key: address, times: 1 }];
-  const token = bearerToken(request);
-  const claims = token ? await deps.tokens.verify(token) : null;
-  if (!claims) return [{ key: address, times: 1 }];
-  if (claims.role === 'admin' && token) {
-    const session = await deps.sessions.check(token).catch(() => null);
-    const user = session && (await deps.users.findById(session.userId));
-    if (user?.role === 'admin' && user.status === 'active') return [];
-  }
+  const caller = await identify(request);
+  if (caller.kind === 'visitor') return [{ key: address, times: 1 }];
+  if (caller.kind === 'admin') return [];
   return [
-    { key: `user:${claims.id}`, times: 1 },
+    { key: `user:${caller.id}`, times: 1 },
     { key: `members:${address}`, times: MEMBERS_PER_ADDRESS },
   ];
 }

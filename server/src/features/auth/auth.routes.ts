@@ -14,9 +14,10 @@ import type { ActivityLog } from '../activity/activity.service';
 import { clientOf } from '../sessions/client-info';
 import { toPublicUser, type UsersRepository } from '../users/users.repository';
 import type { Guards } from './auth.guard';
+import { bearerToken } from './auth.guard';
 import type { AuthService } from './auth.service';
 import { verifyPassword } from './passwords';
-import { bearerOf, type ReauthProofs } from './reauth';
+import type { ReauthProofs } from './reauth';
 import type { SignInLimiter } from './sign-in-limiter';
 
 /** What the console's trust features need here: the Activity log and the password-confirmation proofs. */
@@ -85,7 +86,7 @@ export function authRoutes(auth: AuthService, guards: Guards, audit: AuthAudit, 
         throw new AppError('INVALID_CREDENTIALS', 'That password is not right.');
       }
       await limiter.succeeded(tries);
-      const { proof, expiresAt } = await audit.reauth.issue(user, request.sessionId!, bearerOf(request)!);
+      const { proof, expiresAt } = await audit.reauth.issue(user, request.sessionId!, bearerToken(request)!);
       return { success: true, proof, expiresAt: expiresAt.toISOString() };
     });
 

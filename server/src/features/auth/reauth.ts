@@ -3,6 +3,7 @@ import { REAUTH_HEADER, REAUTH_TTL_MS } from '@common/schemas/reauth';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import type { UserDoc } from '../users/users.repository';
+import { bearerToken } from './auth.guard';
 import { loadJose } from './jose';
 
 const ALGORITHM = 'HS256';
@@ -48,7 +49,7 @@ export class ReauthProofs {
   async holds(request: FastifyRequest): Promise<boolean> {
     const proof = request.headers[REAUTH_HEADER];
     const user = request.user;
-    const bearer = bearerOf(request);
+    const bearer = bearerToken(request);
     if (typeof proof !== 'string' || !user || !bearer || !request.sessionId) return false;
     const { jwtVerify } = await loadJose();
     try {
@@ -71,10 +72,6 @@ export class ReauthProofs {
 
   /** As a route's preHandler, after the admin guard has set `request.user`. */
   readonly guard = async (request: FastifyRequest): Promise<void> => this.require(request);
-}
-
-export function bearerOf(request: FastifyRequest): string | undefined {
-  return /^Bearer ([\w.-]+)$/i.exec(request.headers.authorization ?? '')?.[1];
 }
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
