@@ -14,7 +14,7 @@
 // workers) and the bare ones spent during each run, per answer: on a shared 2-core machine that
 // figure moves much less than requests per second (the load generator shares the cores, and the
 // machine's own speed drifts from one run to the next), so it says whether a gap is the product's.
-// Usage: npx tsx bench/slider-public.bench.ts [--workers 1,2] [--seconds 10] [--rounds 3]
+// Usage: npx tsx bench/public-slides.bench.ts [--workers 1,2] [--seconds 10] [--rounds 3]
 //          [--modes br,identity,304]
 import { type ChildProcess, fork } from 'node:child_process';
 import cluster from 'node:cluster';

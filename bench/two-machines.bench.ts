@@ -1,4 +1,4 @@
-// Two machines behind nginx, one of them lost under load (README, "Several machines"): two
+// Two machines behind nginx, one of them lost under load (docs/processes.md, "Several machines"): two
 // `npm start` instances on the project's MongoDB stand-in (or the real MongoDB of MONGODB_URI),
 // one media folder and one JWT_SECRET, behind the nginx instance A drives with both as proxy
 // targets. 50 connections through nginx for 8 s, mixing the public slideshow, the health check

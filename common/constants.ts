@@ -1,4 +1,4 @@
-/** Business constants from SPEC section 9, shared by the server and the client. */
+/** Business constants, shared by the server and the client. */
 
 export const BRAND_NAME = 'Inner Architect';
 export const COPYRIGHT_YEAR = 2025;

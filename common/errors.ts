@@ -8,7 +8,7 @@ export const ERROR_STATUS = {
   INVALID_TOKEN: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
-  /** A change that can take the site needs the password again (see X-Reauth in README). */
+  /** A change that can take the site needs the password again (see X-Reauth in docs/console.md). */
   REAUTH_REQUIRED: 403,
   ACCOUNT_SUSPENDED: 403,
   NOT_FOUND: 404,
@@ -26,7 +26,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /**
  * Every error response has this shape. `msg` repeats `message` because the sign-in and
- * registration screens read `msg` (see SPEC section 8) while everything else reads `message`.
+ * registration screens read `msg` while everything else reads `message`.
  */
 export interface ErrorBody {
   success: false;

@@ -1,4 +1,4 @@
-/** Media categories, their folders under the base path, and the extensions each accepts (SPEC section 5). */
+/** Media categories, their folders under the base path, and the extensions each accepts. */
 
 export const MEDIA_CATEGORIES = ['image', 'video', 'audio'] as const;
 export type MediaCategory = (typeof MEDIA_CATEGORIES)[number];

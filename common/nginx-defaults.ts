@@ -5,7 +5,10 @@ import type { NginxConfig } from '@common/schemas/nginx';
  * does not pull the validation library in with them.
  */
 
-/** SPEC sections 3 and 9. The proxy target and the static root depend on the app, so the server adds them. */
+/**
+ * The web server's defaults. The proxy target and the static root depend on the app, so the server
+ * adds them.
+ */
 export const NGINX_DEFAULTS = {
   serverName: 'localhost',
   port: 80,

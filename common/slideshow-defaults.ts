@@ -1,5 +1,5 @@
 /**
- * The slideshow's defaults (SPEC section 9). Kept apart from the zod schemas so that the
+ * The slideshow's defaults. Kept apart from the zod schemas so that the
  * slideshow, which runs on every public page, does not pull the validation library into them.
  */
 export const SLIDESHOW_DEFAULTS = {

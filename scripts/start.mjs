@@ -10,7 +10,7 @@ buildIfStale();
 buildServerIfStale();
 // V8's memory reducer shrinks a process's young generation after some quiet seconds; under the next
 // load the server then collects garbage about five times as often and spends about a quarter more
-// CPU per answer, for as long as it runs (measured in bench/README.md). Without it the young
+// CPU per answer, for as long as it runs (measured in docs/performance.md). Without it the young
 // generation stays the size the load has grown it to: the same at start, about 25 MB more per
 // worker after a busy spell than once reduced.
 const WORKER_NODE_OPTIONS = ['--no-memory-reducer'];

@@ -7,14 +7,14 @@ import { startMongoStandIn } from '../server/src/test/mongo-stand-in';
 import { readOutbox } from '../server/src/test/test-app';
 
 /**
- * Two machines serving one site (README, "Several machines"): two `npm start` instances, each
+ * Two machines serving one site (docs/processes.md, "Several machines"): two `npm start` instances, each
  * with its own DATA_DIR and port, on one MongoDB, one media folder and one JWT_SECRET, behind the
  * nginx that instance A manages, with both addresses as its proxy targets. Runs on the project's
  * MongoDB stand-in, and on a real MongoDB wherever MONGODB_URI is set.
  */
 const nginxBinary = await nginxForTests();
 const ADMIN = { email: 'owner@example.com', password: 'owner-password-1' };
-/** Every instance of one site is given the same secret (README, "Several machines"). */
+/** Every instance of one site is given the same secret (docs/processes.md, "Several machines"). */
 const JWT_SECRET = 'two-instances-test-secret-0123456789abcdefghijkl';
 
 interface Database {

@@ -30,7 +30,7 @@ export interface TwoInstances {
 }
 
 /**
- * The README's "Several machines" on one host: two `npm start` instances, each with its own
+ * "Several machines" (docs/processes.md) on one host: two `npm start` instances, each with its own
  * DATA_DIR and port, on one MongoDB (`mongoUri`), one media folder and one JWT_SECRET; A lists
  * both in its Nginx panel and starts nginx from it, as an owner would.
  */

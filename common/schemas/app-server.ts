@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The console's Node.js panel: the application server's own settings (SPEC section 3). */
+/** The console's Node.js panel: the application server's own settings. */
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const APP_LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'verbose'] as const;

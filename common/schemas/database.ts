@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** SPEC section 9: the form's defaults and the pool range. */
+/** The form's defaults (localhost, 27017, pool 10) and the pool range (1 to 100). */
 export const DATABASE_DEFAULTS = {
   host: 'localhost',
   port: 27017,

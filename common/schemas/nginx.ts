@@ -6,7 +6,7 @@ import {
 } from '@common/nginx-defaults';
 import { z } from 'zod';
 
-/** The web-server settings the console edits (SPEC section 3, "Web-server config"). */
+/** The web-server settings the console edits. */
 export interface NginxConfig {
   /** One or more host names, separated by spaces. */
   serverName: string;
@@ -50,7 +50,7 @@ function text(label: string, max: number, check: (value: string) => boolean, rul
 }
 
 /**
- * SPEC section 5: ports are parsed as integers, and text that is not a number at all falls back
+ * Ports are parsed as integers, and text that is not a number at all falls back
  * to the default. Text that mixes digits with anything else (`1e3`, `80abc`, `8 0`) is refused:
  * reading its leading digits would quietly save another port (`1e3` as 1). Punctuation or
  * control characters are refused outright too.

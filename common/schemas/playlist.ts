@@ -44,7 +44,7 @@ export interface Playlist {
   updatedAt: string;
 }
 
-/** What the panel shows as a playlist's size (SPEC section 3): images plus videos, else items. */
+/** What the panel shows as a playlist's size: images plus videos, else items. */
 export function playlistItemCount(playlist: Pick<Playlist, 'items' | 'images' | 'videos'>): number {
   const typed = (playlist.images?.length ?? 0) + (playlist.videos?.length ?? 0);
   return typed || playlist.items?.length || 0;

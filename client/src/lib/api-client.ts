@@ -39,7 +39,7 @@ export interface ApiOptions {
 }
 
 /**
- * The one wrapper for API calls (SPEC section 7): JSON in and out, bearer token when asked,
+ * The one wrapper for API calls: JSON in and out, bearer token when asked,
  * FormData sent as multipart. A text answer counts as a success wrapper. On error the message
  * is the body's `message` (or `msg`), else the raw text, else 'HTTP {status}'.
  */

@@ -1,7 +1,7 @@
 import { TOKEN_STORAGE_KEY } from '@common/constants';
 import type { Role } from '@common/schemas/user';
 
-/** The sign-in token lives in localStorage under 'token' (SPEC section 9). */
+/** The sign-in token lives in localStorage under 'token'. */
 export function getToken(): string | null {
   try {
     return localStorage.getItem(TOKEN_STORAGE_KEY);

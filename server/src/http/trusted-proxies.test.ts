@@ -3,7 +3,7 @@ import { loadConfig } from '../settings/config';
 import { createTestApp, type TestApp } from '../test/test-app';
 
 /**
- * An app instance behind the nginx of another machine (README, "Several machines") must see each
+ * An app instance behind the nginx of another machine (docs/processes.md, "Several machines") must see each
  * visitor's own address, or every visitor would share the nginx machine's rate limits.
  */
 const opened: TestApp[] = [];

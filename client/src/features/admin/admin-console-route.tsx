@@ -9,8 +9,8 @@ import { NoticeProvider } from './notices/notices';
 import { DEFAULT_PANEL, PANELS, type PanelId } from './panels';
 
 /**
- * The administrator console. The panel shown follows the sidebar selection, not the URL
- * (SPEC section 2), so /admin/dashboard is its one address.
+ * The administrator console. The panel shown follows the sidebar selection, not the URL,
+ * so /admin/dashboard is its one address.
  */
 export function Component() {
   return (

@@ -10,7 +10,7 @@ import type {
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 
-/** SPEC section 9: the status refreshes every 10 seconds. */
+/** The status refreshes every 10 seconds. */
 export const STATUS_POLL_MS = 10_000;
 
 export const appServerKeys = {
@@ -30,7 +30,7 @@ export async function fetchAppServerStatus(): Promise<AppServerStatus> {
   try {
     return (await api<AppServerStatusResponse>('/api/admin/nodejs/status', { auth: true })).status;
   } catch (error) {
-    // SPEC section 8: a failed status load is only logged; the last figures stay on screen.
+    // A failed status load is only logged; the last figures stay on screen.
     console.error('Failed to load the application-server status', error);
     throw error;
   }

@@ -28,7 +28,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 const MOVE_AFTER_MS = 1500;
 const SUCCESS_SECONDS = 5;
 
-/** The console's Node.js panel (SPEC sections 2, 4 and 8): live status, settings and restart. */
+/** The console's Node.js panel: live status, settings and restart; buttons wait while a call is out. */
 export function AppServerPanel() {
   const confirm = useConfirm();
   const queryClient = useQueryClient();

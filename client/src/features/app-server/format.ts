@@ -1,4 +1,4 @@
-/** The status block's formats (SPEC section 2, Application-server panel). */
+/** The formats of the Node.js panel's status block: uptime, sizes, CPU time. */
 
 /** Days+hours, hours+minutes, minutes+seconds, or seconds: the two largest units that apply. */
 export function formatUptime(ms: number): string {

@@ -14,7 +14,7 @@ export function useSubmit(action: () => Promise<void>, fallbackMessage: string) 
     try {
       await action();
     } catch (err) {
-      // The server's own words when it gave some; otherwise the screen's fallback (SPEC section 8).
+      // The server's own words when it gave some; otherwise the screen's fallback ('Login failed', …).
       setError(err instanceof ApiError && err.fromServer ? err.message : fallbackMessage);
     } finally {
       setPending(false);

@@ -66,7 +66,7 @@ export function useDatabaseDetails(name: string) {
   });
 }
 
-/** SPEC section 9: the explorer shows the first 20 documents of a collection. */
+/** The explorer shows the first 20 documents of a collection. */
 export const EXPLORER_DOCUMENTS = 20;
 
 export function useCollectionDocuments(db: string, name: string | null) {

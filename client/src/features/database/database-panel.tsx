@@ -16,7 +16,7 @@ import { ConnectionSettings } from './components/connection-settings';
 import { DatabaseStatsCard } from './components/database-stats-card';
 import { StatusLine } from './components/status-line';
 
-/** SPEC section 9: the status is reloaded this long after a save. */
+/** The status is reloaded 1 second after a save. */
 const STATUS_RELOAD_MS = 1000;
 /** After a save the server restarts on the new store; its status is asked for until it answers. */
 const RESTART_WAIT_MS = 60_000;
@@ -37,7 +37,7 @@ export function DatabasePanel() {
   const confirm = useConfirm();
   const queryClient = useQueryClient();
   const notices = useNotices();
-  // SPEC section 9: this panel's success notices show for 5 seconds; errors stay until dismissed.
+  // This panel's success notices show for 5 seconds; errors stay until dismissed.
   const success = useCallback(
     (text: string, detail?: string) => notices.success(text, { detail, seconds: DATABASE_NOTICE_SECONDS }),
     [notices],

@@ -1,6 +1,6 @@
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
 
-/** Bytes in B, KB, MB, GB or TB (1 KB = 1024 B), as the explorer shows sizes (SPEC section 2). */
+/** Bytes in B, KB, MB, GB or TB (1 KB = 1024 B), as the explorer shows sizes. */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes <= 0) return '0 B';
   let value = bytes;
@@ -13,7 +13,7 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(digits)} ${UNITS[unit]}`;
 }
 
-/** The status line shows the server's uptime, given in seconds, in hours (SPEC section 3). */
+/** The status line shows the server's uptime, given in seconds, in hours. */
 export function formatUptimeHours(seconds: number): string {
   const hours = seconds / 3600;
   return `${hours < 10 ? hours.toFixed(1) : Math.round(hours).toLocaleString('en-US')} hours`;

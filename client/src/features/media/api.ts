@@ -21,7 +21,7 @@ export function fetchLastScan(): Promise<LastScanResponse> {
   return api<LastScanResponse>('/api/media/last-scan', { auth: true });
 }
 
-/** SPEC section 7: images and videos have their own lists; audio is the general list by category. */
+/** Images and videos have their own lists; audio is the general list by category. */
 export async function fetchFiles(basePath: string, category: MediaCategory): Promise<MediaFile[]> {
   const query = `basePath=${encodeURIComponent(basePath)}`;
   const url =

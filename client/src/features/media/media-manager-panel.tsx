@@ -15,7 +15,7 @@ import { messageTone } from './message-tone';
 import { checkSelection } from './upload-rules';
 
 const NO_BASE_PATH = 'Please set a base path in Background Manager first.';
-/** SPEC section 7: the library scan refreshes this long after an upload. */
+/** The library scan refreshes 500 ms after an upload. */
 const RESCAN_AFTER_UPLOAD_MS = 500;
 
 const errorText = (error: unknown, fallback: string) =>
@@ -23,12 +23,12 @@ const errorText = (error: unknown, fallback: string) =>
 
 let nextEntryId = 0;
 
-/** The console's Media Manager (SPEC section 2): scan, upload to and delete from the media library. */
+/** The console's Media Manager: scan, upload to and delete from the media library. */
 export function MediaManagerPanel() {
   const confirm = useConfirm();
   const queryClient = useQueryClient();
   const notices = useNotices();
-  /** SPEC section 8: messages mentioning an error (or refusing) are errors, which now stay until dismissed. */
+  /** Messages mentioning an error (or refusing) are errors, which stay until dismissed. */
   const flash = (text: string, seconds?: number) => {
     if (messageTone(text) === 'error') notices.error(text);
     else notices.success(text, { seconds });

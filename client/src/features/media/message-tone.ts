@@ -9,7 +9,7 @@ const REFUSALS = [
 
 export type MessageTone = 'error' | 'success';
 
-/** Messages mentioning an error are red, others green (SPEC section 8); refusals count as errors. */
+/** Messages mentioning an error are red, others green; refusals count as errors. */
 export function messageTone(text: string): MessageTone {
   return /error/i.test(text) || REFUSALS.some((refusal) => text.startsWith(refusal)) ? 'error' : 'success';
 }

@@ -20,7 +20,7 @@ function extension(name: string): string {
 }
 
 /**
- * SPEC section 5: a file is valid when its MIME type or its extension fits the chosen media
+ * A file is valid when its MIME type or its extension fits the chosen media
  * type and it is at most 200MB. The valid files are queued even when others are refused.
  * The server checks again, by content too: this only spares a pointless upload.
  */

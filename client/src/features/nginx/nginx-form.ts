@@ -35,7 +35,7 @@ export function refusedTargets(targets: readonly string[], refusal: string): num
   return [refusal.endsWith(' twice') ? trimmed.lastIndexOf(named) : trimmed.indexOf(named)];
 }
 
-/** SPEC section 5: parsed as integers; the HTTP port falls back to 80 and the HTTPS port to 443. */
+/** Ports are parsed as integers; the HTTP port falls back to 80 and the HTTPS port to 443. */
 export function toConfig(form: NginxForm): NginxConfig {
   const integer = (value: string, fallback: number) => {
     const parsed = Number.parseInt(value, 10);
@@ -83,7 +83,7 @@ export interface Outcome {
   field?: keyof NginxConfig;
 }
 
-/** SPEC section 8, web-server panel: the words of every success and failure. */
+/** The Nginx panel's words for every success and failure of a save or restart. */
 export function outcomeOf(
   texts: ActionTexts,
   result: { answer: NginxAnswer } | { failure: unknown },

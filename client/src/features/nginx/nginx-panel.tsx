@@ -30,7 +30,7 @@ import {
 
 type Busy = 'save' | 'restart' | 'restore' | null;
 
-/** The web-server console panel (SPEC sections 2, 4 and 8). */
+/** The Nginx console panel: status, settings, save and restart (confirmed), saved versions. */
 export function NginxPanel() {
   const confirm = useConfirm();
   const queryClient = useQueryClient();

@@ -1,6 +1,6 @@
 import type { Slide } from '@common/schemas/slideshow';
 
-/** SPEC section 4: how long the next item may take to load, and a pause to let it paint. */
+/** How long the next item may take to load (images 2.5 s, videos 3 s), and a pause to let it paint. */
 export const PRELOAD_TIMEOUT_MS = { image: 2500, video: 3000 } as const;
 export const SETTLE_MS = 350;
 

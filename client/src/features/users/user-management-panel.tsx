@@ -48,7 +48,7 @@ export function UserManagementPanel() {
   const update = useUpdateUser();
   const remove = useDeleteUser();
 
-  // A failed fetch keeps the last table on screen (SPEC section 8: the failure is only logged).
+  // A failed fetch keeps the last table on screen; the failure is only logged.
   const [shown, setShown] = useState<UserListResponse | null>(null);
   useEffect(() => {
     if (list.data) setShown(list.data);

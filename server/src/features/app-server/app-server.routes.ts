@@ -10,7 +10,7 @@ import type { AppContext } from '../../app-context';
 import { parseInput } from '../../lib/validate';
 import type { AppServerService } from './app-server.service';
 
-/** /api/admin/nodejs (SPEC section 7); the admin scope's hook has already checked the caller. */
+/** /api/admin/nodejs: config, status and restart; the admin scope's hook has already checked the caller. */
 export function appServerRoutes(service: AppServerService, ctx: Pick<AppContext, 'activity' | 'reauth'>) {
   return async (app: FastifyInstance) => {
     // Saving (session secret, limits) and restarting can take the site: the password is asked again.

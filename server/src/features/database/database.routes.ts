@@ -66,7 +66,7 @@ export function databaseRoutes(
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         if (error.status >= 500) request.log.error({ err: error }, error.message);
-        // SPEC section 7 reads `error` from this call's answer; the usual fields stay beside it.
+        // The panel's save reads `error` from this call's answer; the usual fields stay beside it.
         return reply
           .code(error.status)
           .send({ ...errorBody(error.code, error.message), error: error.message });

@@ -26,7 +26,7 @@ import { receiveUpload } from './media-upload';
 /** Files one upload request may carry; the console sends one per request to show progress. */
 const MAX_FILES_PER_UPLOAD = 20;
 
-/** The media API (SPEC section 7, "Media"). Every route is for administrators only. */
+/** The media API: list, scan, upload, delete. Every route is for administrators only. */
 export function mediaRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const scans = new MediaScansRepository(ctx.store);

@@ -163,7 +163,7 @@ describe('several proxy addresses', () => {
   });
 });
 
-describe('ports (SPEC section 5)', () => {
+describe('ports: integers, falling back to 80 and 443', () => {
   it('are parsed as integers; text that is not a number falls back to 80 and 443', () => {
     const parse = (port: unknown, sslPort: unknown) => nginxConfigBody.parse({ ...config, port, sslPort });
     expect(parse('eighty', 'x')).toMatchObject({ port: 80, sslPort: 443 });

@@ -18,7 +18,7 @@ const saved = (result: SaveResult) => ({
 });
 
 /**
- * /api/system: the web-server panel (SPEC section 7, "Web server and application server").
+ * /api/system: the web-server panel (config, status, save, restart, saved versions).
  * Registered inside the admin-only scope in app.ts.
  */
 export function nginxRoutes(ctx: AppContext) {

@@ -17,7 +17,7 @@ export function playlistRoutes(ctx: AppContext) {
     const count = (p: { images: string[]; videos: string[] }) => p.images.length + p.videos.length;
     app.addHook('onRequest', ctx.guards.requireAdmin);
 
-    // SPEC section 7 reads "list of playlists": the answer is the array itself.
+    // The list of playlists is the answer itself: an array, with no success wrapper.
     app.get('/', async () => (await playlists.list()).map(toPlaylist));
 
     app.post('/', async (request, reply) => {

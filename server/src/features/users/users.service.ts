@@ -44,7 +44,7 @@ const ADMINS_BUSY = 'Another change to administrators is being saved right now. 
 /** The lease held while a change that could remove an active administrator is checked and written. */
 const ADMINS_LEASE = 'admins';
 
-/** Demo users share a password published in the README, so the console must never be theirs. */
+/** Demo users share a password published in docs/console.md, so the console must never be theirs. */
 const DEMO_ADMIN =
   'Demo users cannot be administrators: their password is published. Add a new user as an administrator instead.';
 

@@ -9,7 +9,7 @@ import {
   useState,
 } from 'react';
 
-/** SPEC section 9: success notices show for 2 to 7 seconds, 3 unless a panel says otherwise. */
+/** Success notices show for 2 to 7 seconds, 3 unless a panel says otherwise. */
 const DEFAULT_SECONDS = 3;
 const MIN_SECONDS = 2;
 const MAX_SECONDS = 7;

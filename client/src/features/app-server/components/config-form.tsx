@@ -42,7 +42,7 @@ export function draftOf(config: AppServerConfigView): ConfigDraft {
   };
 }
 
-/** SPEC section 5: numeric fields are parsed as integers; anything else goes as typed, for the server to name. */
+/** Numeric fields are parsed as integers; anything else goes as typed, for the server to name. */
 const integer = (text: string): number | string =>
   /^\s*-?\d+\s*$/.test(text) ? Number.parseInt(text, 10) : text;
 
@@ -121,7 +121,7 @@ export interface ConfigFormProps {
   onRestart: () => void;
 }
 
-/** The application server's settings (SPEC section 2), with Save Configuration and Restart Server. */
+/** The application server's settings, with Save Configuration and Restart Server. */
 export function ConfigForm({ config, draft, busy, errors, onChange, onSave, onRestart }: ConfigFormProps) {
   const fixed = config.fixedByEnvironment;
   /** The hint of a field: why it is read-only, else what it does. */

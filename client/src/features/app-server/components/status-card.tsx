@@ -11,7 +11,7 @@ export interface StatusCardProps {
 }
 
 /**
- * Uptime, Node version, memory and CPU of the running server (SPEC section 2): the site's totals
+ * Uptime, Node version, memory and CPU of the running server: the site's totals
  * (memory and CPU summed over the workers), then each worker.
  */
 export function StatusCard({ status, refreshing, updatedAt, onRefresh }: StatusCardProps) {

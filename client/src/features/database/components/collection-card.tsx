@@ -1,7 +1,7 @@
 import type { CollectionInfo } from '@common/schemas/database';
 import { formatBytes, formatCount } from '../format';
 
-/** SPEC section 9: a card names its first 3 indexes and counts the rest. */
+/** A card names its first 3 indexes and counts the rest ('+N more'). */
 const SHOWN_INDEXES = 3;
 
 export function CollectionCard({ collection, onOpen }: { collection: CollectionInfo; onOpen: () => void }) {

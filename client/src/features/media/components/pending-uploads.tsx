@@ -3,7 +3,7 @@ import { Button } from '../../../components/ui/button';
 import { videoFrameSrc } from '../../../lib/video-frame';
 import { formatSize } from '../upload-rules';
 
-/** SPEC section 3, "Upload entry": a chosen file waiting to be sent, with its progress. */
+/** An upload entry: a chosen file waiting to be sent (name, size, type, preview), with its progress. */
 export interface UploadEntry {
   id: string;
   file: File;

@@ -22,7 +22,7 @@ export interface ConfigFormProps {
   children?: ReactNode;
 }
 
-/** The web-server settings (SPEC section 2, web-server panel). */
+/** The Nginx panel's settings form; the HTTPS port shows only while SSL is on. */
 export function ConfigForm({
   form,
   busy,

@@ -26,7 +26,7 @@ import { itemsOf, usePlaylistEditor } from './use-playlist-editor';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** The Background Manager console panel (SPEC sections 2, 4 and 8). */
+/** The Background Manager console panel: slideshow settings, the library and its playlists. */
 export function SlideshowPanel() {
   const confirm = useConfirm();
   const queryClient = useQueryClient();

@@ -19,7 +19,7 @@ export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
 }
 
 /**
- * The Background Manager's working selection (SPEC section 4): selecting a playlist loads its
+ * The Background Manager's working selection: selecting a playlist loads its
  * items into an editable order; library clicks add or remove items; drags reorder them.
  */
 export function usePlaylistEditor() {

@@ -10,7 +10,7 @@ import { TextField } from '../../../components/ui/text-field';
 import { useCreateUser } from '../api';
 import { ROLE_OPTIONS, STATUS_OPTIONS, TIER_OPTIONS } from '../user-options';
 
-// SPEC section 5: a new user is a free, active member unless chosen otherwise.
+// A new user is a free, active member unless chosen otherwise.
 const EMPTY: CreateUserBody = {
   name: '',
   email: '',

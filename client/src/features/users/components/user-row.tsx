@@ -151,7 +151,7 @@ export function UserRow({
       membershipTier: draft.membershipTier as UpdateUserBody['membershipTier'],
       status: draft.status as UpdateUserBody['status'],
     };
-    // SPEC section 5: an empty password is left out, so the current one stays.
+    // An empty password is left out, so the current one stays.
     if (draft.password) changes.password = draft.password;
     await onSave(changes);
   }

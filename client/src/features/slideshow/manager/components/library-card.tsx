@@ -75,7 +75,7 @@ function Grid({ title, kind, files, selected, version, onToggle }: GridProps) {
       ) : files.length === 0 ? (
         <p className="text-sm text-stone-400">No {kind === 'image' ? 'images' : 'videos'} yet.</p>
       ) : (
-        // SPEC section 9: the library grids scroll past 400px.
+        // The library grids scroll past 400px.
         <ul className="grid max-h-[400px] grid-cols-2 gap-3 overflow-y-auto pr-1 sm:grid-cols-3 lg:grid-cols-4">
           {files.map((file) => {
             const url = mediaUrl(file.path);

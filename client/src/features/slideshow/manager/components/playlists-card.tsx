@@ -19,7 +19,7 @@ export function PlaylistsCard(props: PlaylistsCardProps) {
   const [name, setName] = useState('');
   const add = async (event: FormEvent) => {
     event.preventDefault();
-    // SPEC section 5: a blank name is silently ignored.
+    // A blank name is silently ignored.
     if (!name.trim()) return;
     if (await onCreate(name.trim())) setName('');
   };

@@ -23,7 +23,7 @@ export interface SlideshowSettingsCardProps {
   onSave: () => void;
 }
 
-/** Global slideshow settings (SPEC section 2, Background Manager). */
+/** The Background Manager's global slideshow settings: base path, playlist, timings, overlay, order. */
 export function SlideshowSettingsCard({
   draft,
   playlists,
