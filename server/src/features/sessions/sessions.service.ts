@@ -75,7 +75,7 @@ export class SessionsService {
     this.log.warn(
       'A sign-in token of a live session was signed with another secret: the app instances on this ' +
         'database do not share one JWT_SECRET, so members are signed out whenever another instance ' +
-        'answers. Give every instance the same JWT_SECRET (README, "Several machines"). ' +
+        'answers. Give every instance the same JWT_SECRET (docs/processes.md, "Several machines"). ' +
         '(Right after the secret was changed on purpose, this is expected: those members sign in again.)',
     );
   }
