@@ -171,7 +171,7 @@ export function SlideshowPanel() {
   const playlistUnsaved =
     selected !== null && JSON.stringify(editor.items) !== JSON.stringify(itemsOf(selected));
   useUnsavedChanges(
-    [settingsUnsaved && 'the slideshow settings', playlistUnsaved && `the playlist “${selected?.name}”`]
+    [settingsUnsaved && 'the slider settings', playlistUnsaved && `the playlist “${selected?.name}”`]
       .filter(Boolean)
       .join(' and ') || null,
   );
@@ -187,7 +187,7 @@ export function SlideshowPanel() {
 
       {configQuery.isError ? (
         <p role="alert" className="rounded-lg border border-red-500/40 bg-red-500/15 p-4 text-red-200">
-          Could not load the slideshow settings: {messageOf(configQuery.error)}
+          Could not load the slider settings: {messageOf(configQuery.error)}
         </p>
       ) : draft ? (
         <SlideshowSettingsCard
