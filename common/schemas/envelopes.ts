@@ -26,6 +26,7 @@ import type { ErrorBody } from '../errors';
  * | `TextFile`           | GET /api/slider/defaults/:file                               | an SVG drawing                                                                                           |
  * | (not JSON)           | GET /media/*                                                 | the file's bytes; 304, 416 and HEAD answers have no body (a missing file is an `ErrorBody` 404)            |
  * | (not the API)        | a page address while the web client is not built             | 503 in plain text, saying how to build it                                                                |
+ * | (not HTTP's body)    | a stranger's request body that takes too long                | 408 with no body, written on the socket (`http/request-timeouts.ts`), as Node answers a malformed request |
  *
  * The /api/system answers also keep the spec's own shapes beside `success`: the status has
  * `running`, `state`, `mode` and `stats` at the top level (`NginxStatusResponse`).
