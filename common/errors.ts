@@ -1,6 +1,9 @@
 /**
  * The closed list of error codes the API can answer with. Services throw an AppError
- * carrying one of these; the server's error handler maps it to the HTTP status here.
+ * carrying one of these; the server's error handler maps it to the HTTP status here, and
+ * answers anything else (an error of a library, a code not in this list) as INTERNAL.
+ * The client tells refusals apart by these codes, never by their words: a refusal it must
+ * act on (sign out, ask for the password) gets a code of its own.
  */
 export const ERROR_STATUS = {
   VALIDATION: 400,
@@ -8,6 +11,8 @@ export const ERROR_STATUS = {
   INVALID_TOKEN: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
+  /** A signed-in, active account that is not an administrator asked for the console's API. */
+  NOT_ADMIN: 403,
   /** A change that can take the site needs the password again (see X-Reauth in docs/console.md). */
   REAUTH_REQUIRED: 403,
   ACCOUNT_SUSPENDED: 403,
@@ -24,8 +29,16 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+/** True for a code of the closed list (an answer's `code` read from the wire). */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_STATUS, value);
+}
+
 /**
- * Every error response has this shape. `msg` repeats `message` because the sign-in and
+ * Every error response has this shape (a few calls add fields beside it: see
+ * `common/schemas/envelopes.ts`). `msg` repeats `message` because the sign-in and
  * registration screens read `msg` while everything else reads `message`.
  */
 export interface ErrorBody {

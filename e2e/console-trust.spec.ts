@@ -172,6 +172,29 @@ test('a person whose account is deleted is signed out at their next call, with a
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
 });
 
+test('an administrator who is demoted is signed out at their next call, told why', async ({ page }) => {
+  const email = `${run}-demoted@e2e.test`;
+  const { data } = await apiAs<{ data: { _id: string } }>(await adminToken(), 'POST', '/api/admin/users', {
+    name: `${run} Demoted`,
+    email,
+    password: 'demoted-pass-1',
+    role: 'admin',
+  });
+  const theirToken = await tokenFor(email, 'demoted-pass-1');
+  await openPanel(page, 'User Management', theirToken);
+  await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible();
+  // Their session lives on; the console's API now answers them 403 NOT_ADMIN.
+  await apiAs(await adminToken(), 'PUT', `/api/admin/users/${data._id}`, { role: 'user' });
+
+  await page
+    .getByRole('navigation', { name: 'Console sections' })
+    .getByRole('button', { name: 'Activity' })
+    .click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('alert')).toContainText('your account is no longer an administrator');
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+});
+
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH } from '../constants';
+import type { ActivityEntry } from './activity';
 import { newPasswordSchema } from './auth';
+import type { DataAnswer, DoneAnswer, JsonFile } from './envelopes';
 import { emailSchema, nameSchema, type PublicUser } from './user';
 
 /** What the member types to confirm that their account is to be deleted. */
@@ -60,10 +62,40 @@ export interface AccountData {
   activityRetentionDays: number;
 }
 
-export interface AccountResponse {
-  success: true;
-  data: AccountData;
+/** GET /api/account */
+export type AccountResponse = DataAnswer<AccountData>;
+
+/** PUT /api/account/name */
+export interface AccountNameResponse extends DoneAnswer {
+  data: PublicUser;
 }
+
+/** POST /api/account/confirm-email, POST /email, DELETE /email-change, POST /delete */
+export type AccountDoneResponse = DoneAnswer;
+
+/** PUT /api/account/password, POST /api/account/sign-out-everywhere: how many sessions ended. */
+export interface SessionsEndedResponse extends DoneAnswer {
+  ended: number;
+}
+
+/**
+ * GET /api/account/export: "Download my data" (GDPR articles 15 and 20), everything the site
+ * keeps about a member as one JSON document. Each kind of record is one section here.
+ */
+export interface AccountExport {
+  exportedAt: string;
+  /** The user record, without the password hash or any token hash. */
+  user: PublicUser & { pendingEmail: string | null; cancelledEmailChange: CancelledEmailChange | null };
+  /** The member's signed-in browsers and devices. */
+  sessions: SessionInfo[];
+  /**
+   * What the Activity log recorded about the member's own account. Not what they did to others'
+   * (an administrator's edits): those entries hold other people's records.
+   */
+  activity: ActivityEntry[];
+}
+
+export type AccountExportResponse = JsonFile<AccountExport>;
 
 export const EMAIL_CHANGE_SENT = (email: string) =>
   `We sent a confirmation link to ${email}. Your e-mail address changes when you open it.`;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { TextFile } from './envelopes';
 
 /**
  * Every kind of Activity log entry, with the words the console shows for it. A feature that
@@ -88,3 +89,6 @@ export interface ActivityListResponse {
   totalPages: number;
   currentPage: number;
 }
+
+/** GET /api/admin/activity/export.csv */
+export type ActivityCsvResponse = TextFile;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { SessionsEndedResponse } from './account';
 import { newPasswordSchema } from './auth';
+import type { DataAnswer, DoneAnswer, TextFile } from './envelopes';
 import { emailSchema, nameSchema, type PublicUser, ROLES, STATUSES, TIERS } from './user';
 
 /** Users per page of the console's list unless the console asks for another of USERS_PAGE_SIZES. */
@@ -76,6 +78,7 @@ export const userIdParam = z.object({
   id: z.string().min(1).max(64),
 });
 
+/** GET /api/admin/users */
 export interface UserListResponse {
   success: true;
   data: PublicUser[];
@@ -92,12 +95,17 @@ export interface AdminStats {
   freeMembers: number;
 }
 
-export interface AdminStatsResponse {
-  success: true;
-  data: AdminStats;
-}
+/** GET /api/admin/stats */
+export type AdminStatsResponse = DataAnswer<AdminStats>;
 
-export interface UserResponse {
-  success: true;
-  data: PublicUser;
-}
+/** POST /api/admin/users (201) and PUT /api/admin/users/:id: the user as saved. */
+export type UserResponse = DataAnswer<PublicUser>;
+
+/** DELETE /api/admin/users/:id */
+export type DeleteUserResponse = DoneAnswer;
+
+/** DELETE /api/admin/users/:id/sessions: the user is signed out of every browser and device. */
+export type EndUserSessionsResponse = SessionsEndedResponse;
+
+/** GET /api/admin/users/export.csv */
+export type UsersCsvResponse = TextFile;

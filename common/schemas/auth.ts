@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../constants';
-import { emailSchema, nameSchema } from './user';
+import type { DataAnswer, DoneAnswer, MessageOnly, TokenAnswer } from './envelopes';
+import { emailSchema, nameSchema, type PublicUser } from './user';
 
 export const newPasswordSchema = z
   .string({ error: 'Password is required' })
@@ -25,14 +26,17 @@ export const resetTokenParam = z.object({
 export type RegisterBody = z.infer<typeof registerBody>;
 export type LoginBody = z.infer<typeof loginBody>;
 
-export interface AuthResponse {
-  token: string;
-  msg: string;
-}
+/** POST /api/auth/register (201) and /login. */
+export type AuthResponse = TokenAnswer;
 
-export interface MessageResponse {
-  message: string;
-}
+/** POST /api/auth/forgot-password and PUT /api/auth/reset-password/:token. */
+export type MessageResponse = MessageOnly;
+
+/** GET /api/auth/me */
+export type MeResponse = DataAnswer<PublicUser>;
+
+/** POST /api/auth/logout */
+export type LogoutResponse = DoneAnswer;
 
 /**
  * What the signed token carries besides `exp`, `iat` and `jti` (the id of its server-side

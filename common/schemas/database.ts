@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Outcome, RefusalWithError } from './envelopes';
 
 /** The form's defaults (localhost, 27017, pool 10) and the pool range (1 to 100). */
 export const DATABASE_DEFAULTS = {
@@ -74,6 +75,7 @@ export interface PublicDatabaseConfig {
 
 export type StoreKind = 'embedded' | 'mongodb';
 
+/** GET /api/admin/mongodb/config */
 export interface DatabaseConfigResponse {
   success: true;
   config: PublicDatabaseConfig;
@@ -138,8 +140,8 @@ export interface CollectionResult {
   pagination: { total: number; limit: number; shown: number };
 }
 
-export interface ConnectionTestResponse {
-  success: boolean;
+/** POST /api/admin/mongodb/test: a failed test is a 200 with `success: false` (see envelopes.ts). */
+export interface ConnectionTestResponse extends Outcome {
   connected: boolean;
   message: string;
   /** The driver's own words for a failure, shown one click away from the plain message. */
@@ -149,6 +151,7 @@ export interface ConnectionTestResponse {
   databases?: string[];
 }
 
+/** POST /api/admin/mongodb/config */
 export interface SaveConfigResponse {
   success: true;
   message: string;
@@ -156,6 +159,38 @@ export interface SaveConfigResponse {
   copied?: Record<string, number>;
   /** The server is starting again on the new store; its status answers again within seconds. */
   restarting: boolean;
+}
+
+/** A refused POST /api/admin/mongodb/config: the spec's panel reads `error`. */
+export type SaveConfigRefusal = RefusalWithError;
+
+/** GET /api/admin/mongodb/status */
+export interface DatabaseStatusResponse extends DatabaseStatus {
+  success: true;
+}
+
+/** GET /api/admin/mongodb/databases */
+export interface DatabasesResponse {
+  success: true;
+  databases: Array<{ name: string }>;
+}
+
+/** GET /api/admin/mongodb/database/:name/stats */
+export interface DatabaseStatsResponse {
+  success: true;
+  stats: DatabaseStats;
+}
+
+/** GET /api/admin/mongodb/database/:dbName/details */
+export interface DatabaseDetailResponse {
+  success: true;
+  database: DatabaseDetail;
+}
+
+/** GET /api/admin/mongodb/database/:dbName/collection/:name */
+export interface CollectionResponse {
+  success: true;
+  collection: CollectionResult;
 }
 
 export const explorerLimitQuery = z.object({

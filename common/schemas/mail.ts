@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DoneAnswer } from './envelopes';
 
 /** The console's view of the mail queue (GET /api/admin/mail). Never a message's text or link. */
 export interface MailQueueMessage {
@@ -14,6 +15,7 @@ export interface MailQueueMessage {
   lastError: string | null;
 }
 
+/** GET /api/admin/mail */
 export interface MailStatusResponse {
   success: true;
   data: {
@@ -30,3 +32,6 @@ export interface MailStatusResponse {
 export const mailIdParam = z.object({
   id: z.string().regex(/^[a-z0-9]+-[0-9a-f]{12}$/, 'That message is not in the mail queue.'),
 });
+
+/** POST /api/admin/mail/:id/retry */
+export type MailRetryResponse = DoneAnswer;

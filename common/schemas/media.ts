@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MEDIA_CATEGORIES, type MediaFile } from '../media';
+import type { RefusalWith } from './envelopes';
 
 /** The most paths one delete call may name; the library screen never sends more than it lists. */
 export const MAX_DELETE_PATHS = 1000;
@@ -49,11 +50,13 @@ export interface LastScan {
   discoveries: ScanDiscoveries;
 }
 
+/** POST /api/media/scan-files */
 export interface ScanResponse extends LastScan {
   success: true;
   message: string;
 }
 
+/** GET /api/media/last-scan */
 export interface LastScanResponse {
   success: true;
   /** The base path the Background Manager has configured (the library the site shows). */
@@ -63,6 +66,7 @@ export interface LastScanResponse {
   folderProblem: string | null;
 }
 
+/** GET /api/media/files, /files/images, /files/videos, /files/audio */
 export interface MediaFilesResponse {
   success: true;
   files: MediaFile[];
@@ -81,16 +85,25 @@ export interface RejectedFile {
   reason: string;
 }
 
+/** POST /api/media/upload: some files taken (the refused ones listed). */
 export interface UploadResponse {
-  success: boolean;
+  success: true;
   uploadedCount: number;
   files: UploadedFile[];
   rejected: RejectedFile[];
   message: string;
 }
 
+/** POST /api/media/upload when no file was taken: the error, and the spec's fields beside it. */
+export type UploadRefusal = RefusalWith<{
+  uploadedCount: 0;
+  files: UploadedFile[];
+  rejected: RejectedFile[];
+}>;
+
+/** POST /api/media/delete */
 export interface DeleteResponse {
-  success: boolean;
+  success: true;
   message: string;
   summary: { deleted: number; failed: Array<{ path: string; reason: string }> };
 }

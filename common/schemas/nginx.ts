@@ -5,6 +5,7 @@ import {
   proxyTargetsOf,
 } from '@common/nginx-defaults';
 import { z } from 'zod';
+import type { DataAnswer, RefusalWithError } from './envelopes';
 
 /** The web-server settings the console edits. */
 export interface NginxConfig {
@@ -169,7 +170,10 @@ export const nginxConfigBody = z.object({
 
 export type NginxState = 'running' | 'stopped' | 'error' | 'unknown';
 
-/** GET /api/system/status. `state` and `message` add to the spec's `running` and `stats`. */
+/**
+ * GET /api/system/status, in the spec's own shape (see envelopes.ts). `state` and `message` add
+ * to the spec's `running` and `stats`.
+ */
 export interface NginxStatusResponse {
   success: true;
   running: boolean;
@@ -197,3 +201,28 @@ export interface NginxHistory {
   entries: NginxHistoryEntry[];
   current: string | null;
 }
+
+/** GET /api/system/config */
+export type NginxConfigResponse = DataAnswer<NginxConfig>;
+
+/** POST /api/system/config, /api/system/nginx/config and /api/system/nginx/history/:id/restore. */
+export interface NginxSaveResponse {
+  success: true;
+  message: string;
+  data: NginxConfig;
+  /** A save on a self-signed trial certificate says so here. */
+  warning?: string;
+}
+
+/** POST /api/system/restart: a graceful reload of the running nginx, or a start of a stopped one. */
+export interface NginxRestartResponse {
+  success: true;
+  action: 'reloaded' | 'started';
+  message: string;
+}
+
+/** GET /api/system/nginx/history */
+export type NginxHistoryResponse = DataAnswer<NginxHistory>;
+
+/** Every refusal under /api/system: the spec's panel reads `error`; a refused form field is named. */
+export type NginxRefusal = RefusalWithError<{ field?: keyof NginxConfig }>;

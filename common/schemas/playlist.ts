@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DataAnswer, DoneAnswer, ListOnly } from './envelopes';
 import type { SlideType } from './slideshow';
 
 /** Long enough for any real show, short enough that one request cannot bloat the store. */
@@ -43,6 +44,15 @@ export interface Playlist {
   createdAt: string;
   updatedAt: string;
 }
+
+/** GET /api/playlists: the spec's "list of playlists", the array itself. */
+export type PlaylistsResponse = ListOnly<Playlist>;
+
+/** POST /api/playlists (201) and PUT /api/playlists/:id: the playlist as saved. */
+export type PlaylistResponse = DataAnswer<Playlist>;
+
+/** DELETE /api/playlists/:id */
+export type DeletePlaylistResponse = DoneAnswer;
 
 /** What the panel shows as a playlist's size: images plus videos, else items. */
 export function playlistItemCount(playlist: Pick<Playlist, 'items' | 'images' | 'videos'>): number {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DataAnswer, DoneAnswer, TextFile } from './envelopes';
 
 /** Overlay colour as three comma-separated 0-255 numbers, e.g. "0,0,0". */
 export const overlayColorSchema = z
@@ -88,4 +89,18 @@ export interface PublicSlidesData {
   images: string[];
   videos: string[];
   config: PublicSlideshowSettings;
+}
+
+/** GET /api/slider/public: worked out once per change and written from memory (http/fast-lane.ts). */
+export type SlideshowPublicResponse = DataAnswer<PublicSlidesData>;
+
+/** GET /api/slider/defaults/:file: a default background, as an SVG drawing. */
+export type DefaultBackgroundResponse = TextFile;
+
+/** GET /api/slider/config */
+export type SlideshowConfigResponse = DataAnswer<SlideshowSettings>;
+
+/** PUT /api/slider/config: the settings as saved. */
+export interface SlideshowSaveResponse extends DoneAnswer {
+  data: SlideshowSettings;
 }

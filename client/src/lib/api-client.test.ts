@@ -100,4 +100,60 @@ describe('api() and the password confirmation', () => {
     expect(localStorage.getItem('token')).toBeNull();
     expect(takeSignedOutMessage()).toBe('You have been signed out: your account has been suspended.');
   });
+
+  it("signs a demoted administrator out by the refusal's code, whatever its words", async () => {
+    localStorage.setItem('token', 'tok');
+    const ended = vi.fn();
+    window.addEventListener(SESSION_ENDED_EVENT, ended);
+    try {
+      answer(403, '{"success":false,"code":"NOT_ADMIN","message":"Not for you.","msg":"Not for you."}');
+      await expect(api('/api/admin/users', { auth: true })).rejects.toMatchObject({
+        status: 403,
+        code: 'NOT_ADMIN',
+        message: 'Not for you.',
+      });
+      expect(ended).toHaveBeenCalledTimes(1);
+      expect(localStorage.getItem('token')).toBeNull();
+      expect(takeSignedOutMessage()).toBe(
+        'You have been signed out: your account is no longer an administrator.',
+      );
+    } finally {
+      window.removeEventListener(SESSION_ENDED_EVENT, ended);
+    }
+  });
+
+  it('keeps the session on any other 403, even one that speaks of administrators', async () => {
+    localStorage.setItem('token', 'tok');
+    answer(403, '{"success":false,"code":"FORBIDDEN","message":"Administrator access is required."}');
+    await expect(api('/api/admin/users/1', { method: 'DELETE', auth: true })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    expect(localStorage.getItem('token')).toBe('tok');
+    expect(takeSignedOutMessage()).toBeNull();
+  });
+});
+
+describe('ApiError codes', () => {
+  it('names an answer without a known code UNREADABLE', async () => {
+    answer(502, '<html>Bad gateway</html>', 'text/html');
+    await expect(api('/api/x')).rejects.toMatchObject({ status: 502, code: 'UNREADABLE' });
+    answer(400, '{"code":"SOMETHING_NEW","message":"No"}');
+    await expect(api('/api/x')).rejects.toMatchObject({ code: 'UNREADABLE', message: 'No' });
+  });
+
+  it("names a call that got no answer NETWORK, keeping the browser's words", async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    await expect(api('/api/x')).rejects.toMatchObject({
+      name: 'ApiError',
+      code: 'NETWORK',
+      status: 0,
+      message: 'Failed to fetch',
+      fromServer: false,
+    });
+  });
 });

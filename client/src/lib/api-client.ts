@@ -1,12 +1,23 @@
+import { type ErrorCode, isErrorCode } from '@common/errors';
 import { clearToken, getToken } from './auth-token';
 import { askForPassword, currentProof } from './reauth-proof';
 import { signOutWithMessage } from './signed-out';
 
-/** Answers that mean the account can no longer use what it was using: sign out and say why. */
-const ACCOUNT_GONE: Record<string, string> = {
+/**
+ * Codes the client gives failures the server did not name with a code of `common/errors.ts`.
+ * - `REAUTH_CANCELLED`: the password dialog was cancelled, so the change was not sent again.
+ * - `NETWORK`: no answer at all (the connection was lost, the server is down).
+ * - `UNREADABLE`: an answer without a known code (a proxy's error page, an empty body).
+ */
+export type ClientErrorCode = 'REAUTH_CANCELLED' | 'NETWORK' | 'UNREADABLE';
+
+export type ApiErrorCode = ErrorCode | ClientErrorCode;
+
+/** Refusals that mean the account can no longer use what it was using: sign out and say why. */
+const SIGNED_OUT_BECAUSE: Partial<Record<ApiErrorCode, string>> = {
   UNAUTHENTICATED: 'You have been signed out: your account no longer exists or your session ended.',
   ACCOUNT_SUSPENDED: 'You have been signed out: your account has been suspended.',
-  FORBIDDEN_ADMIN: 'You have been signed out: your account is no longer an administrator.',
+  NOT_ADMIN: 'You have been signed out: your account is no longer an administrator.',
 };
 
 /**
@@ -19,13 +30,20 @@ export class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
-    readonly code?: string,
+    /** What the refusal is: act on this, never on the message's words. */
+    readonly code: ApiErrorCode = 'UNREADABLE',
     /** False when the server said nothing readable and the message is only 'HTTP {status}'. */
     readonly fromServer = true,
   ) {
     super(message);
     this.name = 'ApiError';
   }
+}
+
+/** An error answer's code, when it is one of the closed list. */
+export function errorCodeOf(body: unknown): ErrorCode | 'UNREADABLE' {
+  const code = (body as { code?: unknown } | null)?.code;
+  return isErrorCode(code) ? code : 'UNREADABLE';
 }
 
 export interface ApiOptions {
@@ -63,6 +81,10 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
           : JSON.stringify(options.body),
     signal: options.signal,
     cache: 'no-store',
+  }).catch((failure: unknown) => {
+    // fetch rejects with a TypeError when no answer came; an abort stays as it is.
+    if (failure instanceof TypeError) throw new ApiError(failure.message, 0, 'NETWORK', false);
+    throw failure;
   });
 
   const text = await response.text();
@@ -74,9 +96,10 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
   }
 
   if (!response.ok) {
-    const body = (data ?? {}) as { message?: string; msg?: string; error?: string; code?: string };
+    const body = (data ?? {}) as { message?: string; msg?: string; error?: string };
+    const code = errorCodeOf(data);
     // A change that can take the site: the console asks for the password, then sends the call again.
-    if (body.code === 'REAUTH_REQUIRED' && token && !options.reauthed) {
+    if (code === 'REAUTH_REQUIRED' && token && !options.reauthed) {
       if (await askForPassword()) return api<T>(path, { ...options, reauthed: true });
       throw new ApiError(
         'Not changed: your password was not confirmed.',
@@ -85,14 +108,7 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
       );
     }
     if (options.auth && token) {
-      const gone =
-        response.status === 401
-          ? ACCOUNT_GONE.UNAUTHENTICATED
-          : body.code === 'ACCOUNT_SUSPENDED'
-            ? ACCOUNT_GONE.ACCOUNT_SUSPENDED
-            : body.code === 'FORBIDDEN' && /Administrator access/.test(body.message ?? '')
-              ? ACCOUNT_GONE.FORBIDDEN_ADMIN
-              : null;
+      const gone = SIGNED_OUT_BECAUSE[response.status === 401 ? 'UNAUTHENTICATED' : code];
       if (gone) {
         window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
         signOutWithMessage(gone);
@@ -103,7 +119,7 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
       window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
     }
     const message = body.message || body.msg || body.error || text;
-    throw new ApiError(message || `HTTP ${response.status}`, response.status, body.code, Boolean(message));
+    throw new ApiError(message || `HTTP ${response.status}`, response.status, code, Boolean(message));
   }
   return data as T;
 }

@@ -1,4 +1,4 @@
-import { ApiError } from './api-client';
+import { ApiError, errorCodeOf } from './api-client';
 import { getToken } from './auth-token';
 
 /**
@@ -14,7 +14,7 @@ export async function downloadFile(url: string, fallbackName: string): Promise<v
   });
   if (!response.ok) {
     const body = (await response.json().catch(() => ({}))) as { message?: string };
-    throw new ApiError(body.message || `HTTP ${response.status}`, response.status);
+    throw new ApiError(body.message || `HTTP ${response.status}`, response.status, errorCodeOf(body));
   }
   const name =
     /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;

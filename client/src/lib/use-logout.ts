@@ -1,3 +1,4 @@
+import type { LogoutResponse } from '@common/schemas/auth';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api } from './api-client';
@@ -22,7 +23,7 @@ export function useLogout() {
   const forget = useForgetSession();
   return () => {
     // api() reads the token before its first await, so clearing it just after is safe.
-    void api('/api/auth/logout', { method: 'POST', auth: true }).catch(() => undefined);
+    void api<LogoutResponse>('/api/auth/logout', { method: 'POST', auth: true }).catch(() => undefined);
     forget();
   };
 }

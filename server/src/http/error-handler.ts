@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '@common/errors';
+import { ERROR_STATUS, type ErrorBody, type ErrorCode, isErrorCode } from '@common/errors';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError } from '../lib/app-error';
 import { recordFailure } from './request-log';
@@ -33,12 +33,14 @@ export function errorBody(code: ErrorCode, message: string): ErrorBody {
 }
 
 /**
- * The one place errors become responses. Details of 5xx errors are logged (by the request log,
- * on the same line as the request), never sent.
+ * The one place errors become responses, always with a code of the closed list
+ * (`common/errors.ts`): an AppError keeps its own, Fastify's client errors are mapped by status,
+ * anything else (a code not in the list, another library's error) is INTERNAL. Details of 5xx
+ * errors are logged (by the request log, on the same line as the request), never sent.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) {
+    if (error instanceof AppError && isErrorCode(error.code)) {
       if (error.status >= 500) recordFailure(request, error);
       return reply.code(error.status).send(errorBody(error.code, error.message));
     }

@@ -1,15 +1,15 @@
-import type { AccountData, AccountResponse } from '@common/schemas/account';
-import type { PublicUser } from '@common/schemas/user';
+import type {
+  AccountData,
+  AccountDoneResponse,
+  AccountNameResponse,
+  AccountResponse,
+  SessionsEndedResponse,
+} from '@common/schemas/account';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 import { downloadFile } from '../../lib/download-file';
 
 const accountKey = ['account'] as const;
-
-interface Done {
-  success: true;
-  message: string;
-}
 
 export function useAccount() {
   return useQuery({
@@ -20,34 +20,39 @@ export function useAccount() {
 }
 
 /** A change to the account, after which the account is read again (name, pending e-mail, sessions). */
-function useAccountChange<B>(method: 'POST' | 'PUT' | 'DELETE', path: string) {
+function useAccountChange<B, R>(method: 'POST' | 'PUT' | 'DELETE', path: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: B) => api<Done & { data?: PublicUser }>(path, { method, body, auth: true }),
+    mutationFn: (body: B) => api<R>(path, { method, body, auth: true }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKey }),
   });
 }
 
-export const useSaveName = () => useAccountChange<{ name: string }>('PUT', '/api/account/name');
+export const useSaveName = () =>
+  useAccountChange<{ name: string }, AccountNameResponse>('PUT', '/api/account/name');
 export const useChangeEmail = () =>
-  useAccountChange<{ email: string; password: string }>('POST', '/api/account/email');
+  useAccountChange<{ email: string; password: string }, AccountDoneResponse>('POST', '/api/account/email');
 /** Ends a pending e-mail change: the link sent to the new address stops working. */
-export const useCancelEmailChange = () => useAccountChange<void>('DELETE', '/api/account/email-change');
+export const useCancelEmailChange = () =>
+  useAccountChange<void, AccountDoneResponse>('DELETE', '/api/account/email-change');
 export const useChangePassword = () =>
-  useAccountChange<{ currentPassword: string; newPassword: string }>('PUT', '/api/account/password');
+  useAccountChange<{ currentPassword: string; newPassword: string }, SessionsEndedResponse>(
+    'PUT',
+    '/api/account/password',
+  );
 
 /** These two end this session as well: the caller forgets the token and leaves. */
 export function signOutEverywhere() {
-  return api<Done>('/api/account/sign-out-everywhere', { method: 'POST', auth: true });
+  return api<SessionsEndedResponse>('/api/account/sign-out-everywhere', { method: 'POST', auth: true });
 }
 
 export function deleteAccount(body: { password: string; confirmation: string }) {
-  return api<Done>('/api/account/delete', { method: 'POST', body, auth: true });
+  return api<AccountDoneResponse>('/api/account/delete', { method: 'POST', body, auth: true });
 }
 
 /** Opened from the mailed link; works whether or not this browser is signed in. */
 export function confirmEmail(token: string) {
-  return api<Done>('/api/account/confirm-email', { method: 'POST', body: { token } });
+  return api<AccountDoneResponse>('/api/account/confirm-email', { method: 'POST', body: { token } });
 }
 
 /** Saves everything the site keeps about the member as a JSON file. */

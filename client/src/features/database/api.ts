@@ -1,11 +1,12 @@
 import type {
-  CollectionResult,
+  CollectionResponse,
   ConnectionTestResponse,
   DatabaseConfigBody,
   DatabaseConfigResponse,
-  DatabaseDetail,
-  DatabaseStats,
-  DatabaseStatus,
+  DatabaseDetailResponse,
+  DatabaseStatsResponse,
+  DatabaseStatusResponse,
+  DatabasesResponse,
   SaveConfigResponse,
 } from '@common/schemas/database';
 import { useQuery } from '@tanstack/react-query';
@@ -30,7 +31,7 @@ const body = (form: DatabaseForm) => ({ ...form, port: Number(form.port), poolSi
 
 export const fetchConfig = () => api<DatabaseConfigResponse>(`${BASE}/config`, { auth: true });
 
-export const fetchStatus = () => api<{ success: true } & DatabaseStatus>(`${BASE}/status`, { auth: true });
+export const fetchStatus = () => api<DatabaseStatusResponse>(`${BASE}/status`, { auth: true });
 
 export function testConnection(form: DatabaseForm) {
   return api<ConnectionTestResponse>(`${BASE}/test`, { method: 'POST', body: body(form), auth: true });
@@ -43,8 +44,7 @@ export function saveDatabaseConfig(form: DatabaseForm) {
 export function useDatabases() {
   return useQuery({
     queryKey: databaseKeys.databases,
-    queryFn: async () =>
-      (await api<{ databases: Array<{ name: string }> }>(`${BASE}/databases`, { auth: true })).databases,
+    queryFn: async () => (await api<DatabasesResponse>(`${BASE}/databases`, { auth: true })).databases,
   });
 }
 
@@ -52,7 +52,7 @@ export function useDatabaseStats(name: string) {
   return useQuery({
     queryKey: databaseKeys.stats(name),
     queryFn: async () =>
-      (await api<{ stats: DatabaseStats }>(`${BASE}/database/${enc(name)}/stats`, { auth: true })).stats,
+      (await api<DatabaseStatsResponse>(`${BASE}/database/${enc(name)}/stats`, { auth: true })).stats,
   });
 }
 
@@ -60,8 +60,7 @@ export function useDatabaseDetails(name: string) {
   return useQuery({
     queryKey: databaseKeys.details(name),
     queryFn: async () =>
-      (await api<{ database: DatabaseDetail }>(`${BASE}/database/${enc(name)}/details`, { auth: true }))
-        .database,
+      (await api<DatabaseDetailResponse>(`${BASE}/database/${enc(name)}/details`, { auth: true })).database,
     retry: (count, error) => count < 2 && (error as { status?: number }).status !== 404,
   });
 }
@@ -74,7 +73,7 @@ export function useCollectionDocuments(db: string, name: string | null) {
     queryKey: databaseKeys.collection(db, name ?? ''),
     queryFn: async () =>
       (
-        await api<{ collection: CollectionResult }>(
+        await api<CollectionResponse>(
           `${BASE}/database/${enc(db)}/collection/${enc(name ?? '')}?limit=${EXPLORER_DOCUMENTS}`,
           { auth: true },
         )

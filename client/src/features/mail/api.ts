@@ -1,4 +1,4 @@
-import type { MailStatusResponse } from '@common/schemas/mail';
+import type { MailRetryResponse, MailStatusResponse } from '@common/schemas/mail';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 
@@ -16,7 +16,7 @@ export function useMailStatus() {
 }
 
 export function retryMail(id: string) {
-  return api<{ success: boolean; message: string }>(`/api/admin/mail/${encodeURIComponent(id)}/retry`, {
+  return api<MailRetryResponse>(`/api/admin/mail/${encodeURIComponent(id)}/retry`, {
     method: 'POST',
     auth: true,
   });

@@ -7,7 +7,7 @@ import type {
   ScanResponse,
   UploadResponse,
 } from '@common/schemas/media';
-import { ApiError, api } from '../../lib/api-client';
+import { ApiError, api, errorCodeOf } from '../../lib/api-client';
 import { clearToken, getToken } from '../../lib/auth-token';
 
 export const mediaKeys = {
@@ -70,7 +70,7 @@ export function uploadFile({
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     };
     xhr.onload = () => {
-      let body: Partial<UploadResponse> & { rejected?: RejectedFile[]; code?: string } = {};
+      let body: Partial<UploadResponse> & { rejected?: RejectedFile[] } = {};
       try {
         body = JSON.parse(xhr.responseText);
       } catch {
@@ -84,9 +84,9 @@ export function uploadFile({
       if (xhr.status === 401) clearToken();
       const refused = body.rejected?.[0];
       const message = refused ? `${refused.name}: ${refused.reason}` : body.message;
-      reject(new ApiError(message || `HTTP ${xhr.status}`, xhr.status, body.code, Boolean(message)));
+      reject(new ApiError(message || `HTTP ${xhr.status}`, xhr.status, errorCodeOf(body), Boolean(message)));
     };
-    xhr.onerror = () => reject(new ApiError('the connection was lost', 0, undefined, false));
+    xhr.onerror = () => reject(new ApiError('the connection was lost', 0, 'NETWORK', false));
     const form = new FormData();
     form.append('mediaType', mediaType);
     form.append('basePath', basePath);

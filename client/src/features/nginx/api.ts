@@ -1,4 +1,11 @@
-import type { NginxConfig, NginxHistory, NginxStatusResponse } from '@common/schemas/nginx';
+import type {
+  NginxConfig,
+  NginxConfigResponse,
+  NginxHistoryResponse,
+  NginxRestartResponse,
+  NginxSaveResponse,
+  NginxStatusResponse,
+} from '@common/schemas/nginx';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 
@@ -8,7 +15,10 @@ export const nginxKeys = {
   history: ['nginx', 'history'] as const,
 };
 
-/** What a save, a restore or a restart answers (SPEC: success, error). */
+/**
+ * What the panel makes of a save, a restore or a restart (SPEC: success, error). The server
+ * answers a refusal with an error status, which api() throws; `error` is kept for the spec's shape.
+ */
 export interface NginxAnswer {
   success: boolean;
   error?: string;
@@ -21,7 +31,7 @@ export function useNginxConfig() {
   return useQuery({
     queryKey: nginxKeys.config,
     queryFn: async ({ signal }) =>
-      (await api<{ success: boolean; data: NginxConfig }>('/api/system/config', { auth: true, signal })).data,
+      (await api<NginxConfigResponse>('/api/system/config', { auth: true, signal })).data,
   });
 }
 
@@ -39,7 +49,7 @@ export function useNginxHistory() {
     queryKey: nginxKeys.history,
     queryFn: async ({ signal }) =>
       (
-        await api<{ success: boolean; data: NginxHistory }>('/api/system/nginx/history', {
+        await api<NginxHistoryResponse>('/api/system/nginx/history', {
           auth: true,
           signal,
         })
@@ -48,15 +58,15 @@ export function useNginxHistory() {
 }
 
 export function saveNginxConfig(config: NginxConfig) {
-  return api<NginxAnswer>('/api/system/nginx/config', { method: 'POST', body: config, auth: true });
+  return api<NginxSaveResponse>('/api/system/nginx/config', { method: 'POST', body: config, auth: true });
 }
 
 export function restartNginx() {
-  return api<NginxAnswer>('/api/system/restart', { method: 'POST', auth: true });
+  return api<NginxRestartResponse>('/api/system/restart', { method: 'POST', auth: true });
 }
 
 export function restoreNginxVersion(id: string) {
-  return api<NginxAnswer>(`/api/system/nginx/history/${encodeURIComponent(id)}/restore`, {
+  return api<NginxSaveResponse>(`/api/system/nginx/history/${encodeURIComponent(id)}/restore`, {
     method: 'POST',
     auth: true,
   });

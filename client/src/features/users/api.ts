@@ -1,5 +1,7 @@
 import type {
   CreateUserBody,
+  DeleteUserResponse,
+  EndUserSessionsResponse,
   SortOrder,
   UpdateUserBody,
   UserListResponse,
@@ -80,7 +82,7 @@ export function useDeleteUser() {
   const onSuccess = useRefreshAfterChange();
   return useMutation({
     mutationFn: (id: string) =>
-      api<{ success: true; message: string }>(`/api/admin/users/${encodeURIComponent(id)}`, {
+      api<DeleteUserResponse>(`/api/admin/users/${encodeURIComponent(id)}`, {
         method: 'DELETE',
         auth: true,
       }),
@@ -97,9 +99,9 @@ export function downloadUsersCsv(params: Omit<UserListParams, 'page' | 'pageSize
 export function useEndSessions() {
   return useMutation({
     mutationFn: (id: string) =>
-      api<{ success: true; ended: number; message: string }>(
-        `/api/admin/users/${encodeURIComponent(id)}/sessions`,
-        { method: 'DELETE', auth: true },
-      ),
+      api<EndUserSessionsResponse>(`/api/admin/users/${encodeURIComponent(id)}/sessions`, {
+        method: 'DELETE',
+        auth: true,
+      }),
   });
 }

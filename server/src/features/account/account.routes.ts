@@ -1,8 +1,13 @@
 import {
+  type AccountDoneResponse,
+  type AccountExportResponse,
+  type AccountNameResponse,
+  type AccountResponse,
   changeEmailBody,
   changePasswordBody,
   confirmEmailBody,
   deleteAccountBody,
+  type SessionsEndedResponse,
   updateNameBody,
 } from '@common/schemas/account';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -40,7 +45,7 @@ export function accountRoutes(
     }
 
     // Opened from the mailed link, perhaps on a device where the member is not signed in.
-    app.post('/confirm-email', async (request) => {
+    app.post<{ Reply: AccountDoneResponse }>('/confirm-email', async (request) => {
       const { token } = parseInput(confirmEmailBody, request.body);
       const { message, user, previousEmail } = await account.confirmEmail(token);
       await activity.record(request, {
@@ -56,12 +61,12 @@ export function accountRoutes(
     await app.register(async (signedIn) => {
       signedIn.addHook('onRequest', guards.requireUser);
 
-      signedIn.get('/', async (request) => ({
+      signedIn.get<{ Reply: AccountResponse }>('/', async (request) => ({
         success: true,
         data: await account.overview(me(request), request.sessionId!),
       }));
 
-      signedIn.put('/name', async (request) => {
+      signedIn.put<{ Reply: AccountNameResponse }>('/name', async (request) => {
         const { name } = parseInput(updateNameBody, request.body);
         const before = me(request).name;
         const data = await account.rename(me(request), name);
@@ -74,7 +79,7 @@ export function accountRoutes(
         return { success: true, data, message: 'Name saved.' };
       });
 
-      signedIn.post('/email', async (request, reply) => {
+      signedIn.post<{ Reply: AccountDoneResponse }>('/email', async (request, reply) => {
         const { email, password } = parseInput(changeEmailBody, request.body);
         await limiter.limitEmailChange(reply, me(request)._id, email);
         const message = await withPasswordCheck(request, reply, () =>
@@ -88,7 +93,7 @@ export function accountRoutes(
         return { success: true, message };
       });
 
-      signedIn.delete('/email-change', async (request) => {
+      signedIn.delete<{ Reply: AccountDoneResponse }>('/email-change', async (request) => {
         const { message, email } = await account.cancelEmailChange(me(request));
         await activity.record(request, {
           kind: 'account.email-cancelled',
@@ -98,7 +103,7 @@ export function accountRoutes(
         return { success: true, message };
       });
 
-      signedIn.put('/password', async (request, reply) => {
+      signedIn.put<{ Reply: SessionsEndedResponse }>('/password', async (request, reply) => {
         const { currentPassword, newPassword } = parseInput(changePasswordBody, request.body);
         const ended = await withPasswordCheck(request, reply, () =>
           account.changePassword(me(request), request.sessionId!, currentPassword, newPassword),
@@ -114,7 +119,7 @@ export function accountRoutes(
         };
       });
 
-      signedIn.post('/sign-out-everywhere', async (request) => {
+      signedIn.post<{ Reply: SessionsEndedResponse }>('/sign-out-everywhere', async (request) => {
         const ended = await account.signOutEverywhere(me(request));
         await activity.record(request, {
           kind: 'account.signed-out',
@@ -123,7 +128,7 @@ export function accountRoutes(
         return { success: true, ended, message: 'Signed out everywhere.' };
       });
 
-      signedIn.get('/export', async (request, reply) => {
+      signedIn.get<{ Reply: AccountExportResponse }>('/export', async (request, reply) => {
         const data = await account.exportData(me(request), request.sessionId!);
         const day = data.exportedAt.slice(0, 10);
         return reply
@@ -132,7 +137,7 @@ export function accountRoutes(
           .send(data);
       });
 
-      signedIn.post('/delete', async (request, reply) => {
+      signedIn.post<{ Reply: AccountDoneResponse }>('/delete', async (request, reply) => {
         const { password } = parseInput(deleteAccountBody, request.body);
         await withPasswordCheck(request, reply, () => account.deleteAccount(me(request), password));
         await activity.record(request, {

@@ -1,4 +1,9 @@
-import { type AccountData, EMAIL_CHANGE_SENT, EMAIL_CHANGE_WITHDRAWN } from '@common/schemas/account';
+import {
+  type AccountData,
+  type AccountExport,
+  EMAIL_CHANGE_SENT,
+  EMAIL_CHANGE_WITHDRAWN,
+} from '@common/schemas/account';
 import type { PublicUser } from '@common/schemas/user';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
@@ -9,7 +14,7 @@ import type { ActivityLog } from '../activity/activity.service';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import type { SessionsService } from '../sessions/sessions.service';
 import { toPublicUser, type UserDoc, type UsersRepository } from '../users/users.repository';
-import { type AccountExport, accountExport } from './account-export';
+import { accountExport } from './account-export';
 import { confirmEmailMail, emailChangeNoticeMail, emailTakenMail } from './account-mail';
 import {
   cancelledEmailChange,

@@ -1,5 +1,10 @@
 import { Readable } from 'node:stream';
-import { activityExportQuery, activityListQuery } from '@common/schemas/activity';
+import {
+  type ActivityCsvResponse,
+  type ActivityListResponse,
+  activityExportQuery,
+  activityListQuery,
+} from '@common/schemas/activity';
 import type { FastifyInstance } from 'fastify';
 import { parseInput } from '../../lib/validate';
 import type { ActivityLog } from './activity.service';
@@ -11,12 +16,12 @@ import { activityCsv } from './activity-csv';
  */
 export function activityRoutes(activity: ActivityLog) {
   return async (app: FastifyInstance) => {
-    app.get('/activity', async (request) => ({
+    app.get<{ Reply: ActivityListResponse }>('/activity', async (request) => ({
       success: true,
       ...(await activity.list(parseInput(activityListQuery, request.query))),
     }));
 
-    app.get('/activity/export.csv', async (request, reply) => {
+    app.get<{ Reply: ActivityCsvResponse }>('/activity/export.csv', async (request, reply) => {
       const entries = await activity.all(parseInput(activityExportQuery, request.query));
       const day = new Date().toISOString().slice(0, 10);
       return reply

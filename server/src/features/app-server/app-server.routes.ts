@@ -16,12 +16,12 @@ export function appServerRoutes(service: AppServerService, ctx: Pick<AppContext,
     // Saving (session secret, limits) and restarting can take the site: the password is asked again.
     const confirmed = { preHandler: ctx.reauth.guard };
 
-    app.get(
-      '/config',
-      async () => ({ success: true, config: service.view() }) satisfies AppServerConfigResponse,
-    );
+    app.get<{ Reply: AppServerConfigResponse }>('/config', async () => ({
+      success: true,
+      config: service.view(),
+    }));
 
-    app.post('/config', confirmed, async (request) => {
+    app.post<{ Reply: AppServerSaveResponse }>('/config', confirmed, async (request) => {
       const body = parseInput(appServerConfigBody, request.body);
       const before = service.view();
       const { config, ignored } = await service.save(body);
@@ -37,15 +37,15 @@ export function appServerRoutes(service: AppServerService, ctx: Pick<AppContext,
         message: 'Node.js configuration saved! Restart the server for changes to take effect.',
         config,
         ignored,
-      } satisfies AppServerSaveResponse;
+      };
     });
 
-    app.get(
-      '/status',
-      async () => ({ success: true, status: await service.status() }) satisfies AppServerStatusResponse,
-    );
+    app.get<{ Reply: AppServerStatusResponse }>('/status', async () => ({
+      success: true,
+      status: await service.status(),
+    }));
 
-    app.post('/restart', confirmed, async (request) => {
+    app.post<{ Reply: AppServerRestartResponse }>('/restart', confirmed, async (request) => {
       const { port, previousPort } = await service.restart();
       await ctx.activity.record(request, {
         kind: 'nodejs.restarted',
@@ -56,7 +56,7 @@ export function appServerRoutes(service: AppServerService, ctx: Pick<AppContext,
         message: 'Server restart initiated...',
         port,
         previousPort,
-      } satisfies AppServerRestartResponse;
+      };
     });
   };
 }

@@ -48,7 +48,7 @@ export function createGuards(sessions: SessionsService, users: UsersRepository):
     },
     async requireAdmin(request: FastifyRequest, _reply: FastifyReply) {
       const user = await authenticate(request);
-      if (user.role !== 'admin') throw new AppError('FORBIDDEN', 'Administrator access is required.');
+      if (user.role !== 'admin') throw new AppError('NOT_ADMIN', 'Administrator access is required.');
     },
   };
 }

@@ -1,12 +1,16 @@
 import {
+  type AuthResponse,
   FORGOT_PASSWORD_MESSAGE,
   forgotPasswordBody,
+  type LogoutResponse,
   loginBody,
+  type MeResponse,
+  type MessageResponse,
   registerBody,
   resetPasswordBody,
   resetTokenParam,
 } from '@common/schemas/auth';
-import { reauthBody } from '@common/schemas/reauth';
+import { type ReauthResponse, reauthBody } from '@common/schemas/reauth';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
@@ -30,14 +34,14 @@ export interface AuthAudit {
 /** Sign-up, sign-in, sign-out, password reset and the password typed again before a system change. */
 export function authRoutes(auth: AuthService, guards: Guards, audit: AuthAudit, limiter: SignInLimiter) {
   return async (app: FastifyInstance) => {
-    app.post('/register', async (request, reply) => {
+    app.post<{ Reply: AuthResponse }>('/register', async (request, reply) => {
       const body = parseInput(registerBody, request.body);
       await limiter.limitRegistration(request, reply);
       const { token } = await auth.register(body, clientOf(request));
       return reply.code(201).send({ token, msg: 'Registration successful' });
     });
 
-    app.post('/login', async (request, reply) => {
+    app.post<{ Reply: AuthResponse }>('/login', async (request, reply) => {
       const body = parseInput(loginBody, request.body);
       const tries = await limiter.limitPasswordCheck(request, reply, body.email);
       const { token, user } = await auth.login(body, clientOf(request)).catch(async (error: unknown) => {
@@ -65,7 +69,7 @@ export function authRoutes(auth: AuthService, guards: Guards, audit: AuthAudit, 
       return { token, msg: 'Login successful' };
     });
 
-    app.post('/forgot-password', async (request, reply) => {
+    app.post<{ Reply: MessageResponse }>('/forgot-password', async (request, reply) => {
       const { email } = parseInput(forgotPasswordBody, request.body);
       await limiter.limitReset(request, reply, email);
       // Not awaited: the answer goes first and takes the same time whether or not the account exists.
@@ -74,34 +78,42 @@ export function authRoutes(auth: AuthService, guards: Guards, audit: AuthAudit, 
     });
 
     // The password typed again before a change that can take the site; counts against the sign-in limits.
-    app.post('/reauth', { onRequest: guards.requireAdmin }, async (request, reply) => {
-      const { password } = parseInput(reauthBody, request.body);
-      const user = request.user!;
-      const tries = await limiter.limitPasswordCheck(request, reply, user.email);
-      if (!(await verifyPassword(user.password, password))) {
-        await audit.activity.record(request, {
-          kind: 'reauth.failed',
-          summary: 'Wrong password typed to confirm a change',
-        });
-        throw new AppError('INVALID_CREDENTIALS', 'That password is not right.');
-      }
-      await limiter.succeeded(tries);
-      const { proof, expiresAt } = await audit.reauth.issue(user, request.sessionId!, bearerToken(request)!);
-      return { success: true, proof, expiresAt: expiresAt.toISOString() };
-    });
+    app.post<{ Reply: ReauthResponse }>(
+      '/reauth',
+      { onRequest: guards.requireAdmin },
+      async (request, reply) => {
+        const { password } = parseInput(reauthBody, request.body);
+        const user = request.user!;
+        const tries = await limiter.limitPasswordCheck(request, reply, user.email);
+        if (!(await verifyPassword(user.password, password))) {
+          await audit.activity.record(request, {
+            kind: 'reauth.failed',
+            summary: 'Wrong password typed to confirm a change',
+          });
+          throw new AppError('INVALID_CREDENTIALS', 'That password is not right.');
+        }
+        await limiter.succeeded(tries);
+        const { proof, expiresAt } = await audit.reauth.issue(
+          user,
+          request.sessionId!,
+          bearerToken(request)!,
+        );
+        return { success: true, proof, expiresAt: expiresAt.toISOString() };
+      },
+    );
 
-    app.get('/me', { onRequest: guards.requireUser }, async (request) => ({
+    app.get<{ Reply: MeResponse }>('/me', { onRequest: guards.requireUser }, async (request) => ({
       success: true,
       data: toPublicUser(request.user!),
     }));
 
     // Ends this session on the server; the client forgets its token as well.
-    app.post('/logout', { onRequest: guards.requireUser }, async (request) => {
+    app.post<{ Reply: LogoutResponse }>('/logout', { onRequest: guards.requireUser }, async (request) => {
       await auth.logout(request.sessionId!);
       return { success: true, message: 'Signed out.' };
     });
 
-    app.put('/reset-password/:token', async (request) => {
+    app.put<{ Reply: MessageResponse }>('/reset-password/:token', async (request) => {
       const { token } = parseInput(resetTokenParam, request.params);
       const { password } = parseInput(resetPasswordBody, request.body);
       await auth.resetPassword(token, password);

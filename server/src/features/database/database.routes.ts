@@ -1,4 +1,16 @@
-import { databaseConfigBody, explorerLimitQuery } from '@common/schemas/database';
+import {
+  type CollectionResponse,
+  type ConnectionTestResponse,
+  type DatabaseConfigResponse,
+  type DatabaseDetailResponse,
+  type DatabaseStatsResponse,
+  type DatabaseStatusResponse,
+  type DatabasesResponse,
+  databaseConfigBody,
+  explorerLimitQuery,
+  type SaveConfigRefusal,
+  type SaveConfigResponse,
+} from '@common/schemas/database';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { errorBody } from '../../http/error-handler';
@@ -33,9 +45,9 @@ export function databaseRoutes(
         throw new AppError('RATE_LIMITED', `Too many connection tests. Please try again in ${wait} seconds.`);
     };
 
-    app.get('/config', () => database.getConfig());
+    app.get<{ Reply: DatabaseConfigResponse }>('/config', () => database.getConfig());
 
-    app.post('/config', async (request, reply) => {
+    app.post<{ Reply: SaveConfigResponse | SaveConfigRefusal }>('/config', async (request, reply) => {
       try {
         await ctx.reauth.require(request);
         const body = parseInput(databaseConfigBody, request.body);
@@ -73,28 +85,45 @@ export function databaseRoutes(
       }
     });
 
-    app.get('/status', async () => ({ success: true, ...(await database.status()) }));
-
-    app.get('/databases', async () => ({ success: true, databases: await database.databases() }));
-
-    app.get<{ Params: DatabaseParams }>('/database/:name/stats', async (request) => ({
+    app.get<{ Reply: DatabaseStatusResponse }>('/status', async () => ({
       success: true,
-      stats: await database.databaseStats(request.params.name ?? ''),
+      ...(await database.status()),
     }));
 
-    app.post('/test', { preHandler: [ctx.reauth.guard, limitTests] }, (request) =>
-      database.testConnection(parseInput(databaseConfigBody, request.body)),
+    app.get<{ Reply: DatabasesResponse }>('/databases', async () => ({
+      success: true,
+      databases: await database.databases(),
+    }));
+
+    app.get<{ Params: DatabaseParams; Reply: DatabaseStatsResponse }>(
+      '/database/:name/stats',
+      async (request) => ({
+        success: true,
+        stats: await database.databaseStats(request.params.name ?? ''),
+      }),
     );
 
-    app.get<{ Params: DatabaseParams }>('/database/:dbName/details', async (request) => ({
-      success: true,
-      database: await database.details(request.params.dbName ?? ''),
-    }));
+    app.post<{ Reply: ConnectionTestResponse }>(
+      '/test',
+      { preHandler: [ctx.reauth.guard, limitTests] },
+      (request) => database.testConnection(parseInput(databaseConfigBody, request.body)),
+    );
 
-    app.get<{ Params: DatabaseParams }>('/database/:dbName/collection/:name', async (request) => {
-      const { limit } = parseInput(explorerLimitQuery, request.query);
-      const { dbName = '', name = '' } = request.params;
-      return { success: true, collection: await database.collection(dbName, name, limit) };
-    });
+    app.get<{ Params: DatabaseParams; Reply: DatabaseDetailResponse }>(
+      '/database/:dbName/details',
+      async (request) => ({
+        success: true,
+        database: await database.details(request.params.dbName ?? ''),
+      }),
+    );
+
+    app.get<{ Params: DatabaseParams; Reply: CollectionResponse }>(
+      '/database/:dbName/collection/:name',
+      async (request) => {
+        const { limit } = parseInput(explorerLimitQuery, request.query);
+        const { dbName = '', name = '' } = request.params;
+        return { success: true, collection: await database.collection(dbName, name, limit) };
+      },
+    );
   };
 }

@@ -1,9 +1,10 @@
+import type { HealthResponse } from '@common/schemas/health';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context';
 
 export function healthRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
-    app.get('/health', async () => ({
+    app.get<{ Reply: HealthResponse }>('/health', async () => ({
       success: true,
       status: 'ok',
       store: ctx.store.kind,

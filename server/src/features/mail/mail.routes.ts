@@ -1,4 +1,4 @@
-import { type MailStatusResponse, mailIdParam } from '@common/schemas/mail';
+import { type MailRetryResponse, type MailStatusResponse, mailIdParam } from '@common/schemas/mail';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
@@ -7,9 +7,9 @@ import type { Mailer } from '../../mail/mailer';
 /** /api/admin/mail: the mail queue's state for the console; the admin scope has checked the caller. */
 export function mailRoutes(mailer: Mailer) {
   return async (app: FastifyInstance) => {
-    app.get('/', async () => ({ success: true, data: await mailer.status() }) satisfies MailStatusResponse);
+    app.get<{ Reply: MailStatusResponse }>('/', async () => ({ success: true, data: await mailer.status() }));
 
-    app.post('/:id/retry', async (request) => {
+    app.post<{ Reply: MailRetryResponse }>('/:id/retry', async (request) => {
       const { id } = parseInput(mailIdParam, request.params);
       if (!(await mailer.retryNow(id))) {
         throw new AppError(

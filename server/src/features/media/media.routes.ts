@@ -10,6 +10,7 @@ import {
   mediaLastScanQuery,
   mediaScanBody,
   type ScanResponse,
+  type UploadRefusal,
   type UploadResponse,
 } from '@common/schemas/media';
 import multipart from '@fastify/multipart';
@@ -51,17 +52,19 @@ export function mediaRoutes(ctx: AppContext) {
       },
     });
 
-    const listRoute = (category?: MediaCategory) => async (request: { query: unknown }) => {
-      const query = parseInput(mediaFilesQuery, request.query);
-      const result = await media.list(query.basePath, category ?? query.category);
-      return { success: true, ...result } satisfies MediaFilesResponse;
-    };
-    app.get('/files/images', listRoute('image'));
-    app.get('/files/videos', listRoute('video'));
-    app.get('/files/audio', listRoute('audio'));
-    app.get('/files', listRoute());
+    const listRoute =
+      (category?: MediaCategory) =>
+      async (request: { query: unknown }): Promise<MediaFilesResponse> => {
+        const query = parseInput(mediaFilesQuery, request.query);
+        const result = await media.list(query.basePath, category ?? query.category);
+        return { success: true, ...result };
+      };
+    app.get<{ Reply: MediaFilesResponse }>('/files/images', listRoute('image'));
+    app.get<{ Reply: MediaFilesResponse }>('/files/videos', listRoute('video'));
+    app.get<{ Reply: MediaFilesResponse }>('/files/audio', listRoute('audio'));
+    app.get<{ Reply: MediaFilesResponse }>('/files', listRoute());
 
-    app.post('/scan-files', async (request) => {
+    app.post<{ Reply: ScanResponse }>('/scan-files', async (request) => {
       const { basePath } = parseInput(mediaScanBody, request.body);
       const scan = await media.scan(basePath);
       await ctx.slideshowSettings.markChanged();
@@ -69,15 +72,15 @@ export function mediaRoutes(ctx: AppContext) {
         success: true,
         message: `Scan complete: ${scan.discoveries.total} files found`,
         ...scan,
-      } satisfies ScanResponse;
+      };
     });
 
-    app.get('/last-scan', async (request) => {
+    app.get<{ Reply: LastScanResponse }>('/last-scan', async (request) => {
       const { basePath } = parseInput(mediaLastScanQuery, request.query);
-      return { success: true, ...(await media.lastScan(basePath)) } satisfies LastScanResponse;
+      return { success: true, ...(await media.lastScan(basePath)) };
     });
 
-    app.post('/upload', async (request, reply) => {
+    app.post<{ Reply: UploadResponse | UploadRefusal }>('/upload', async (request, reply) => {
       if (!request.isMultipart()) throw new AppError('VALIDATION', 'Send the files as multipart/form-data.');
       let base = '';
       const { files, rejected } = await receiveUpload(request.parts(), async (basePath) => {
@@ -115,12 +118,12 @@ export function mediaRoutes(ctx: AppContext) {
         files,
         rejected: refusals,
         message: `Uploaded ${files.length} file(s).${refusals.length ? ` Refused: ${refusedText}` : ''}`,
-      } satisfies UploadResponse;
+      };
     });
 
     refuseUnknownPaths(app);
 
-    app.post('/delete', async (request) => {
+    app.post<{ Reply: DeleteResponse }>('/delete', async (request) => {
       const body = parseInput(mediaDeleteBody, request.body);
       const base = await media.resolveBase(body.basePath);
       const summary = await deleteMedia(base, body.paths);
@@ -140,7 +143,7 @@ export function mediaRoutes(ctx: AppContext) {
         success: true,
         message: `Deleted ${summary.deleted} file(s).`,
         summary,
-      } satisfies DeleteResponse;
+      };
     });
   };
 }

@@ -1,4 +1,12 @@
-import type { NginxConfig, NginxHistory } from '@common/schemas/nginx';
+import type {
+  NginxConfig,
+  NginxConfigResponse,
+  NginxHistoryResponse,
+  NginxRefusal,
+  NginxRestartResponse,
+  NginxSaveResponse,
+  NginxStatusResponse,
+} from '@common/schemas/nginx';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { errorBody } from '../../http/error-handler';
@@ -10,8 +18,8 @@ export const RESTARTED_MESSAGE = 'Nginx restarted successfully!';
 
 const savedBy = (request: FastifyRequest) => request.user?.email ?? 'unknown';
 
-const saved = (result: SaveResult) => ({
-  success: true as const,
+const saved = (result: SaveResult): NginxSaveResponse => ({
+  success: true,
   message: SAVED_MESSAGE,
   data: result.config satisfies NginxConfig,
   ...(result.warning ? { warning: result.warning } : {}),
@@ -33,11 +41,14 @@ export function nginxRoutes(ctx: AppContext) {
         ...errorBody(error.code, error.message),
         error: error.message,
         ...(error instanceof NginxFieldError ? { field: error.field } : {}),
-      });
+      } satisfies NginxRefusal);
     });
 
-    app.get('/config', async () => ({ success: true, data: await nginx.config() }));
-    app.get('/status', () => nginx.status());
+    app.get<{ Reply: NginxConfigResponse }>('/config', async () => ({
+      success: true,
+      data: await nginx.config(),
+    }));
+    app.get<{ Reply: NginxStatusResponse }>('/status', () => nginx.status());
 
     // Every change here can take the site down: each needs the password confirmed recently.
     const confirmed = { preHandler: ctx.reauth.guard };
@@ -54,10 +65,10 @@ export function nginxRoutes(ctx: AppContext) {
       });
       return saved(result);
     };
-    app.post('/config', confirmed, save);
-    app.post('/nginx/config', confirmed, save);
+    app.post<{ Reply: NginxSaveResponse }>('/config', confirmed, save);
+    app.post<{ Reply: NginxSaveResponse }>('/nginx/config', confirmed, save);
 
-    app.post('/restart', confirmed, async (request) => {
+    app.post<{ Reply: NginxRestartResponse }>('/restart', confirmed, async (request) => {
       const action = await nginx.restart();
       await ctx.activity.record(request, {
         kind: 'nginx.restarted',
@@ -66,11 +77,11 @@ export function nginxRoutes(ctx: AppContext) {
       return { success: true, action, message: RESTARTED_MESSAGE };
     });
 
-    app.get('/nginx/history', async () => ({
+    app.get<{ Reply: NginxHistoryResponse }>('/nginx/history', async () => ({
       success: true,
-      data: (await nginx.history()) satisfies NginxHistory,
+      data: await nginx.history(),
     }));
-    app.post('/nginx/history/:id/restore', confirmed, async (request) => {
+    app.post<{ Reply: NginxSaveResponse }>('/nginx/history/:id/restore', confirmed, async (request) => {
       const { id } = request.params as { id: string };
       if (!/^[0-9a-f]{12}$/.test(id))
         throw new AppError('NOT_FOUND', 'That saved version is no longer in the history.');

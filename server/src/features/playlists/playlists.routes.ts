@@ -1,4 +1,11 @@
-import { createPlaylistBody, playlistIdParam, updatePlaylistBody } from '@common/schemas/playlist';
+import {
+  createPlaylistBody,
+  type DeletePlaylistResponse,
+  type PlaylistResponse,
+  type PlaylistsResponse,
+  playlistIdParam,
+  updatePlaylistBody,
+} from '@common/schemas/playlist';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { parseInput } from '../../lib/validate';
@@ -18,9 +25,9 @@ export function playlistRoutes(ctx: AppContext) {
     app.addHook('onRequest', ctx.guards.requireAdmin);
 
     // The list of playlists is the answer itself: an array, with no success wrapper.
-    app.get('/', async () => (await playlists.list()).map(toPlaylist));
+    app.get<{ Reply: PlaylistsResponse }>('/', async () => (await playlists.list()).map(toPlaylist));
 
-    app.post('/', async (request, reply) => {
+    app.post<{ Reply: PlaylistResponse }>('/', async (request, reply) => {
       const { name, ...lists } = parseInput(createPlaylistBody, request.body);
       const created = toPlaylist(await playlists.create(name, lists));
       await ctx.activity.record(request, {
@@ -31,7 +38,7 @@ export function playlistRoutes(ctx: AppContext) {
       return reply.code(201).send({ success: true, data: created });
     });
 
-    app.put('/:id', async (request) => {
+    app.put<{ Reply: PlaylistResponse }>('/:id', async (request) => {
       const { id } = parseInput(playlistIdParam, request.params);
       const before = await current(id);
       const updated = toPlaylist(await playlists.update(id, parseInput(updatePlaylistBody, request.body)));
@@ -44,7 +51,7 @@ export function playlistRoutes(ctx: AppContext) {
       return { success: true, data: updated };
     });
 
-    app.delete('/:id', async (request) => {
+    app.delete<{ Reply: DeletePlaylistResponse }>('/:id', async (request) => {
       const { id } = parseInput(playlistIdParam, request.params);
       const before = await current(id);
       await playlists.delete(id);

@@ -1,4 +1,4 @@
-import { userIdParam } from '@common/schemas/admin-users';
+import { type EndUserSessionsResponse, userIdParam } from '@common/schemas/admin-users';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
@@ -16,7 +16,7 @@ export function adminSessionsRoutes(
   activity: ActivityLog,
 ) {
   return async (app: FastifyInstance) => {
-    app.delete('/users/:id/sessions', async (request) => {
+    app.delete<{ Reply: EndUserSessionsResponse }>('/users/:id/sessions', async (request) => {
       const { id } = parseInput(userIdParam, request.params);
       const user = await users.findById(id);
       if (!user) throw new AppError('NOT_FOUND', 'User not found.');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mediaUrl } from '@common/media';
-import type { PublicSlidesData, Slide } from '@common/schemas/slideshow';
+import type { PublicSlidesData, Slide, SlideshowPublicResponse } from '@common/schemas/slideshow';
 import { COMPRESS_THRESHOLD, type ContentEncoding, compressBody } from '../../http/compression';
 import { API_SECURITY_HEADERS } from '../../http/security-headers';
 import { listMedia } from '../media/media-library';
@@ -141,7 +141,7 @@ function serialise(data: PublicSlidesData): Built {
     images: data.slides.filter((s) => s.type === 'image').map((s) => s.src),
     videos: data.slides.filter((s) => s.type === 'video').map((s) => s.src),
   };
-  const json = Buffer.from(JSON.stringify({ success: true, data: full }));
+  const json = Buffer.from(JSON.stringify({ success: true, data: full } satisfies SlideshowPublicResponse));
   const hash = createHash('sha1').update(json).digest('base64url').slice(0, 27);
   // Compressed once per answer, not per request; each encoding is its own representation (ETag).
   const variants = new Map<ContentEncoding, SlidesRepresentation>();

@@ -1,5 +1,11 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { slideshowSettingsBody } from '@common/schemas/slideshow';
+import {
+  type DefaultBackgroundResponse,
+  type SlideshowConfigResponse,
+  type SlideshowPublicResponse,
+  type SlideshowSaveResponse,
+  slideshowSettingsBody,
+} from '@common/schemas/slideshow';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { negotiateEncoding } from '../../http/compression';
@@ -80,13 +86,17 @@ export function slideshowRoutes(ctx: AppContext) {
       if (ready) sendSlides(request.headers, response, ready, cors);
       return ready !== undefined;
     });
-    app.get('/public', { config: { compress: false } }, async (request, reply) => {
-      const answer = publicSlides.peek() ?? (await publicSlides.get());
-      reply.hijack();
-      sendSlides(request.headers, reply.raw, answer, corsOf(reply));
-    });
+    app.get<{ Reply: SlideshowPublicResponse }>(
+      '/public',
+      { config: { compress: false } },
+      async (request, reply) => {
+        const answer = publicSlides.peek() ?? (await publicSlides.get());
+        reply.hijack();
+        sendSlides(request.headers, reply.raw, answer, corsOf(reply));
+      },
+    );
 
-    app.get('/defaults/:file', async (request, reply) => {
+    app.get<{ Reply: DefaultBackgroundResponse }>('/defaults/:file', async (request, reply) => {
       const { file } = request.params as { file: string };
       const name = file.slice(0, -4);
       const svg = /^([a-z]+)\.svg$/.exec(file) && defaultBackgroundSvg(name);
@@ -97,25 +107,33 @@ export function slideshowRoutes(ctx: AppContext) {
       return reply.type('image/svg+xml').header('Cache-Control', cache).send(svg);
     });
 
-    app.get('/config', { onRequest: ctx.guards.requireAdmin }, async () => ({
-      success: true,
-      data: await ctx.slideshowSettings.get(),
-    }));
+    app.get<{ Reply: SlideshowConfigResponse }>(
+      '/config',
+      { onRequest: ctx.guards.requireAdmin },
+      async () => ({
+        success: true,
+        data: await ctx.slideshowSettings.get(),
+      }),
+    );
 
-    app.put('/config', { onRequest: ctx.guards.requireAdmin }, async (request) => {
-      const input = parseInput(slideshowSettingsBody, request.body);
-      const before = await ctx.slideshowSettings.get();
-      const data = await saveSlideshowSettings(
-        { slideshowSettings: ctx.slideshowSettings, playlists, mediaRoots: ctx.config.mediaRoots },
-        input,
-      );
-      await ctx.activity.record(request, {
-        kind: 'slider.saved',
-        summary: 'Saved the slideshow settings',
-        before,
-        after: data,
-      });
-      return { success: true, message: 'Configuration saved successfully!', data };
-    });
+    app.put<{ Reply: SlideshowSaveResponse }>(
+      '/config',
+      { onRequest: ctx.guards.requireAdmin },
+      async (request) => {
+        const input = parseInput(slideshowSettingsBody, request.body);
+        const before = await ctx.slideshowSettings.get();
+        const data = await saveSlideshowSettings(
+          { slideshowSettings: ctx.slideshowSettings, playlists, mediaRoots: ctx.config.mediaRoots },
+          input,
+        );
+        await ctx.activity.record(request, {
+          kind: 'slider.saved',
+          summary: 'Saved the slideshow settings',
+          before,
+          after: data,
+        });
+        return { success: true, message: 'Configuration saved successfully!', data };
+      },
+    );
   };
 }

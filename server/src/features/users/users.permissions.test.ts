@@ -52,7 +52,11 @@ describe('every /api/admin user route', () => {
             : { name: 'X', email: 'x@example.com', password: 'secret1', role: 'admin' },
       });
       expect(response.statusCode, `${method} ${url}`).toBe(403);
-      expect(response.json().message).toBe('Administrator access is required.');
+      // The client signs a demoted administrator out by this code (client/src/lib/api-client.ts).
+      expect(response.json()).toMatchObject({
+        code: 'NOT_ADMIN',
+        message: 'Administrator access is required.',
+      });
     }
     expect(await t.store.collection('users').count()).toBe(4);
   });
@@ -60,5 +64,6 @@ describe('every /api/admin user route', () => {
   it('answers 403 to a suspended administrator', async () => {
     const response = await t.app.inject({ url: '/api/admin/users', headers: bearer(suspendedAdminToken) });
     expect(response.statusCode).toBe(403);
+    expect(response.json().code).toBe('ACCOUNT_SUSPENDED');
   });
 });

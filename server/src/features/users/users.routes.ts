@@ -1,6 +1,11 @@
 import { Readable } from 'node:stream';
 import {
+  type AdminStatsResponse,
   createUserBody,
+  type DeleteUserResponse,
+  type UserListResponse,
+  type UserResponse,
+  type UsersCsvResponse,
   updateUserBody,
   userExportQuery,
   userIdParam,
@@ -20,12 +25,12 @@ import { usersCsv } from './users-csv';
  */
 export function adminUsersRoutes(users: UsersService, ctx: Pick<AppContext, 'activity' | 'reauth'>) {
   return async (app: FastifyInstance) => {
-    app.get('/users', async (request) => {
+    app.get<{ Reply: UserListResponse }>('/users', async (request) => {
       const page = await users.list(parseInput(userListQuery, request.query));
       return { success: true, ...page };
     });
 
-    app.get('/users/export.csv', async (request, reply) => {
+    app.get<{ Reply: UsersCsvResponse }>('/users/export.csv', async (request, reply) => {
       const query = parseInput(userExportQuery, request.query);
       const list = users.listAll(query);
       const day = new Date().toISOString().slice(0, 10);
@@ -36,7 +41,7 @@ export function adminUsersRoutes(users: UsersService, ctx: Pick<AppContext, 'act
         .send(Readable.from(usersCsv(list)));
     });
 
-    app.post('/users', async (request, reply) => {
+    app.post<{ Reply: UserResponse }>('/users', async (request, reply) => {
       const user = await users.create(parseInput(createUserBody, request.body), () =>
         ctx.reauth.require(request),
       );
@@ -48,7 +53,7 @@ export function adminUsersRoutes(users: UsersService, ctx: Pick<AppContext, 'act
       return reply.code(201).send({ success: true, data: user });
     });
 
-    app.put('/users/:id', async (request) => {
+    app.put<{ Reply: UserResponse }>('/users/:id', async (request) => {
       const { id } = parseInput(userIdParam, request.params);
       const body = parseInput(updateUserBody, request.body);
       const change = await users.update(
@@ -65,7 +70,7 @@ export function adminUsersRoutes(users: UsersService, ctx: Pick<AppContext, 'act
       return { success: true, data: change.after };
     });
 
-    app.delete('/users/:id', async (request) => {
+    app.delete<{ Reply: DeleteUserResponse }>('/users/:id', async (request) => {
       const { id } = parseInput(userIdParam, request.params);
       const user = await users.delete(id, request.user!._id, () => ctx.reauth.require(request));
       await ctx.activity.record(request, {
@@ -78,7 +83,10 @@ export function adminUsersRoutes(users: UsersService, ctx: Pick<AppContext, 'act
       return { success: true, message: 'User deleted.' };
     });
 
-    app.get('/stats', async () => ({ success: true, data: await users.stats() }));
+    app.get<{ Reply: AdminStatsResponse }>('/stats', async () => ({
+      success: true,
+      data: await users.stats(),
+    }));
   };
 }
 

@@ -1,7 +1,17 @@
 import type { MediaFile } from '@common/media';
 import type { LastScanResponse, MediaFilesResponse, ScanResponse } from '@common/schemas/media';
-import type { Playlist, PlaylistItem } from '@common/schemas/playlist';
-import type { SlideshowSettings } from '@common/schemas/slideshow';
+import type {
+  DeletePlaylistResponse,
+  Playlist,
+  PlaylistItem,
+  PlaylistResponse,
+  PlaylistsResponse,
+} from '@common/schemas/playlist';
+import type {
+  SlideshowConfigResponse,
+  SlideshowSaveResponse,
+  SlideshowSettings,
+} from '@common/schemas/slideshow';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
@@ -16,20 +26,20 @@ export const slideshowKeys = {
 export type LibraryKind = 'images' | 'videos';
 
 export async function fetchSlideshowSettings(): Promise<SlideshowSettings> {
-  return (await api<{ data: SlideshowSettings }>('/api/slider/config', { auth: true })).data;
+  return (await api<SlideshowConfigResponse>('/api/slider/config', { auth: true })).data;
 }
 
 export function saveSlideshowSettings(config: SlideshowSettings) {
-  return api<{ success: boolean; message: string; data: SlideshowSettings }>('/api/slider/config', {
+  return api<SlideshowSaveResponse>('/api/slider/config', {
     method: 'PUT',
     body: config,
     auth: true,
   });
 }
 
-export async function fetchPlaylists(): Promise<Playlist[]> {
-  const answer = await api<Playlist[] | { data: Playlist[] }>('/api/playlists', { auth: true });
-  return Array.isArray(answer) ? answer : answer.data;
+/** The list of playlists is the answer itself (see common/schemas/envelopes.ts). */
+export function fetchPlaylists(): Promise<Playlist[]> {
+  return api<PlaylistsResponse>('/api/playlists', { auth: true });
 }
 
 /** The body of a playlist save: the order, plus the legacy per-type lists derived from it. */
@@ -43,16 +53,16 @@ function lists(items: PlaylistItem[]) {
 
 export async function createPlaylist(name: string, items: PlaylistItem[]): Promise<Playlist> {
   const body = { name, ...lists(items) };
-  return (await api<{ data: Playlist }>('/api/playlists', { method: 'POST', body, auth: true })).data;
+  return (await api<PlaylistResponse>('/api/playlists', { method: 'POST', body, auth: true })).data;
 }
 
 export async function updatePlaylist(id: string, items: PlaylistItem[]): Promise<Playlist> {
   const path = `/api/playlists/${encodeURIComponent(id)}`;
-  return (await api<{ data: Playlist }>(path, { method: 'PUT', body: lists(items), auth: true })).data;
+  return (await api<PlaylistResponse>(path, { method: 'PUT', body: lists(items), auth: true })).data;
 }
 
 export function deletePlaylist(id: string) {
-  return api<{ success: boolean }>(`/api/playlists/${encodeURIComponent(id)}`, {
+  return api<DeletePlaylistResponse>(`/api/playlists/${encodeURIComponent(id)}`, {
     method: 'DELETE',
     auth: true,
   });
