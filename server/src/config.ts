@@ -17,6 +17,7 @@ import {
   nginxSettings,
 } from './features/nginx/nginx-settings';
 import { readSavedSettings } from './features/nodejs/app-server-file';
+import { type PaymentsEnv, paymentsEnv, paymentsEnvFields } from './features/payments/payments-env';
 
 /**
  * The only reader of process.env. Parsed once at start-up; a bad value stops the server
@@ -112,6 +113,7 @@ const envSchema = z
     ),
     CLIENT_DIST_DIR: optionalString,
     ...nginxEnvFields,
+    ...paymentsEnvFields,
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
@@ -162,6 +164,8 @@ export interface Config {
   clientDistDir: string;
   /** Which nginx the web-server panel drives (NGINX_* variables). */
   nginx: NginxSettings;
+  /** Stripe settings given by STRIPE_* variables; they win over the console's Payments section. */
+  payments: PaymentsEnv;
 }
 
 const DEFAULT_CLIENT_DIST = path.resolve(import.meta.dirname, '../../dist/client');
@@ -235,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       ? e.TRUSTED_PROXIES.split(',').map((entry) => entry.trim())
       : ['127.0.0.1', '::1'],
     nginx: nginxSettings(e, dataDir),
+    payments: paymentsEnv(e),
     activityRetentionDays: e.ACTIVITY_RETENTION_DAYS,
   });
 }
