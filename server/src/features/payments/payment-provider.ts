@@ -1,4 +1,5 @@
-import type { PaymentPlan, PaymentsCheck, SubscriptionStatus } from '@common/schemas/payments';
+import type { PaymentPlan } from '@common/payment-plans';
+import type { PaymentsCheck, SubscriptionStatus } from '@common/schemas/payments';
 
 /**
  * The payment provider port. The site never sees a card: the provider's own pages take the

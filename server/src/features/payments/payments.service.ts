@@ -1,9 +1,9 @@
+import type { PaymentPlan } from '@common/payment-plans';
 import {
   CHECKOUT_RETURN_PARAM,
   type checkoutBody,
   type MemberBilling,
   PAYING_STATUSES,
-  type PaymentPlan,
   type PaymentsOverview,
   type portalBody,
 } from '@common/schemas/payments';

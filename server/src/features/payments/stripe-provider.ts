@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
-import {
-  describePlan,
-  type PaymentPlan,
-  type PaymentsCheck,
-  SUBSCRIPTION_STATUSES,
-  type SubscriptionStatus,
-} from '@common/schemas/payments';
+import { describePlan, type PaymentPlan } from '@common/payment-plans';
+import { type PaymentsCheck, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@common/schemas/payments';
 import Stripe from 'stripe';
 import {
   type CheckoutInput,
