@@ -146,21 +146,24 @@ function StatusLine({ view }: { view: PaymentsSettingsView }) {
   return view.ready ? (
     <p
       role="status"
-      className="flex flex-wrap items-center gap-2 rounded-xl border border-emerald-500/30 bg-emerald-500/10 px-4 py-3 text-sm text-emerald-100"
+      className="flex items-start gap-2.5 rounded-xl border border-emerald-500/30 bg-emerald-500/10 px-4 py-3 text-sm text-emerald-100"
     >
-      <span aria-hidden="true" className="size-2 rounded-full bg-emerald-400" />
-      Connected to Stripe in <strong className="font-semibold">{view.mode} mode</strong>: members can upgrade
-      {view.mode === 'test'
-        ? ' with Stripe’s test cards; no real money moves.'
-        : ' and are charged for real.'}
+      <span aria-hidden="true" className="mt-1.5 size-2 shrink-0 rounded-full bg-emerald-400" />
+      <span>
+        Connected to Stripe in <strong className="font-semibold">{view.mode} mode</strong>: members can
+        upgrade
+        {view.mode === 'test'
+          ? ' with Stripe’s test cards; no real money moves.'
+          : ' and are charged for real.'}
+      </span>
     </p>
   ) : (
     <p
       role="status"
-      className="flex flex-wrap items-center gap-2 rounded-xl border border-white/15 bg-white/5 px-4 py-3 text-sm text-stone-200"
+      className="flex items-start gap-2.5 rounded-xl border border-white/15 bg-white/5 px-4 py-3 text-sm text-stone-200"
     >
-      <span aria-hidden="true" className="size-2 rounded-full bg-stone-500" />
-      Not connected: members see no Upgrade button. Still needed: {missing.join(', ')}.
+      <span aria-hidden="true" className="mt-1.5 size-2 shrink-0 rounded-full bg-stone-500" />
+      <span>Not connected: members see no Upgrade button. Still needed: {missing.join(', ')}.</span>
     </p>
   );
 }

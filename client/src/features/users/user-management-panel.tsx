@@ -175,7 +175,7 @@ export function UserManagementPanel() {
         </div>
       </div>
 
-      <div className="mt-6 flex flex-col gap-4 sm:flex-row sm:items-end">
+      <div className="mt-6 flex flex-col gap-4 sm:flex-row sm:items-start">
         <div className="w-full max-w-md">
           <label htmlFor="user-search" className="mb-1.5 block text-sm font-medium text-stone-300">
             Search

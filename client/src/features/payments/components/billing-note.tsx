@@ -34,7 +34,8 @@ function periodWords(billing: PublicBilling): string | null {
   if (billing.endedAt) return `Ended ${day(billing.endedAt)}`;
   const end = billing.cancelAt ?? billing.currentPeriodEnd;
   if (!end) return null;
-  return billing.cancelAtPeriodEnd ? `Ends ${day(end)}` : `Renews ${day(end)}`;
+  if (billing.cancelAtPeriodEnd) return `Ends ${day(end)}`;
+  return billing.status === 'past_due' ? `Paid until ${day(end)}` : `Renews ${day(end)}`;
 }
 
 /** Under the Tier badge: who pays and how (Stripe's status and period end, or complimentary), and the customer. */

@@ -48,7 +48,7 @@ export function BillingSection() {
           Billing
         </h2>
         <p className="mt-1 text-sm text-stone-300">
-          Payments are made and kept by Stripe; this site never sees your card.
+          Your plan and its payments, which Stripe takes and keeps for us.
         </p>
         <div className="mt-5 space-y-5">
           {subscription ? (

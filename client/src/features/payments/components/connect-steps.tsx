@@ -79,8 +79,8 @@ export function ConnectSteps({ view }: { view: PaymentsSettingsView }) {
         </li>
         <li>
           Create the <strong className="text-stone-100">product</strong> “Architect Tier” with a recurring
-          price (a monthly and a yearly one, if you like), and paste each price ID (
-          <span className={CODE}>price_…</span>) above.
+          price (a monthly and a yearly one, if you like), and paste each price’s ID above: it starts with{' '}
+          <span className={CODE}>price_</span>.
         </li>
         <li>
           Press <strong className="text-stone-100">Test</strong>, then{' '}

@@ -100,14 +100,14 @@ export function SettingsForm({
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div>
           {anythingSaved && (
-            <Button
-              variant="ghost"
+            <button
+              type="button"
               onClick={onDisconnect}
               disabled={busy !== null}
-              className="w-full text-red-300 sm:w-auto"
+              className="w-full rounded-lg px-4 py-2.5 text-sm font-semibold text-red-300 transition-colors hover:bg-red-500/10 hover:text-red-200 disabled:cursor-not-allowed disabled:opacity-50 sm:w-auto"
             >
               Disconnect Stripe
-            </Button>
+            </button>
           )}
         </div>
         <div className="flex flex-col-reverse gap-3 sm:flex-row">
