@@ -40,6 +40,8 @@ export class MembershipTiers {
     billing?: { observedAt: Date; record: BillingRecord },
   ): Promise<UserDoc | null> {
     const tierSource = sourceOf(source, tier);
+    // An edit that leaves the tier as it is (the console's row sends every field) says nothing of why.
+    if (source.kind === 'admin' && user.membershipTier === tier) return user;
     if (user.membershipTier === tier && user.tierSource === tierSource && !billing) return user;
     const becomesPaid = tier === 'paid' && user.membershipTier !== 'paid';
     const paidSince =

@@ -268,5 +268,21 @@ describe('User Management and the tier', () => {
         })
       ).statusCode,
     ).toBe(400);
+
+    // Editing a Stripe member's name (the row sends every field, the tier too) leaves why they are paid alone.
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/users/${subscriber.user._id}`,
+      headers: await confirmed(t, admin.token),
+      payload: { name: 'Payer Renamed', membershipTier: 'paid' },
+    });
+    const renamed = await stored(subscriber.user._id);
+    expect(renamed).toMatchObject({ name: 'Payer Renamed', membershipTier: 'paid', tierSource: 'stripe' });
+    const entries = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/activity?kind=membership.tier',
+      headers: bearer(admin.token),
+    });
+    expect(entries.json().total).toBe(1);
   });
 });
