@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PUBLIC_BODY_LIMIT } from '../../http/body-limit';
-import { openMongoStore } from '../../store/mongo-store';
+import { openStore as openChosenStore } from '../../store/open-store';
 import { type MongoStandIn, startMongoStandIn } from '../../test/mongo-stand-in';
 import {
   checkoutCompleted,
@@ -42,9 +42,10 @@ const STORES = [
   { name: 'embedded store', openStore: undefined },
   {
     name: 'MongoDB',
-    openStore: () => {
+    // Through the store chooser, as a start with MONGODB_URI does: no adapter file is named here.
+    openStore: (dataDir: string) => {
       databases += 1;
-      return openMongoStore(mongo.uri(`payments-${databases}`));
+      return openChosenStore({ mongodbUri: mongo.uri(`payments-${databases}`), dataDir });
     },
   },
 ];
