@@ -96,7 +96,7 @@ test('a free member upgrades through Stripe and sees the paid tier without a rel
 });
 
 test('a cancelled checkout changes nothing and says so', async ({ page }) => {
-  const member = await registerMember('canceller');
+  const member = await registerMember('undecided');
   await openSignedIn(page, await tokenFor(member.email, member.password), '/dashboard?checkout=cancelled');
   await expect(page.getByText('Checkout cancelled: nothing was charged')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Upgrade — £12.00 a month' })).toBeVisible();
