@@ -9,7 +9,6 @@ import type {
   paymentsTestBody,
   SecretState,
 } from '@common/schemas/payments';
-import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import { AppError } from '../../lib/app-error';
@@ -214,10 +213,4 @@ export class PaymentsSettings {
       });
     return { ok: checks.every((check) => check.outcome !== 'failed'), checks };
   }
-}
-
-/** Shared by the routes for logging a provider's failure without a key in it. */
-export function logProviderFailure(log: FastifyBaseLogger, error: unknown, what: string): void {
-  const details = (error as { details?: Record<string, unknown> }).details ?? {};
-  log.warn({ ...details }, what);
 }
