@@ -54,6 +54,7 @@ const CONSOLE_SECTIONS = [
   'Activity',
   'Background Manager',
   'Media Manager',
+  'Payments',
   'MongoDB',
   'Nginx',
   'Node.js',

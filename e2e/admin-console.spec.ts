@@ -33,6 +33,7 @@ test('the sidebar lists every section in order and switches panels without leavi
     /Activity/,
     /Background Manager/,
     /Media Manager/,
+    /Payments/,
     /MongoDB/,
     /Nginx/,
     /Node\.js/,

@@ -34,6 +34,8 @@ export const ACTIVITY_KINDS = {
   'account.password': 'Member changed their password',
   'account.signed-out': 'Member signed out everywhere',
   'account.deleted': 'Member deleted their account',
+  'membership.tier': 'Membership tier changed',
+  'payments.saved': 'Payment settings saved',
 } as const;
 
 export type ActivityKind = keyof typeof ACTIVITY_KINDS;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { SessionsEndedResponse } from './account';
 import { newPasswordSchema } from './auth';
 import type { DataAnswer, DoneAnswer, TextFile } from './envelopes';
+import { BILLING_FILTERS } from './payments';
 import { emailSchema, nameSchema, type PublicUser, ROLES, STATUSES, TIERS } from './user';
 
 /** Users per page of the console's list unless the console asks for another of USERS_PAGE_SIZES. */
@@ -26,8 +27,14 @@ const search = z
   .max(MAX_USER_SEARCH_LENGTH, `Search text must be at most ${MAX_USER_SEARCH_LENGTH} characters`)
   .default('');
 
+/** Members with a live subscription, a failing payment, or a paid tier given by hand (payments feature). */
+const billing = z
+  .enum(BILLING_FILTERS, { error: `billing must be one of ${BILLING_FILTERS.join(', ')}` })
+  .optional()
+  .or(z.literal('').transform(() => undefined));
+
 /** GET /api/admin/users/export.csv: the list as it is searched and sorted, every page. */
-export const userExportQuery = z.object({ search, sortBy, sortOrder });
+export const userExportQuery = z.object({ search, sortBy, sortOrder, billing });
 
 /** GET /api/admin/users. Query values arrive as text, hence the coercion of `page`. */
 export const userListQuery = userExportQuery.extend({

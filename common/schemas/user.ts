@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PublicBilling, TierSource } from './payments';
 
 export const ROLES = ['user', 'admin'] as const;
 export const TIERS = ['free', 'paid'] as const;
@@ -18,6 +19,12 @@ export interface PublicUser {
   status: UserStatus;
   createdAt: string;
   updatedAt: string;
+  /** Only for members who ever had a customer at the payment provider. */
+  billing?: PublicBilling;
+  /** When the member last became paid. */
+  paidSince?: string;
+  /** Why the tier is what it is: Stripe, given by hand (complimentary), or an administrator's edit. */
+  tierSource?: TierSource;
 }
 
 /** E-mail addresses are compared without regard to letter case, so they are stored lower-cased. */

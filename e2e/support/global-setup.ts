@@ -3,6 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { startStripeStandIn } from '../../server/src/test/stripe-stand-in';
 import { ADMIN, E2E_BASE_URL, E2E_DATA_DIR, E2E_DIR, E2E_MAIL_DIR, E2E_PORT } from './env';
 
 /**
@@ -36,6 +37,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const smtpPort = (smtp.server.address() as { port: number }).port;
+  // Stripe's API as the site sees it; the payments spec connects Stripe in the console and back.
+  const stripe = await startStripeStandIn();
+  process.env.E2E_STRIPE_URL = stripe.url;
 
   const server: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
@@ -55,6 +59,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       MONGODB_URI: '',
       // The Nginx spec starts the managed nginx: on loopback only, never on the machine's interfaces.
       NGINX_LISTEN_ADDRESS: '127.0.0.1',
+      STRIPE_API_BASE: stripe.url,
+      STRIPE_SECRET_KEY: '',
+      STRIPE_WEBHOOK_SECRET: '',
+      STRIPE_PRICE_IDS: '',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -64,6 +72,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await stripe.close();
   };
 }
 

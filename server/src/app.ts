@@ -22,6 +22,7 @@ import { mailRoutes } from './features/mail/mail.routes';
 import { mediaRoutes } from './features/media/media.routes';
 import { registerMediaServing } from './features/media/media-serve';
 import { nginxRoutes } from './features/nginx/nginx.routes';
+import { createPayments } from './features/payments/payments.module';
 import { playlistRoutes } from './features/playlists/playlists.routes';
 import { SessionsRepository } from './features/sessions/sessions.repository';
 import { adminSessionsRoutes } from './features/sessions/sessions.routes';
@@ -153,6 +154,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }
     },
   };
+  const payments = await createPayments({ config, store, users, activity, mailer, leases, log: app.log });
+  app.addHook('onClose', async () => payments.close());
   await ensureAdmin(users, config.admin, app.log);
   await pruneActivityDaily(app, activity);
 
@@ -187,13 +190,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ),
     { prefix: '/api/account' },
   );
+  await app.register(payments.routes(ctx.guards), { prefix: '/api/payments' });
   await app.register(slideshowRoutes(ctx), { prefix: '/api/slider' });
   await app.register(playlistRoutes(ctx), { prefix: '/api/playlists' });
   // Everything under /api/admin is checked by this one hook, before the body is even read.
   await app.register(
     async (admin) => {
       admin.addHook('onRequest', ctx.guards.requireAdmin);
-      await admin.register(adminUsersRoutes(new UsersService(users, sessions, leases), ctx));
+      await admin.register(adminUsersRoutes(new UsersService(users, sessions, leases, payments.tiers), ctx));
       await admin.register(adminSessionsRoutes(sessions, users, activity));
       await admin.register(activityRoutes(activity));
       await admin.register(
@@ -214,6 +218,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         prefix: '/nodejs',
       });
       await admin.register(mailRoutes(mailer), { prefix: '/mail' });
+      await admin.register(payments.adminRoutes(ctx), { prefix: '/payments' });
       refuseUnknownPaths(admin);
     },
     { prefix: '/api/admin' },

@@ -22,6 +22,16 @@ function tooLarge(reply: FastifyReply): AppError {
  */
 export const PUBLIC_BODY_LIMIT = 16 * 1024;
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A public route whose callers send more than PUBLIC_BODY_LIMIT, and prove who they are by
+     * the body itself (a payment provider's signed events): its own limit for strangers.
+     */
+    publicBodyLimit?: number;
+  }
+}
+
 /**
  * Request bodies larger than their limit get 413 before any parsing: from Content-Length when it
  * is given, else as soon as a streamed (chunked) body passes the limit. The limit is the
@@ -39,7 +49,9 @@ export function registerBodyLimit(app: FastifyInstance, live: LiveSettings): voi
       return done(null, payload);
     if (request.user && /^multipart\//i.test(request.headers['content-type'] ?? ''))
       return done(null, payload);
-    const limit = request.user ? live.current.maxRequestBytes : PUBLIC_BODY_LIMIT;
+    const limit = request.user
+      ? live.current.maxRequestBytes
+      : (request.routeOptions.config?.publicBodyLimit ?? PUBLIC_BODY_LIMIT);
     if (declared !== undefined) {
       if (Number(declared) > limit) return done(tooLarge(reply));
       return done(null, payload);

@@ -13,6 +13,7 @@ import {
 import { z } from 'zod';
 import { readSavedSettings } from './app-server-file';
 import { checkNginxEnv, type NginxSettings, nginxEnvFields, nginxSettings } from './nginx-settings';
+import { type PaymentsEnv, paymentsEnv, paymentsEnvFields } from './payments-env';
 
 /**
  * The only reader of process.env. Parsed once at start-up; a bad value stops the server
@@ -108,6 +109,7 @@ const envSchema = z
     ),
     CLIENT_DIST_DIR: optionalString,
     ...nginxEnvFields,
+    ...paymentsEnvFields,
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
@@ -158,6 +160,8 @@ export interface Config {
   clientDistDir: string;
   /** Which nginx the web-server panel drives (NGINX_* variables). */
   nginx: NginxSettings;
+  /** Stripe settings given by STRIPE_* variables; they win over the console's Payments section. */
+  payments: PaymentsEnv;
 }
 
 /**
@@ -242,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       ? e.TRUSTED_PROXIES.split(',').map((entry) => entry.trim())
       : ['127.0.0.1', '::1'],
     nginx: nginxSettings(e, dataDir),
+    payments: paymentsEnv(e),
     activityRetentionDays: e.ACTIVITY_RETENTION_DAYS,
   });
 }

@@ -7,6 +7,7 @@ import { Card } from '../../components/ui/card';
 import { FormMessage } from '../../components/ui/form-message';
 import { readSession } from '../../lib/auth-token';
 import { useLogout } from '../../lib/use-logout';
+import { BillingSection } from '../payments/components/billing-section';
 import { useAccount } from './api';
 import { DataSection } from './components/data-section';
 import { DeleteSection } from './components/delete-section';
@@ -54,6 +55,7 @@ export function AccountPage() {
         {account.data && (
           <>
             <ProfileSection user={account.data.user} />
+            <BillingSection />
             <EmailSection
               email={account.data.user.email}
               pendingEmail={account.data.pendingEmail}

@@ -6,6 +6,7 @@ export type PanelId =
   | 'activity'
   | 'backgrounds'
   | 'media'
+  | 'payments'
   | 'mongodb'
   | 'nginx'
   | 'nodejs';
@@ -66,6 +67,12 @@ export const PANELS: PanelDefinition[] = [
     component: lazy(() =>
       import('../media/media-manager-panel').then((m) => ({ default: m.MediaManagerPanel })),
     ),
+  },
+  {
+    id: 'payments',
+    label: 'Payments',
+    icon: '¤',
+    component: lazy(() => import('../payments/payments-panel').then((m) => ({ default: m.PaymentsPanel }))),
   },
   {
     id: 'mongodb',

@@ -7,6 +7,7 @@ import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { PasswordField } from '../../components/ui/password-field';
 import { TextField } from '../../components/ui/text-field';
+import { JoinPaymentNote } from '../payments/components/join-payment-note';
 import { register } from './api';
 import { AuthLayout, LINK_CLASS } from './auth-layout';
 import { useSubmit } from './use-submit';
@@ -86,6 +87,7 @@ function CardDetails() {
       <p id="payment-note" className="mb-3 text-sm text-stone-300">
         No payment is taken when you enrol, and card details are not stored or sent anywhere.
       </p>
+      <JoinPaymentNote />
       <div className="space-y-3">
         <TextField
           label="Card Number"

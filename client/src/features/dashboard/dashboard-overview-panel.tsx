@@ -1,5 +1,6 @@
 import type { AdminStats } from '@common/schemas/admin-users';
 import { MailStatusCard } from '../mail/mail-status-card';
+import { PaymentsOverviewCard } from '../payments/components/payments-overview-card';
 import { STATS_REFRESH_MS, useAdminStats } from './api';
 
 const CARDS: Array<{ key: keyof AdminStats; label: string; accent: string }> = [
@@ -47,6 +48,7 @@ export function DashboardOverviewPanel() {
             }`}
       </p>
 
+      <PaymentsOverviewCard refreshMs={STATS_REFRESH_MS} />
       <MailStatusCard />
     </section>
   );

@@ -5,6 +5,7 @@ import { NAV_LINK_CLASS, PageShell } from '../../app/page-shell';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { useLogout } from '../../lib/use-logout';
+import { MembershipCard } from '../payments/components/membership-card';
 
 export function DashboardPage() {
   usePageMeta({ title: 'Your Dashboard', description: `Your ${BRAND_NAME} member dashboard.` });
@@ -28,6 +29,7 @@ export function DashboardPage() {
           This is your user dashboard. Your journey continues here.
         </p>
       </Card>
+      <MembershipCard />
     </PageShell>
   );
 }

@@ -8,6 +8,7 @@ import type {
   UserResponse,
   UserSortField,
 } from '@common/schemas/admin-users';
+import type { BillingFilter } from '@common/schemas/payments';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 import { downloadFile } from '../../lib/download-file';
@@ -19,6 +20,8 @@ export interface UserListParams {
   search: string;
   sortBy: UserSortField;
   sortOrder: SortOrder;
+  /** Paying members, failing payments, paid by hand (the payments feature's filter). */
+  billing?: BillingFilter;
 }
 
 const usersKey = ['admin', 'users'] as const;
@@ -27,9 +30,11 @@ function listQuery({
   search,
   sortBy,
   sortOrder,
+  billing,
 }: Omit<UserListParams, 'page' | 'pageSize'>): URLSearchParams {
   const query = new URLSearchParams({ sortBy, sortOrder });
   if (search) query.set('search', search);
+  if (billing) query.set('billing', billing);
   return query;
 }
 

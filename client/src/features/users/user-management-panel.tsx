@@ -6,15 +6,18 @@ import {
   type UserListResponse,
   type UserSortField,
 } from '@common/schemas/admin-users';
+import type { BillingFilter } from '@common/schemas/payments';
 import type { PublicUser } from '@common/schemas/user';
 import { useEffect, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { PageSizeSelect } from '../../components/ui/page-size-select';
 import { Pagination } from '../../components/ui/pagination';
+import { SelectField } from '../../components/ui/select-field';
 import { INPUT_CLASS } from '../../components/ui/text-field';
 import { readSession } from '../../lib/auth-token';
 import { useConfirm } from '../admin/components/confirm-dialog';
 import { useNotices } from '../admin/notices/notices';
+import { BILLING_FILTER_OPTIONS, stripeTierWarning } from '../payments/components/billing-note';
 import { downloadUsersCsv, type UserListParams, useDeleteUser, useUpdateUser, useUserList } from './api';
 import { AddUserModal } from './components/add-user-modal';
 import { MobileSort } from './components/mobile-sort';
@@ -76,7 +79,18 @@ export function UserManagementPanel() {
       page: 1,
     }));
 
-  async function save(id: string, changes: UpdateUserBody) {
+  async function save(user: PublicUser, changes: UpdateUserBody) {
+    const id = user._id;
+    const warning = stripeTierWarning(user, changes.membershipTier);
+    if (
+      warning &&
+      !(await confirm({
+        title: 'Change a tier Stripe manages?',
+        message: warning,
+        confirmLabel: 'Change the tier',
+      }))
+    )
+      return;
     try {
       await update.mutateAsync({ id, changes });
       setEditingId(null);
@@ -117,7 +131,12 @@ export function UserManagementPanel() {
   async function exportCsv() {
     setExporting(true);
     try {
-      await downloadUsersCsv({ search: params.search, sortBy: params.sortBy, sortOrder: params.sortOrder });
+      await downloadUsersCsv({
+        search: params.search,
+        sortBy: params.sortBy,
+        sortOrder: params.sortOrder,
+        billing: params.billing,
+      });
     } catch (failure) {
       notices.error(`Failed to export users: ${(failure as Error).message}`);
     } finally {
@@ -156,17 +175,32 @@ export function UserManagementPanel() {
         </div>
       </div>
 
-      <div className="mt-6 max-w-md">
-        <label htmlFor="user-search" className="mb-1.5 block text-sm font-medium text-stone-300">
-          Search
-        </label>
-        <input
-          id="user-search"
-          type="search"
-          placeholder="Search by name or email..."
-          value={searchText}
-          onChange={(e) => setSearchText(e.target.value)}
-          className={INPUT_CLASS}
+      <div className="mt-6 flex flex-col gap-4 sm:flex-row sm:items-start">
+        <div className="w-full max-w-md">
+          <label htmlFor="user-search" className="mb-1.5 block text-sm font-medium text-stone-300">
+            Search
+          </label>
+          <input
+            id="user-search"
+            type="search"
+            placeholder="Search by name or email..."
+            value={searchText}
+            onChange={(e) => setSearchText(e.target.value)}
+            className={INPUT_CLASS}
+          />
+        </div>
+        <SelectField
+          className="w-full sm:w-64"
+          label="Show"
+          options={BILLING_FILTER_OPTIONS}
+          value={params.billing ?? ''}
+          onChange={(e) =>
+            setParams((current) => ({
+              ...current,
+              billing: (e.target.value || undefined) as BillingFilter | undefined,
+              page: 1,
+            }))
+          }
         />
       </div>
 
@@ -216,14 +250,18 @@ export function UserManagementPanel() {
                 highlighted={highlightId === user._id}
                 onEdit={() => setEditingId(user._id)}
                 onCancel={() => setEditingId(null)}
-                onSave={(changes) => save(user._id, changes)}
+                onSave={(changes) => save(user, changes)}
                 onDelete={() => destroy(user)}
               />
             ))}
             {shown && users.length === 0 && (
               <tr className="block md:table-row">
                 <td colSpan={columns} className="block px-4 py-10 text-center text-stone-400 md:table-cell">
-                  {params.search ? `No users match “${params.search}”.` : 'No users yet.'}
+                  {params.search
+                    ? `No users match “${params.search}”.`
+                    : params.billing
+                      ? 'No users match this filter.'
+                      : 'No users yet.'}
                 </td>
               </tr>
             )}

@@ -1,4 +1,5 @@
 import type { EmailChangeCancelReason } from '@common/schemas/account';
+import type { TierSource } from '@common/schemas/payments';
 import type { PublicUser, Role, Tier, UserStatus } from '@common/schemas/user';
 import type {
   BatchOptions,
@@ -11,6 +12,7 @@ import type {
   Store,
   StoredDoc,
 } from '../../store/store';
+import { BILLING_FIELDS, type BillingRecord, toPublicBilling } from '../payments/billing-record';
 
 export interface UserDoc extends StoredDoc {
   name: string;
@@ -33,6 +35,11 @@ export interface UserDoc extends StoredDoc {
   emailChangeCancelledTo?: string;
   emailChangeCancelledBecause?: EmailChangeCancelReason;
   emailChangeCancelledAt?: Date;
+  /** Written only by the payments feature (payments/membership-tier.ts and its webhook). */
+  billing?: BillingRecord;
+  /** When the member last became paid, and why their tier is what it is. */
+  paidSince?: Date;
+  tierSource?: TierSource;
 }
 
 /** The only code that reads or writes users in the store. */
@@ -57,6 +64,9 @@ export class UsersRepository {
     await this.users.ensureIndex({ field: 'status', counted: true, paged: true });
     await this.users.ensureIndex({ field: 'resetTokenHash' });
     await this.users.ensureIndex({ field: 'emailChangeTokenHash' });
+    await this.users.ensureIndex({ field: BILLING_FIELDS.customerId });
+    await this.users.ensureIndex({ field: BILLING_FIELDS.subscriptionId });
+    await this.users.ensureIndex({ field: BILLING_FIELDS.status, counted: true });
   }
 
   create(user: NewDoc<UserDoc>): Promise<UserDoc> {
@@ -117,6 +127,20 @@ export class UsersRepository {
   delete(id: string): Promise<boolean> {
     return this.users.deleteById(id);
   }
+
+  /**
+   * Writes billing read from the payment provider at `observedAt`, unless a later reading is
+   * stored already (events come out of order and in parallel): null then.
+   */
+  updateBillingIfNewer(id: string, observedAt: Date, changes: DocChanges<UserDoc>): Promise<UserDoc | null> {
+    return this.users.updateOne(
+      {
+        _id: id,
+        $or: [{ 'billing.observedAt': { $exists: false } }, { 'billing.observedAt': { $lt: observedAt } }],
+      },
+      changes,
+    );
+  }
 }
 
 /** Whitelists what may leave the server. */
@@ -130,5 +154,8 @@ export function toPublicUser(user: UserDoc): PublicUser {
     status: user.status,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
+    ...(user.billing ? { billing: toPublicBilling(user.billing) } : {}),
+    ...(user.paidSince ? { paidSince: user.paidSince.toISOString() } : {}),
+    ...(user.tierSource ? { tierSource: user.tierSource } : {}),
   };
 }

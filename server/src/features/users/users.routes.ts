@@ -59,7 +59,7 @@ export function adminUsersRoutes(users: UsersService, ctx: Pick<AppContext, 'act
       const change = await users.update(
         id,
         body,
-        { userId: request.user!._id, sessionId: request.sessionId! },
+        { userId: request.user!._id, sessionId: request.sessionId!, request },
         () => ctx.reauth.require(request),
       );
       await ctx.activity.record(request, {

@@ -1,9 +1,12 @@
 import type { AdminStats, CreateUserBody, UpdateUserBody, UserListQuery } from '@common/schemas/admin-users';
 import type { PublicUser } from '@common/schemas/user';
+import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import { DuplicateKeyError, type Filter, type SortSpec } from '../../store/store';
 import { voidEmailChange } from '../account/email-change';
 import { hashPassword } from '../auth/passwords';
+import { billingFilter } from '../payments/billing-filter';
+import type { MembershipTiers } from '../payments/membership-tier';
 import type { SessionsService } from '../sessions/sessions.service';
 import type { StoreLeases } from '../shared-state/store-lease';
 import { toPublicUser, type UserDoc, type UsersRepository } from './users.repository';
@@ -92,10 +95,12 @@ export class UsersService {
     private readonly users: UsersRepository,
     private readonly sessions: SessionsService,
     private readonly leases: StoreLeases,
+    /** Tier edits go through the payments feature's one function, which records why a member is paid. */
+    private readonly tiers?: Pick<MembershipTiers, 'change'>,
   ) {}
 
   async list(query: UserListQuery): Promise<UserPage> {
-    const filter = searchFilter(query.search);
+    const filter = billingFilter(searchFilter(query.search), query.billing);
     const skip = (query.page - 1) * query.pageSize;
     const limit = query.search ? Math.max(SEARCH_COUNT_LIMIT, skip + query.pageSize) : undefined;
     const [counted, docs] = await Promise.all([
@@ -116,7 +121,7 @@ export class UsersService {
 
   /** Every user matching the search, in the asked order, a batch at a time (for the CSV export). */
   listAll(query: Omit<UserListQuery, 'page' | 'pageSize'>): AsyncIterable<UserDoc[]> {
-    return this.users.findInBatches(searchFilter(query.search), {
+    return this.users.findInBatches(billingFilter(searchFilter(query.search), query.billing), {
       sort: sortSpec(query.sortBy, query.sortOrder),
     });
   }
@@ -151,13 +156,15 @@ export class UsersService {
   async update(
     id: string,
     body: UpdateUserBody,
-    actor: { userId: string; sessionId: string },
+    actor: { userId: string; sessionId: string; request?: FastifyRequest },
     confirm: ConfirmReauth,
   ): Promise<UserChange> {
     const changes: Partial<UserDoc> = {};
+    const viaTiers = this.tiers && actor.request ? { tiers: this.tiers, request: actor.request } : null;
     // An undefined value would unset the field in the store, so only given fields are copied.
     for (const [key, value] of Object.entries(body)) {
-      if (value !== undefined && key !== 'password') Object.assign(changes, { [key]: value });
+      if (value === undefined || key === 'password' || (key === 'membershipTier' && viaTiers)) continue;
+      Object.assign(changes, { [key]: value });
     }
     if (body.password) changes.password = await hashPassword(body.password);
 
@@ -172,8 +179,14 @@ export class UsersService {
       if (isActiveAdmin(current) && !isActiveAdmin(next)) await this.keepOneAdmin();
       held.assertHeld();
       try {
-        const updated = await this.users.update(id, changes);
+        let updated = await this.users.update(id, changes);
         if (!updated) throw new AppError('NOT_FOUND', 'User not found.');
+        if (viaTiers && body.membershipTier)
+          updated =
+            (await viaTiers.tiers.change(updated, body.membershipTier, {
+              kind: 'admin',
+              request: viaTiers.request,
+            })) ?? updated;
         if (body.password) await this.sessions.endAll(id, id === actor.userId ? actor.sessionId : undefined);
         return { before: toPublicUser(current), after: toPublicUser(updated) };
       } catch (error) {

@@ -4,6 +4,7 @@ import type { PublicUser } from '@common/schemas/user';
 import { useState } from 'react';
 import { SelectField } from '../../../components/ui/select-field';
 import { COMPACT_INPUT_CLASS } from '../../../components/ui/text-field';
+import { BillingNote } from '../../payments/components/billing-note';
 import { ROLE_OPTIONS, STATUS_OPTIONS, TIER_OPTIONS } from '../user-options';
 import { EndSessionsButton } from './end-sessions-button';
 
@@ -87,7 +88,10 @@ export function UserRow({
           <Badge value={user.role} />
         </td>
         <td data-label="Tier" className={CELL}>
-          <Badge value={user.membershipTier} />
+          <span className="flex flex-col items-end gap-1 md:items-start">
+            <Badge value={user.membershipTier} />
+            <BillingNote user={user} />
+          </span>
         </td>
         <td data-label="Status" className={CELL}>
           <Badge value={user.status} />

@@ -1,0 +1,126 @@
+import type {
+  CheckoutBody,
+  MemberBilling,
+  MemberBillingResponse,
+  PaymentPlansResponse,
+  PaymentsOverview,
+  PaymentsOverviewResponse,
+  PaymentsSettingsBody,
+  PaymentsSettingsResponse,
+  PaymentsSettingsView,
+  PaymentsTestBody,
+  PaymentsTestResponse,
+  PaymentsTestResult,
+  PortalBody,
+  RedirectResponse,
+} from '@common/schemas/payments';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../lib/api-client';
+
+export const paymentsKeys = {
+  plans: ['payments', 'plans'] as const,
+  me: ['payments', 'me'] as const,
+  settings: ['admin', 'payments', 'settings'] as const,
+  overview: ['admin', 'payments', 'overview'] as const,
+};
+
+/** The prices on offer; `available` is false when the owner has not connected Stripe. */
+export function usePaymentPlans(enabled = true) {
+  return useQuery({
+    queryKey: paymentsKeys.plans,
+    queryFn: ({ signal }) => api<PaymentPlansResponse>('/api/payments/plans', { signal }),
+    staleTime: 5 * 60 * 1000,
+    enabled,
+  });
+}
+
+/** While a payment is being confirmed, the member's tier is read this often. */
+export const CONFIRM_POLL_MS = 2000;
+
+/** The signed-in member's own tier and billing; read again every 2 s while `pollWhile` says so. */
+export function useMemberBilling(pollWhile?: (billing: MemberBilling | undefined) => boolean) {
+  return useQuery({
+    queryKey: paymentsKeys.me,
+    queryFn: async ({ signal }): Promise<MemberBilling> =>
+      (await api<MemberBillingResponse>('/api/payments/me', { auth: true, signal })).data,
+    refetchInterval: pollWhile ? (query) => (pollWhile(query.state.data) ? CONFIRM_POLL_MS : false) : false,
+  });
+}
+
+/** Starts a checkout and sends the browser to Stripe's page; the promise stays pending while it goes. */
+export function useCheckout() {
+  return useMutation({
+    mutationFn: async (body: CheckoutBody) => {
+      const { url } = await api<RedirectResponse>('/api/payments/checkout', {
+        method: 'POST',
+        body,
+        auth: true,
+      });
+      window.location.assign(url);
+      return new Promise<never>(() => {});
+    },
+  });
+}
+
+/** Opens Stripe's Customer Portal in this tab. */
+export function usePortal() {
+  return useMutation({
+    mutationFn: async (body: PortalBody) => {
+      const { url } = await api<RedirectResponse>('/api/payments/portal', {
+        method: 'POST',
+        body,
+        auth: true,
+      });
+      window.location.assign(url);
+      return new Promise<never>(() => {});
+    },
+  });
+}
+
+export function usePaymentsSettings() {
+  // Not refetched on focus: a refetch must never look like it undid what is being typed.
+  return useQuery({
+    queryKey: paymentsKeys.settings,
+    queryFn: async ({ signal }): Promise<PaymentsSettingsView> =>
+      (await api<PaymentsSettingsResponse>('/api/admin/payments/settings', { auth: true, signal })).data,
+    refetchOnWindowFocus: false,
+  });
+}
+
+/** Saving asks for the password again (the api client opens the dialog when the server wants it). */
+export function useSavePaymentsSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: PaymentsSettingsBody): Promise<PaymentsSettingsView> =>
+      (
+        await api<PaymentsSettingsResponse>('/api/admin/payments/settings', {
+          method: 'POST',
+          body,
+          auth: true,
+        })
+      ).data,
+    onSuccess: (view) => {
+      queryClient.setQueryData(paymentsKeys.settings, view);
+      void queryClient.invalidateQueries({ queryKey: paymentsKeys.overview });
+      void queryClient.invalidateQueries({ queryKey: paymentsKeys.plans });
+    },
+  });
+}
+
+export function useTestPayments() {
+  return useMutation({
+    mutationFn: async (body: PaymentsTestBody): Promise<PaymentsTestResult> =>
+      (await api<PaymentsTestResponse>('/api/admin/payments/test', { method: 'POST', body, auth: true }))
+        .data,
+  });
+}
+
+/** The console Dashboard's money card, refreshed with the user counts. */
+export function usePaymentsOverview(refetchMs: number) {
+  return useQuery({
+    queryKey: paymentsKeys.overview,
+    queryFn: async ({ signal }): Promise<PaymentsOverview> =>
+      (await api<PaymentsOverviewResponse>('/api/admin/payments/overview', { auth: true, signal })).data,
+    refetchInterval: refetchMs,
+  });
+}

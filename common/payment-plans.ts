@@ -1,0 +1,34 @@
+/**
+ * The prices a member can choose, and how they read ("£12.00 a month"). Apart from the payment
+ * schemas so that a public page (/join) can describe a price without loading zod.
+ */
+
+/** A price a member can choose, as the provider describes it. */
+export interface PaymentPlan {
+  id: string;
+  /** The price's own name in Stripe (its nickname), if it has one. */
+  name: string | null;
+  /** In the currency's smallest unit (cents); null when unknown. */
+  amount: number | null;
+  currency: string | null;
+  interval: 'day' | 'week' | 'month' | 'year' | null;
+  intervalCount: number;
+}
+
+/** "£12.00 a month", "€100.00 every 2 years", "price_123" when the amount is unknown. */
+export function describePlan(plan: PaymentPlan, locale?: string): string {
+  if (plan.amount === null || !plan.currency) return plan.name ?? 'Paid membership';
+  let price: string;
+  try {
+    price = new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency: plan.currency.toUpperCase(),
+    }).format(plan.amount / 100);
+  } catch {
+    price = `${(plan.amount / 100).toFixed(2)} ${plan.currency.toUpperCase()}`;
+  }
+  if (!plan.interval) return price;
+  return plan.intervalCount > 1
+    ? `${price} every ${plan.intervalCount} ${plan.interval}s`
+    : `${price} a ${plan.interval}`;
+}

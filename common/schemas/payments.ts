@@ -1,0 +1,264 @@
+import { z } from 'zod';
+import type { PaymentPlan } from '../payment-plans';
+import type { Tier } from './user';
+
+/**
+ * Paid membership through a payment provider (Stripe): the console's settings, what a member
+ * sees of their billing, and the calls that start a checkout or open the billing portal.
+ */
+
+/** The settings the owner gives; each can instead come from an environment variable. */
+export const PAYMENTS_FIELDS = ['secretKey', 'webhookSecret', 'priceIds'] as const;
+export type PaymentsField = (typeof PAYMENTS_FIELDS)[number];
+/** The two secrets, which are never sent back. */
+export const PAYMENTS_SECRETS = ['secretKey', 'webhookSecret'] as const;
+export type PaymentsSecret = (typeof PAYMENTS_SECRETS)[number];
+
+/** A member can choose among this many prices (a monthly and a yearly one, say). */
+export const MAX_PRICES = 4;
+
+/** Stripe's secret (`sk_`) and restricted (`rk_`) keys; a publishable key (`pk_`) cannot act on the server. */
+const SECRET_KEY = /^(?:sk|rk)_(?:test|live)_[A-Za-z0-9_]{8,250}$/;
+const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/=_-]{8,250}$/;
+/** `price_…`, or the id an older account gave a plan by hand, which Checkout takes as a price too. */
+const PRICE_ID = /^[A-Za-z0-9_-]{3,100}$/;
+
+export const secretKeySchema = z
+  .string({ error: 'The secret key must be text' })
+  .trim()
+  .refine((value) => !value.startsWith('pk_'), {
+    message:
+      'That is the publishable key (pk_…). The site needs the secret key or a restricted key (sk_… or rk_…).',
+  })
+  .refine((value) => SECRET_KEY.test(value), {
+    message:
+      'The secret key starts with sk_test_, sk_live_, rk_test_ or rk_live_ (Stripe: Developers → API keys).',
+  });
+
+export const webhookSecretSchema = z
+  .string({ error: 'The webhook signing secret must be text' })
+  .trim()
+  .refine((value) => WEBHOOK_SECRET.test(value), {
+    message: 'The webhook signing secret starts with whsec_ (Stripe: Developers → Webhooks → your endpoint).',
+  });
+
+export const priceIdsSchema = z
+  .array(
+    z
+      .string({ error: 'Each price ID must be text' })
+      .trim()
+      .regex(PRICE_ID, 'A price ID looks like price_1AbC…: letters, digits, _ and - only'),
+  )
+  .max(MAX_PRICES, `At most ${MAX_PRICES} prices`)
+  .transform((ids) => [...new Set(ids.filter(Boolean))]);
+
+/** Price IDs as the owner types them or the environment gives them: separated by commas or spaces. */
+export function splitPriceIds(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((id) => id.trim())
+    .filter(Boolean);
+}
+
+/** '' keeps what is saved (the secrets are never sent back to be sent again). */
+const keepIfBlank = <S extends z.ZodType>(schema: S) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    schema.optional(),
+  );
+
+/** POST /api/admin/payments/settings. Fields left out or blank keep their value; `remove` forgets a secret. */
+export const paymentsSettingsBody = z.object({
+  secretKey: keepIfBlank(secretKeySchema),
+  webhookSecret: keepIfBlank(webhookSecretSchema),
+  priceIds: priceIdsSchema.optional(),
+  remove: z.array(z.enum(PAYMENTS_SECRETS)).max(2).optional(),
+});
+export type PaymentsSettingsBody = z.input<typeof paymentsSettingsBody>;
+
+/** POST /api/admin/payments/test: what is typed in the form, tested before it is saved (else the saved values). */
+export const paymentsTestBody = z.object({
+  secretKey: keepIfBlank(secretKeySchema),
+  priceIds: priceIdsSchema.optional(),
+});
+export type PaymentsTestBody = z.input<typeof paymentsTestBody>;
+
+/** What the console shows of a secret: whether it is set, and its last four characters. */
+export interface SecretState {
+  set: boolean;
+  last4: string | null;
+}
+
+export interface PaymentsSettingsView {
+  secretKey: SecretState;
+  webhookSecret: SecretState;
+  priceIds: string[];
+  /** Test or live mode, from the key's prefix; null without a key. */
+  mode: 'test' | 'live' | null;
+  /** Key, signing secret and at least one price: members can upgrade. */
+  ready: boolean;
+  /** Fields fixed by an environment variable (read-only in the console), with the variable's name. */
+  fixedByEnvironment: Partial<Record<PaymentsField, string>>;
+  /** The address to give Stripe for its events. */
+  webhookUrl: string;
+  /** The events to register at that address. */
+  webhookEvents: readonly string[];
+  /** Set when STRIPE_API_BASE sends the site's calls somewhere other than Stripe (a local stand-in). */
+  apiBase: string | null;
+}
+
+export interface PaymentsSettingsResponse {
+  success: true;
+  data: PaymentsSettingsView;
+}
+
+/** One line of the Test: what was checked, whether it passed, and what it means in plain words. */
+export interface PaymentsCheck {
+  label: string;
+  /** 'warning': it works, but something needs a look. */
+  outcome: 'ok' | 'warning' | 'failed';
+  detail: string;
+}
+
+export interface PaymentsTestResult {
+  ok: boolean;
+  checks: PaymentsCheck[];
+}
+
+export interface PaymentsTestResponse {
+  success: true;
+  data: PaymentsTestResult;
+}
+
+export const SUBSCRIPTION_STATUSES = [
+  'active',
+  'trialing',
+  'past_due',
+  'canceled',
+  'unpaid',
+  'incomplete',
+  'incomplete_expired',
+  'paused',
+] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+/** Statuses in which the member has paid access: past_due is the grace while the provider retries. */
+export const PAYING_STATUSES: readonly SubscriptionStatus[] = ['active', 'trialing', 'past_due'];
+
+export const SUBSCRIPTION_STATUS_LABELS: Record<SubscriptionStatus, string> = {
+  active: 'Active',
+  trialing: 'Trial',
+  past_due: 'Payment failed, retrying',
+  canceled: 'Cancelled',
+  unpaid: 'Unpaid',
+  incomplete: 'Awaiting first payment',
+  incomplete_expired: 'First payment never made',
+  paused: 'Paused',
+};
+
+/**
+ * Why a member has the tier they have: Stripe's events, an administrator's edit, or a paid tier
+ * given by hand ('complimentary').
+ */
+export const TIER_SOURCES = ['stripe', 'complimentary', 'admin'] as const;
+export type TierSource = (typeof TIER_SOURCES)[number];
+
+/** The billing part of a user as the console and the member see it. */
+export interface PublicBilling {
+  customerId: string | null;
+  subscriptionId: string | null;
+  status: SubscriptionStatus | null;
+  priceId: string | null;
+  /** End of the period paid for: the next payment, or the end of access when it is cancelled. */
+  currentPeriodEnd: string | null;
+  /** The subscription ends at the end of its period (or at `cancelAt`) instead of renewing. */
+  cancelAtPeriodEnd: boolean;
+  cancelAt: string | null;
+  endedAt: string | null;
+  /** The last failed payment, until a payment succeeds. */
+  paymentFailedAt: string | null;
+}
+
+/** Filters of the console's user list: members with a live subscription, failing payments, paid by hand. */
+export const BILLING_FILTERS = ['paying', 'past_due', 'complimentary'] as const;
+export type BillingFilter = (typeof BILLING_FILTERS)[number];
+
+export interface PaymentPlansResponse {
+  success: true;
+  /** Members can upgrade now. */
+  available: boolean;
+  plans: PaymentPlan[];
+}
+
+/** GET /api/payments/me: the signed-in member's own tier and billing. */
+export interface MemberBilling {
+  tier: Tier;
+  /** Members can upgrade through the provider now. */
+  available: boolean;
+  tierSource: TierSource | null;
+  paidSince: string | null;
+  subscription: {
+    status: SubscriptionStatus;
+    plan: PaymentPlan | null;
+    currentPeriodEnd: string | null;
+    cancelAtPeriodEnd: boolean;
+    cancelAt: string | null;
+    endedAt: string | null;
+  } | null;
+  /** The member has a customer at the provider: the billing portal can open. */
+  canManageBilling: boolean;
+}
+
+export interface MemberBillingResponse {
+  success: true;
+  data: MemberBilling;
+}
+
+/**
+ * Where a member comes back to after a checkout or the billing portal: the site's own pages only
+ * (never a full address), so the calls cannot be used to send someone elsewhere.
+ */
+const RETURN_PATH = /^\/(?:dashboard|account|courses(?:\/[A-Za-z0-9_-]{1,100}){0,3})$/;
+const returnPath = z
+  .string({ error: 'returnPath must be text' })
+  .regex(RETURN_PATH, 'returnPath must be /dashboard, /account or a page under /courses');
+
+export const checkoutBody = z.object({
+  priceId: z.string().trim().regex(PRICE_ID, 'Unknown price').optional(),
+  returnPath: returnPath.default('/dashboard'),
+});
+export type CheckoutBody = z.input<typeof checkoutBody>;
+
+export const portalBody = z.object({ returnPath: returnPath.default('/account') });
+export type PortalBody = z.input<typeof portalBody>;
+
+/** Added to the return address by the checkout: `?checkout=success` or `?checkout=cancelled`. */
+export const CHECKOUT_RETURN_PARAM = 'checkout';
+
+export interface RedirectResponse {
+  success: true;
+  /** The provider's page (Checkout or the Customer Portal). */
+  url: string;
+}
+
+/** The console Dashboard's money card. */
+export interface PaymentsOverview {
+  ready: boolean;
+  mode: 'test' | 'live' | null;
+  /** Members with a live subscription (active, trial or retrying). */
+  paying: number;
+  pastDue: number;
+  /** Members whose last payment failed, most recent first (at most a handful). */
+  failing: Array<{
+    _id: string;
+    name: string;
+    email: string;
+    paymentFailedAt: string | null;
+    currentPeriodEnd: string | null;
+  }>;
+}
+
+export interface PaymentsOverviewResponse {
+  success: true;
+  data: PaymentsOverview;
+}

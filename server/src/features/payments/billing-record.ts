@@ -1,0 +1,47 @@
+import type { PublicBilling, SubscriptionStatus } from '@common/schemas/payments';
+
+/**
+ * A member's billing as the site keeps it, on their user document (`billing`): written only by
+ * the payments feature, from what the provider says. No card detail ever reaches the site.
+ */
+export interface BillingRecord {
+  customerId?: string;
+  subscriptionId?: string;
+  status?: SubscriptionStatus;
+  priceId?: string | null;
+  currentPeriodEnd?: Date | null;
+  cancelAtPeriodEnd?: boolean;
+  cancelAt?: Date | null;
+  endedAt?: Date | null;
+  /** The last failed payment, cleared when a payment succeeds. */
+  paymentFailedAt?: Date | null;
+  /**
+   * When the site read the subscription's state from the provider. A state read earlier never
+   * overwrites one read later, whatever order the events that prompted the reads came in.
+   */
+  observedAt?: Date;
+}
+
+/** The fields of a user document that hold billing, and the indexes over them (users.repository.ts). */
+export const BILLING_FIELDS = {
+  customerId: 'billing.customerId',
+  subscriptionId: 'billing.subscriptionId',
+  status: 'billing.status',
+} as const;
+
+const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+
+/** Whitelists what leaves the server. */
+export function toPublicBilling(record: BillingRecord): PublicBilling {
+  return {
+    customerId: record.customerId ?? null,
+    subscriptionId: record.subscriptionId ?? null,
+    status: record.status ?? null,
+    priceId: record.priceId ?? null,
+    currentPeriodEnd: iso(record.currentPeriodEnd),
+    cancelAtPeriodEnd: Boolean(record.cancelAtPeriodEnd),
+    cancelAt: iso(record.cancelAt),
+    endedAt: iso(record.endedAt),
+    paymentFailedAt: iso(record.paymentFailedAt),
+  };
+}

@@ -1,0 +1,91 @@
+import type { TierSource } from '@common/schemas/payments';
+import type { Tier } from '@common/schemas/user';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../lib/app-error';
+import type { ActivityLog } from '../activity/activity.service';
+import type { UserDoc, UsersRepository } from '../users/users.repository';
+import type { BillingRecord } from './billing-record';
+
+/** Who moves a tier: a Stripe event (named by its id and type), or an administrator in the console. */
+export type TierChangeSource =
+  | { kind: 'stripe'; eventId: string; eventType: string; request: FastifyRequest }
+  | { kind: 'admin'; request: FastifyRequest };
+
+/** How Stripe's changes appear in the Activity log: no person made them. */
+export const STRIPE_ACTOR = { id: null, email: 'Stripe' } as const;
+
+const sourceOf = (source: TierChangeSource, tier: Tier): TierSource =>
+  source.kind === 'stripe' ? 'stripe' : tier === 'paid' ? 'complimentary' : 'admin';
+
+/**
+ * The one way a member's tier changes: Stripe's events, the console's User Management, a paid
+ * tier given by hand. Each change records why (`tierSource`), since when the member is paid
+ * (`paidSince`), and an Activity entry naming its source, so the owner can tell why anyone is paid.
+ */
+export class MembershipTiers {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly activity: Pick<ActivityLog, 'record'>,
+  ) {}
+
+  /**
+   * Moves `user` to `tier`. With `billing` (a Stripe event), the billing read from Stripe is
+   * written in the same compare-and-set: when a later reading is stored already, nothing is
+   * written and the answer is null (that later reading decided the tier).
+   */
+  async change(
+    user: UserDoc,
+    tier: Tier,
+    source: TierChangeSource,
+    billing?: { observedAt: Date; record: BillingRecord },
+  ): Promise<UserDoc | null> {
+    const tierSource = sourceOf(source, tier);
+    // An edit that leaves the tier as it is (the console's row sends every field) says nothing of why.
+    if (source.kind === 'admin' && user.membershipTier === tier) return user;
+    if (user.membershipTier === tier && user.tierSource === tierSource && !billing) return user;
+    const becomesPaid = tier === 'paid' && user.membershipTier !== 'paid';
+    const paidSince =
+      tier === 'paid' ? (becomesPaid ? new Date() : (user.paidSince ?? new Date())) : undefined;
+    const changes = { membershipTier: tier, tierSource, paidSince };
+    const updated = billing
+      ? await this.users.updateBillingIfNewer(user._id, billing.observedAt, {
+          ...changes,
+          billing: billing.record,
+        })
+      : await this.users.update(user._id, changes);
+    if (!updated) {
+      if (billing) return null;
+      throw new AppError('NOT_FOUND', 'User not found.');
+    }
+    if (user.membershipTier === tier && user.tierSource === tierSource) return updated;
+    await this.activity.record(source.request, {
+      kind: 'membership.tier',
+      summary: summaryOf(updated, user, source),
+      before: facts(user),
+      after: facts(updated),
+      ...(source.kind === 'stripe' ? { actor: STRIPE_ACTOR } : {}),
+    });
+    return updated;
+  }
+}
+
+function facts(user: UserDoc) {
+  return {
+    membershipTier: user.membershipTier,
+    tierSource: user.tierSource ?? null,
+    paidSince: user.paidSince?.toISOString() ?? null,
+  };
+}
+
+function summaryOf(after: UserDoc, before: UserDoc, source: TierChangeSource): string {
+  const who = after.email;
+  if (source.kind === 'stripe') {
+    const why = `Stripe ${source.eventType} (${source.eventId})`;
+    if (before.membershipTier === after.membershipTier)
+      return `${who} is now paid through Stripe (was ${before.tierSource ?? 'paid'}): ${why}`;
+    return `${who} is now ${after.membershipTier}: ${why}`;
+  }
+  return after.membershipTier === 'paid'
+    ? `${who} made paid by hand (complimentary)`
+    : `${who} made free by an administrator`;
+}

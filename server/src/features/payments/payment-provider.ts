@@ -1,0 +1,107 @@
+import type { PaymentPlan } from '@common/payment-plans';
+import type { PaymentsCheck, SubscriptionStatus } from '@common/schemas/payments';
+
+/**
+ * The payment provider port. The site never sees a card: the provider's own pages take the
+ * payment (checkout) and let members manage it (portal); the provider tells the site what
+ * happened through signed events. Stripe is the one adapter (stripe-provider.ts); another
+ * provider implements this interface and nothing else changes.
+ */
+export interface PaymentProvider {
+  /**
+   * A subscription checkout for one member: their existing customer, else a new one made for
+   * them (returned, so it is kept and reused). The member goes to `url`.
+   */
+  createCheckout(input: CheckoutInput): Promise<{ url: string; customerId: string }>;
+  /** The provider's billing portal for a customer, coming back to `returnUrl`. */
+  createPortal(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
+  /**
+   * Checks an event's signature over its raw body (and its age), and reads it. Throws
+   * InvalidEventError when the signature, the age or the body is wrong.
+   */
+  verifyEvent(payload: Buffer, signature: string | undefined): PaymentEvent;
+  /** The subscription as it is now at the provider; null when the provider has no such subscription. */
+  readSubscription(id: string): Promise<SubscriptionState | null>;
+  /** The prices members can choose, as the provider describes them (unknown ones are left out). */
+  readPlans(priceIds: readonly string[]): Promise<PaymentPlan[]>;
+  /** Whether the provider accepts the key and the prices exist and recur, in plain words. */
+  test(priceIds: readonly string[]): Promise<PaymentsCheck[]>;
+}
+
+export interface CheckoutInput {
+  userId: string;
+  email: string;
+  name: string;
+  customerId?: string;
+  priceId: string;
+  successUrl: string;
+  cancelUrl: string;
+}
+
+/** What the site does with an event; the provider's own type name is kept for the Activity log. */
+export type PaymentEventKind =
+  /** A checkout finished: links the customer and the subscription to the member. */
+  | 'checkout-completed'
+  /** A subscription was created, changed or ended. */
+  | 'subscription-changed'
+  /** An invoice was paid: a subscription recovering from a failed payment becomes active. */
+  | 'payment-succeeded'
+  /** A payment failed: the owner is told; the subscription turns past due. */
+  | 'payment-failed'
+  /** Anything else: acknowledged, nothing done. */
+  | 'other';
+
+export interface PaymentEvent {
+  id: string;
+  /** The provider's name for it (`checkout.session.completed`). */
+  type: string;
+  kind: PaymentEventKind;
+  /** When the provider made it. */
+  created: Date;
+  livemode: boolean;
+  /** The member the site named when it made the checkout (`client_reference_id`), when the event carries it. */
+  userId?: string;
+  customerId?: string;
+  subscriptionId?: string;
+  /** Failed payments: when the provider tries again (null: it will not). */
+  nextAttemptAt?: Date | null;
+  attemptCount?: number;
+}
+
+/** A subscription as the provider holds it now. */
+export interface SubscriptionState {
+  id: string;
+  customerId: string;
+  status: SubscriptionStatus;
+  /** The member the checkout was made for (kept in the subscription's metadata). */
+  userId?: string;
+  priceId: string | null;
+  currentPeriodEnd: Date | null;
+  cancelAtPeriodEnd: boolean;
+  cancelAt: Date | null;
+  endedAt: Date | null;
+}
+
+/** A refused event: a bad or stale signature, or a body that is not an event. Nothing is done with it. */
+export class InvalidEventError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidEventError';
+  }
+}
+
+/**
+ * The provider refused or could not be reached. `message` is in plain words for the person; it
+ * never quotes a key. `retryable`: worth trying again later (network, the provider's own trouble).
+ */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    /** For the server log: the provider's error type and code, never a key. */
+    readonly details: Record<string, string | number | undefined> = {},
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}

@@ -1,0 +1,66 @@
+import {
+  type PaymentsOverviewResponse,
+  type PaymentsSettingsResponse,
+  type PaymentsSettingsView,
+  type PaymentsTestResponse,
+  paymentsSettingsBody,
+  paymentsTestBody,
+} from '@common/schemas/payments';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../app-context';
+import { parseInput } from '../../lib/validate';
+import type { PaymentsService } from './payments.service';
+import type { PaymentsSettings } from './payments-settings';
+
+/** Only whether each secret is set, never a character of it. */
+const facts = (view: PaymentsSettingsView) => ({
+  key: view.secretKey.set ? 'set' : 'not set',
+  signing: view.webhookSecret.set ? 'set' : 'not set',
+  priceIds: view.priceIds,
+});
+
+const FIELD_WORDS = {
+  secretKey: 'secret key',
+  webhookSecret: 'webhook signing secret',
+  priceIds: 'prices',
+} as const;
+
+/** /api/admin/payments: the console's Payments section and the Dashboard's money card. */
+export function paymentsAdminRoutes(
+  settings: PaymentsSettings,
+  service: PaymentsService,
+  ctx: Pick<AppContext, 'activity' | 'reauth'>,
+) {
+  return async (app: FastifyInstance) => {
+    app.get(
+      '/settings',
+      async () => ({ success: true, data: await settings.view() }) satisfies PaymentsSettingsResponse,
+    );
+
+    // The key moves money and the signing secret decides who is paid: the password is asked again.
+    app.post('/settings', { preHandler: ctx.reauth.guard }, async (request) => {
+      const body = parseInput(paymentsSettingsBody, request.body);
+      const before = await settings.view();
+      const { view, changed } = await settings.save(body);
+      await ctx.activity.record(request, {
+        kind: 'payments.saved',
+        summary: changed.length
+          ? `Saved the payment settings: ${changed.map((field) => FIELD_WORDS[field]).join(', ')}`
+          : 'Saved the payment settings (no change)',
+        before: facts(before),
+        after: facts(view),
+      });
+      return { success: true, data: view } satisfies PaymentsSettingsResponse;
+    });
+
+    app.post('/test', async (request) => {
+      const result = await settings.test(parseInput(paymentsTestBody, request.body));
+      return { success: true, data: result } satisfies PaymentsTestResponse;
+    });
+
+    app.get(
+      '/overview',
+      async () => ({ success: true, data: await service.overview() }) satisfies PaymentsOverviewResponse,
+    );
+  };
+}

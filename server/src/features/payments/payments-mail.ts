@@ -1,0 +1,31 @@
+import { BRAND_NAME } from '@common/constants';
+import { escapeHtml } from '../../mail/escape-html';
+import type { Mail } from '../../mail/mailer';
+
+const dateWords = (date: Date) =>
+  date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** To each active administrator: a member's payment failed. Names the member, never a card or a key. */
+export function paymentFailedMail(
+  to: string,
+  member: { name: string; email: string },
+  failure: { nextAttemptAt?: Date | null; attemptCount?: number },
+  consoleUrl: string,
+): Mail {
+  const attempt =
+    failure.attemptCount && failure.attemptCount > 1 ? ` (attempt ${failure.attemptCount})` : '';
+  const next = failure.nextAttemptAt
+    ? `Stripe will try again on ${dateWords(failure.nextAttemptAt)}. Their paid access continues meanwhile; Stripe asks them to update their card.`
+    : 'Stripe will not try again: their paid membership ends unless they pay the invoice or update their card.';
+  const paragraphs = [
+    `The payment of ${member.name} (${member.email}) for their paid membership failed${attempt}.`,
+    next,
+    `They are listed on the console's Dashboard under Payments, and in User Management with the filter "Payment failing": ${consoleUrl}`,
+  ];
+  return {
+    to,
+    subject: `${BRAND_NAME}: a member's payment failed`,
+    text: paragraphs.join('\n\n'),
+    html: paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n'),
+  };
+}

@@ -1,0 +1,216 @@
+import { createHash } from 'node:crypto';
+import type {
+  PaymentsCheck,
+  PaymentsField,
+  PaymentsSecret,
+  PaymentsSettingsView,
+  PaymentsTestResult,
+  paymentsSettingsBody,
+  paymentsTestBody,
+  SecretState,
+} from '@common/schemas/payments';
+import type { z } from 'zod';
+import type { AppContext } from '../../app-context';
+import { AppError } from '../../lib/app-error';
+import type { ApiBase } from '../../settings/payments-env';
+import { readSavedPayments, type SavedPayments, writeSavedPayments } from '../../settings/payments-file';
+import type { PaymentProvider } from './payment-provider';
+import { StripeProvider, type StripeSettings } from './stripe-provider';
+
+/** The events the site acts on; the owner registers these at Stripe for the webhook address. */
+export const WEBHOOK_EVENTS = [
+  'checkout.session.completed',
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'invoice.paid',
+  'invoice.payment_failed',
+] as const;
+
+export const WEBHOOK_PATH = '/api/payments/webhook';
+
+const SAVE_LEASE = 'payments-settings';
+const SAVE_BUSY = 'Another save of the payment settings is under way. Please try again.';
+
+/** The settings in force: each field from the environment if it sets it, else from the console's file. */
+export interface EffectivePayments {
+  secretKey?: string;
+  webhookSecret?: string;
+  priceIds: string[];
+  apiBase?: ApiBase;
+}
+
+export type ProviderFactory = (settings: StripeSettings) => PaymentProvider;
+
+const last4 = (secret: string | undefined): SecretState => ({
+  set: Boolean(secret),
+  last4: secret ? secret.slice(-4) : null,
+});
+const modeOf = (key: string | undefined) => (key ? (key.includes('_live_') ? 'live' : 'test') : null);
+const fingerprint = (settings: StripeSettings) =>
+  createHash('sha256')
+    .update(JSON.stringify([settings.secretKey, settings.webhookSecret, settings.apiBase?.url]))
+    .digest('hex');
+
+/**
+ * The console's Payments section: Stripe's key, the webhook signing secret and the prices. The
+ * file is read afresh on each use, so every server process of the machine follows a save at once.
+ * The secrets never leave the server (the view says "set" and their last four characters) and
+ * are never logged.
+ */
+export class PaymentsSettings {
+  private cached: { fingerprint: string; provider: PaymentProvider } | null = null;
+  private reportedProblems = '';
+
+  constructor(
+    private readonly ctx: Pick<AppContext, 'config' | 'log' | 'leases'>,
+    private readonly makeProvider: ProviderFactory = (settings) => new StripeProvider(settings),
+  ) {}
+
+  private get env() {
+    return this.ctx.config.payments;
+  }
+
+  private async saved(): Promise<SavedPayments> {
+    const { values, problems } = await readSavedPayments(this.ctx.config.dataDir);
+    const said = problems.join('\n');
+    // Told once, not on every request that reads the file.
+    if (said && said !== this.reportedProblems)
+      this.ctx.log.warn({ problems }, 'Payment settings file problems');
+    this.reportedProblems = said;
+    return values;
+  }
+
+  async effective(): Promise<EffectivePayments> {
+    const saved = await this.saved();
+    return {
+      secretKey: this.env.secretKey ?? saved.secretKey,
+      webhookSecret: this.env.webhookSecret ?? saved.webhookSecret,
+      priceIds: this.env.priceIds ?? saved.priceIds ?? [],
+      apiBase: this.env.apiBase,
+    };
+  }
+
+  /** Members can upgrade: a key, a signing secret (else their payment would never be seen) and a price. */
+  static isReady(settings: EffectivePayments): boolean {
+    return Boolean(settings.secretKey && settings.webhookSecret && settings.priceIds.length > 0);
+  }
+
+  /** The provider for the settings in force (one client kept while they stay the same); null without a key. */
+  providerFor(settings: EffectivePayments): PaymentProvider | null {
+    if (!settings.secretKey && !settings.webhookSecret) return null;
+    const wanted = {
+      secretKey: settings.secretKey,
+      webhookSecret: settings.webhookSecret,
+      apiBase: settings.apiBase,
+    };
+    const print = fingerprint(wanted);
+    if (this.cached?.fingerprint !== print)
+      this.cached = { fingerprint: print, provider: this.makeProvider(wanted) };
+    return this.cached.provider;
+  }
+
+  async view(): Promise<PaymentsSettingsView> {
+    const settings = await this.effective();
+    return {
+      secretKey: last4(settings.secretKey),
+      webhookSecret: last4(settings.webhookSecret),
+      priceIds: settings.priceIds,
+      mode: modeOf(settings.secretKey),
+      ready: PaymentsSettings.isReady(settings),
+      fixedByEnvironment: { ...this.env.fixedByEnv },
+      webhookUrl: `${this.ctx.config.publicUrl}${WEBHOOK_PATH}`,
+      webhookEvents: WEBHOOK_EVENTS,
+      apiBase: settings.apiBase?.url ?? null,
+    };
+  }
+
+  private fixed(field: PaymentsField): boolean {
+    return field in this.env.fixedByEnv;
+  }
+
+  /**
+   * Saves the given fields (one save at a time on every process and machine: a lease in the
+   * store covers the file's read and write). Fields fixed by the environment are left alone.
+   * Answers which fields changed, by name.
+   */
+  save(
+    body: z.output<typeof paymentsSettingsBody>,
+  ): Promise<{ view: PaymentsSettingsView; changed: PaymentsField[] }> {
+    return this.ctx.leases.run(SAVE_LEASE, SAVE_BUSY, async () => {
+      const before = await this.saved();
+      const next: SavedPayments = { ...before };
+      for (const secret of body.remove ?? []) if (!this.fixed(secret)) delete next[secret as PaymentsSecret];
+      for (const field of ['secretKey', 'webhookSecret'] as const) {
+        const value = body[field];
+        if (value !== undefined && !this.fixed(field)) next[field] = value;
+      }
+      if (body.priceIds !== undefined && !this.fixed('priceIds')) {
+        if (body.priceIds.length > 0) next.priceIds = body.priceIds;
+        else delete next.priceIds;
+      }
+      try {
+        await writeSavedPayments(this.ctx.config.dataDir, next);
+      } catch (error) {
+        this.ctx.log.error(
+          { code: (error as NodeJS.ErrnoException).code },
+          'Could not save the payment settings',
+        );
+        throw new AppError('INTERNAL', 'The payment settings could not be written to disk.');
+      }
+      const changed = (['secretKey', 'webhookSecret', 'priceIds'] as const).filter(
+        (field) => JSON.stringify(next[field]) !== JSON.stringify(before[field]),
+      );
+      this.ctx.log.info({ changed }, 'Payment settings saved');
+      return { view: await this.view(), changed };
+    });
+  }
+
+  /**
+   * Asks Stripe whether it accepts the key and whether the prices exist and recur: with what is
+   * typed in the form where given (tested before it is saved), else with what is in force.
+   */
+  async test(body: z.output<typeof paymentsTestBody>): Promise<PaymentsTestResult> {
+    const settings = await this.effective();
+    const secretKey = this.fixed('secretKey') ? settings.secretKey : (body.secretKey ?? settings.secretKey);
+    const priceIds = this.fixed('priceIds') ? settings.priceIds : (body.priceIds ?? settings.priceIds);
+    const checks: PaymentsCheck[] = [];
+    if (!secretKey) {
+      checks.push({
+        label: 'Secret key',
+        outcome: 'failed',
+        detail: 'No secret key is set: paste it above, then Test.',
+      });
+    } else {
+      const provider = this.makeProvider({ secretKey, apiBase: settings.apiBase });
+      checks.push(...(await provider.test(priceIds)));
+    }
+    if (secretKey && priceIds.length === 0)
+      checks.push({
+        label: 'Prices',
+        outcome: 'failed',
+        detail: 'No price is set: members need at least one recurring price to subscribe to.',
+      });
+    checks.push(
+      settings.webhookSecret
+        ? {
+            label: 'Webhook signing secret',
+            outcome: 'ok',
+            detail:
+              'Set. Stripe’s events are accepted only with a valid signature; send a test event from Stripe to check it.',
+          }
+        : {
+            label: 'Webhook signing secret',
+            outcome: 'failed',
+            detail: 'Not set: without it no payment can be confirmed, so members would pay and stay free.',
+          },
+    );
+    if (settings.apiBase)
+      checks.push({
+        label: 'Stripe address',
+        outcome: 'warning',
+        detail: `STRIPE_API_BASE sends the site's calls to ${settings.apiBase.url}, not to Stripe.`,
+      });
+    return { ok: checks.every((check) => check.outcome !== 'failed'), checks };
+  }
+}

@@ -1,0 +1,286 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PUBLIC_BODY_LIMIT } from '../../http/body-limit';
+import { openStore as openChosenStore } from '../../store/open-store';
+import { type MongoStandIn, startMongoStandIn } from '../../test/mongo-stand-in';
+import {
+  checkoutCompleted,
+  invoiceEvent,
+  type StripeEventFixture,
+  signed,
+  subscriptionEvent,
+  TEST_WEBHOOK_SECRET,
+} from '../../test/stripe-events';
+import {
+  type StripeStandIn,
+  startStripeStandIn,
+  stripePrice,
+  stripeSubscription,
+} from '../../test/stripe-stand-in';
+import { confirmed, createTestApp, createUser, readOutbox, type TestApp } from '../../test/test-app';
+import type { ActivityDoc } from '../activity/activity.repository';
+import type { UserDoc } from '../users/users.repository';
+import { WEBHOOK_BODY_LIMIT } from './payments.routes';
+
+let stripe: StripeStandIn;
+let mongo: MongoStandIn;
+let t: TestApp;
+let databases = 0;
+
+beforeAll(async () => {
+  stripe = await startStripeStandIn();
+  stripe.prices.set('price_monthly', stripePrice('price_monthly'));
+  mongo = await startMongoStandIn();
+});
+afterAll(async () => {
+  await stripe.close();
+  await mongo.close();
+});
+afterEach(() => t.close());
+
+/** Billing data and handled events on both stores: the embedded one, and MongoDB over the wire (the stand-in). */
+const STORES = [
+  { name: 'embedded store', openStore: undefined },
+  {
+    name: 'MongoDB',
+    // Through the store chooser, as a start with MONGODB_URI does: no adapter file is named here.
+    openStore: (dataDir: string) => {
+      databases += 1;
+      return openChosenStore({ mongodbUri: mongo.uri(`payments-${databases}`), dataDir });
+    },
+  },
+];
+
+const deliver = (event: StripeEventFixture, options: Parameters<typeof signed>[1] = {}) => {
+  const { payload, header } = signed(event, options);
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/payments/webhook',
+    headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': header },
+    payload,
+  });
+};
+const stored = async (id: string) => (await t.store.collection<UserDoc>('users').findById(id))!;
+const tierEntries = () => t.store.collection<ActivityDoc>('activity').find({ kind: 'membership.tier' });
+
+/** A free member with a Stripe customer and a subscription in the state Stripe holds now. */
+async function subscriber(status = 'active') {
+  const member = await createUser(t);
+  const customer = `cus_${member.user._id}`;
+  const subscription = stripeSubscription({ customer, status, userId: member.user._id });
+  stripe.subscriptions.set(subscription.id, subscription);
+  return { member, customer, subscription, id: member.user._id };
+}
+const setStatus = (subscription: Record<string, unknown>, status: string) =>
+  Object.assign(subscription, {
+    status,
+    ended_at: status === 'canceled' ? Math.floor(Date.now() / 1000) : null,
+  });
+
+describe.each(STORES)('POST /api/payments/webhook on the $name', ({ openStore }) => {
+  beforeEach(async () => {
+    t = await createTestApp(
+      {
+        STRIPE_SECRET_KEY: stripe.apiKey,
+        STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
+        STRIPE_PRICE_IDS: 'price_monthly',
+        STRIPE_API_BASE: stripe.url,
+      },
+      openStore ? { openStore } : {},
+    );
+  });
+
+  it('moves a member to paid on a good signature, recording since when, why, and by which event', async () => {
+    const { id, customer, subscription } = await subscriber();
+    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id });
+    const response = await deliver(event);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ received: true, handled: true });
+
+    const user = await stored(id);
+    expect(user.membershipTier).toBe('paid');
+    expect(user.tierSource).toBe('stripe');
+    expect(user.paidSince).toBeInstanceOf(Date);
+    expect(user.billing).toMatchObject({
+      customerId: customer,
+      subscriptionId: subscription.id,
+      status: 'active',
+    });
+    expect(user.billing?.currentPeriodEnd?.getTime()).toBeGreaterThan(Date.now());
+    const [entry] = await tierEntries();
+    expect(entry).toMatchObject({ actorEmail: 'Stripe' });
+    expect(entry?.summary).toContain(event.id);
+    expect(entry?.summary).toContain('checkout.session.completed');
+  });
+
+  it('refuses a bad signature and a signature older than five minutes, changing nothing', async () => {
+    const { id, customer, subscription } = await subscriber();
+    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id });
+    const forged = await deliver(event, { secret: 'whsec_someone_else_entirely_000' });
+    expect(forged.statusCode).toBe(400);
+    const stale = await deliver(event, { secondsAgo: 301 });
+    expect(stale.statusCode).toBe(400);
+    const unsigned = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhook',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(event),
+    });
+    expect(unsigned.statusCode).toBe(400);
+    expect((await stored(id)).membershipTier).toBe('free');
+    expect(await t.store.collection('payment_events').count()).toBe(0);
+    // The same event, properly signed, is then handled: the refusals did not mark it as seen.
+    expect((await deliver(event)).json()).toMatchObject({ handled: true });
+  });
+
+  it('acknowledges a replayed event and changes nothing', async () => {
+    const { id, customer, subscription, member } = await subscriber();
+    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id });
+    await deliver(event);
+    expect((await stored(id)).membershipTier).toBe('paid');
+    // The owner makes them free by hand; the same event again must not make them paid.
+    const admin = await createUser(t, { role: 'admin' });
+    const edit = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/users/${member.user._id}`,
+      headers: await confirmed(t, admin.token),
+      payload: { membershipTier: 'free' },
+    });
+    expect(edit.statusCode).toBe(200);
+    const replay = await deliver(event);
+    expect(replay.statusCode).toBe(200);
+    expect(replay.json()).toMatchObject({ received: true, duplicate: true });
+    expect((await stored(id)).membershipTier).toBe('free');
+  });
+
+  it('ends in the right tier when events come out of order: Stripe’s current state decides', async () => {
+    const { id, customer, subscription } = await subscriber();
+    const created = subscriptionEvent('created', { ...subscription });
+    const checkout = checkoutCompleted({ userId: id, customer, subscription: subscription.id });
+    // By the time anything arrives, the member has already cancelled: the deletion comes first.
+    setStatus(subscription, 'canceled');
+    const deleted = subscriptionEvent('deleted', { ...subscription });
+    await deliver(deleted);
+    await deliver(checkout);
+    await deliver(created);
+    const user = await stored(id);
+    expect(user.membershipTier).toBe('free');
+    expect(user.billing?.status).toBe('canceled');
+    expect(await tierEntries()).toHaveLength(0);
+  });
+
+  it('keeps access while a payment is retried (past due) and tells the owner by mail', async () => {
+    await createUser(t, { role: 'admin', email: 'owner@example.com' });
+    const { id, customer, subscription, member } = await subscriber();
+    await deliver(checkoutCompleted({ userId: id, customer, subscription: subscription.id }));
+    setStatus(subscription, 'past_due');
+    const failed = await deliver(
+      invoiceEvent('invoice.payment_failed', { customer, subscription: subscription.id }),
+    );
+    expect(failed.statusCode).toBe(200);
+    const user = await stored(id);
+    expect(user.membershipTier).toBe('paid');
+    expect(user.billing?.status).toBe('past_due');
+    expect(user.billing?.paymentFailedAt).toBeInstanceOf(Date);
+    const [mail] = await readOutbox(t.dataDir);
+    expect(mail?.to).toBe('owner@example.com');
+    expect(mail?.subject).toMatch(/payment failed/);
+    expect(mail?.text).toContain(member.user.email);
+    expect(mail?.text).toMatch(/will try again on/);
+
+    // The card is updated and the invoice paid: the failure is cleared.
+    setStatus(subscription, 'active');
+    await deliver(invoiceEvent('invoice.paid', { customer, subscription: subscription.id }));
+    expect((await stored(id)).billing).toMatchObject({ status: 'active', paymentFailedAt: null });
+  });
+
+  it('ends access when the subscription is deleted, unpaid or expired', async () => {
+    for (const status of ['canceled', 'unpaid', 'incomplete_expired']) {
+      const { id, customer, subscription } = await subscriber();
+      await deliver(checkoutCompleted({ userId: id, customer, subscription: subscription.id }));
+      expect((await stored(id)).membershipTier).toBe('paid');
+      setStatus(subscription, status);
+      await deliver(subscriptionEvent(status === 'canceled' ? 'deleted' : 'updated', { ...subscription }));
+      const user = await stored(id);
+      expect(user.membershipTier, status).toBe('free');
+      expect(user.paidSince, status).toBeUndefined();
+    }
+  });
+
+  it('leaves a paid tier given by hand (complimentary) when a subscription ends', async () => {
+    const { id, customer, subscription, member } = await subscriber();
+    const admin = await createUser(t, { role: 'admin' });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/users/${member.user._id}`,
+      headers: await confirmed(t, admin.token),
+      payload: { membershipTier: 'paid' },
+    });
+    expect((await stored(id)).tierSource).toBe('complimentary');
+    setStatus(subscription, 'canceled');
+    await deliver(subscriptionEvent('deleted', { ...subscription }));
+    const user = await stored(id);
+    expect(user.membershipTier).toBe('paid');
+    expect(user.billing).toMatchObject({ customerId: customer, status: 'canceled' });
+  });
+
+  it('handles the same event delivered to several processes at once exactly once', async () => {
+    const { id, customer, subscription } = await subscriber();
+    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => deliver(event)));
+    const handled = answers.filter((answer) => answer.statusCode === 200 && answer.json().handled);
+    expect(handled).toHaveLength(1);
+    // The others were acknowledged as already handled, or asked to come again later (409).
+    for (const answer of answers) expect([200, 409]).toContain(answer.statusCode);
+    expect(await tierEntries()).toHaveLength(1);
+    expect((await stored(id)).membershipTier).toBe('paid');
+  });
+
+  it('takes events of a few hundred KB, far above the strangers’ limit, and refuses more than its own', async () => {
+    const { id, customer, subscription } = await subscriber();
+    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id });
+    (event.data.object as Record<string, unknown>).padding = 'x'.repeat(300 * 1024);
+    expect(300 * 1024).toBeGreaterThan(PUBLIC_BODY_LIMIT);
+    const big = await deliver(event);
+    expect(big.statusCode).toBe(200);
+    (event.data.object as Record<string, unknown>).padding = 'x'.repeat(WEBHOOK_BODY_LIMIT);
+    expect((await deliver(event)).statusCode).toBe(413);
+    // The strangers' limit still holds everywhere else.
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(300 * 1024) }),
+    });
+    expect(login.statusCode).toBe(413);
+  });
+
+  it('acknowledges events about nobody of this site and events it does not act on', async () => {
+    const stranger = stripeSubscription({ customer: 'cus_unknown', status: 'active' });
+    stripe.subscriptions.set(stranger.id, stranger);
+    const unknown = await deliver(subscriptionEvent('updated', stranger));
+    expect(unknown.json()).toMatchObject({ received: true, ignored: 'no member of this site' });
+    const other = await deliver(
+      invoiceEvent('invoice.paid', { customer: 'cus_unknown', subscription: 'sub_missing' }),
+    );
+    expect(other.statusCode).toBe(200);
+  });
+});
+
+describe('POST /api/payments/webhook without Stripe set up', () => {
+  it('answers 503, so that Stripe sends the event again once the owner has finished', async () => {
+    const bare = await createTestApp();
+    t = bare;
+    {
+      const { payload, header } = signed(
+        checkoutCompleted({ userId: 'x', customer: 'c', subscription: 's' }),
+      );
+      const response = await bare.app.inject({
+        method: 'POST',
+        url: '/api/payments/webhook',
+        headers: { 'content-type': 'application/json', 'stripe-signature': header },
+        payload,
+      });
+      expect(response.statusCode).toBe(503);
+    }
+  });
+});

@@ -1,0 +1,73 @@
+import {
+  checkoutBody,
+  type MemberBillingResponse,
+  type PaymentPlansResponse,
+  portalBody,
+  type RedirectResponse,
+} from '@common/schemas/payments';
+import type { FastifyInstance } from 'fastify';
+import { parseInput } from '../../lib/validate';
+import type { Guards } from '../auth/auth.guard';
+import type { PaymentsService } from './payments.service';
+import type { PaymentsWebhook } from './payments-webhook';
+
+/**
+ * Stripe's events reach past the 16 KB that strangers may send (an invoice with its lines runs to
+ * tens of KB, a few hundred at most); they prove who sent them by their signature, checked before
+ * anything is read from them.
+ */
+export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
+
+/** /api/payments: the prices (anyone), a member's own billing, checkout and portal, and Stripe's webhook. */
+export function paymentsRoutes(service: PaymentsService, webhook: PaymentsWebhook, guards: Guards) {
+  return async (app: FastifyInstance) => {
+    app.get(
+      '/plans',
+      async () => ({ success: true, ...(await service.plans()) }) satisfies PaymentPlansResponse,
+    );
+
+    await app.register(async (signedIn) => {
+      signedIn.addHook('onRequest', guards.requireUser);
+
+      signedIn.get(
+        '/me',
+        async (request) =>
+          ({ success: true, data: await service.me(request.user!) }) satisfies MemberBillingResponse,
+      );
+
+      signedIn.post('/checkout', async (request) => {
+        const url = await service.checkout(request.user!, parseInput(checkoutBody, request.body));
+        return { success: true, url } satisfies RedirectResponse;
+      });
+
+      signedIn.post('/portal', async (request) => {
+        const url = await service.portal(request.user!, parseInput(portalBody, request.body));
+        return { success: true, url } satisfies RedirectResponse;
+      });
+    });
+
+    await app.register(async (stripe) => {
+      // The signature covers the exact bytes sent: the body is kept raw, never parsed as JSON first.
+      stripe.removeAllContentTypeParsers();
+      stripe.addContentTypeParser(
+        '*',
+        { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT },
+        (_request, body, done) => done(null, body),
+      );
+      stripe.post(
+        '/webhook',
+        { bodyLimit: WEBHOOK_BODY_LIMIT, config: { publicBodyLimit: WEBHOOK_BODY_LIMIT } },
+        async (request) => {
+          const signature = request.headers['stripe-signature'];
+          const payload = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+          const outcome = await webhook.receive(
+            payload,
+            typeof signature === 'string' ? signature : undefined,
+            request,
+          );
+          return { received: true, ...outcome };
+        },
+      );
+    });
+  };
+}

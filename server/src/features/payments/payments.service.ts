@@ -1,0 +1,173 @@
+import type { PaymentPlan } from '@common/payment-plans';
+import {
+  CHECKOUT_RETURN_PARAM,
+  type checkoutBody,
+  type MemberBilling,
+  PAYING_STATUSES,
+  type PaymentsOverview,
+  type portalBody,
+} from '@common/schemas/payments';
+import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
+import { AppError } from '../../lib/app-error';
+import type { UserDoc, UsersRepository } from '../users/users.repository';
+import { BILLING_FIELDS } from './billing-record';
+import { ProviderError } from './payment-provider';
+import { type EffectivePayments, PaymentsSettings } from './payments-settings';
+
+/** Prices change rarely; anyone may ask for them (the Upgrade button, /join), so Stripe is asked at most this often. */
+const PLANS_TTL_MS = 10 * 60 * 1000;
+/** After Stripe failed to answer, the empty answer is kept this long before asking again. */
+const PLANS_FAILED_TTL_MS = 60 * 1000;
+/** Failing members shown on the console's Dashboard. */
+const FAILING_SHOWN = 5;
+
+const NOT_AVAILABLE = 'Paid membership is not available right now. Please try again later.';
+
+export interface PaymentsServiceDeps {
+  settings: PaymentsSettings;
+  users: UsersRepository;
+  publicUrl: string;
+  log: FastifyBaseLogger;
+}
+
+/** What members do with their paid membership (upgrade, manage billing), and what the owner sees of it. */
+export class PaymentsService {
+  private plansCache = new Map<string, { plans: PaymentPlan[]; until: number }>();
+
+  constructor(private readonly deps: PaymentsServiceDeps) {}
+
+  /** The prices members can choose now; none when payments are not set up or Stripe cannot say. */
+  async plans(settings?: EffectivePayments): Promise<{ available: boolean; plans: PaymentPlan[] }> {
+    const current = settings ?? (await this.deps.settings.effective());
+    if (!PaymentsSettings.isReady(current)) return { available: false, plans: [] };
+    const plans = await this.readPlans(current, current.priceIds);
+    return { available: plans.length > 0, plans };
+  }
+
+  private async readPlans(settings: EffectivePayments, priceIds: readonly string[]): Promise<PaymentPlan[]> {
+    const key = `${settings.secretKey?.slice(-8)}:${priceIds.join(',')}`;
+    const hit = this.plansCache.get(key);
+    if (hit && hit.until > Date.now()) return hit.plans;
+    const provider = this.deps.settings.providerFor(settings);
+    if (!provider) return [];
+    try {
+      const plans = await provider.readPlans(priceIds);
+      this.plansCache.set(key, { plans, until: Date.now() + PLANS_TTL_MS });
+      return plans;
+    } catch (error) {
+      this.deps.log.warn({ ...(error as ProviderError).details }, 'Could not read the prices from Stripe');
+      this.plansCache.set(key, { plans: [], until: Date.now() + PLANS_FAILED_TTL_MS });
+      return [];
+    }
+  }
+
+  async me(user: UserDoc): Promise<MemberBilling> {
+    const settings = await this.deps.settings.effective();
+    const billing = user.billing;
+    const plan =
+      billing?.priceId && settings.secretKey
+        ? ((await this.readPlans(settings, [billing.priceId]))[0] ?? null)
+        : null;
+    return {
+      tier: user.membershipTier,
+      available: PaymentsSettings.isReady(settings) && user.membershipTier === 'free',
+      tierSource: user.tierSource ?? null,
+      paidSince: user.paidSince?.toISOString() ?? null,
+      subscription:
+        billing?.subscriptionId && billing.status
+          ? {
+              status: billing.status,
+              plan,
+              currentPeriodEnd: billing.currentPeriodEnd?.toISOString() ?? null,
+              cancelAtPeriodEnd: Boolean(billing.cancelAtPeriodEnd),
+              cancelAt: billing.cancelAt?.toISOString() ?? null,
+              endedAt: billing.endedAt?.toISOString() ?? null,
+            }
+          : null,
+      canManageBilling: Boolean(billing?.customerId && settings.secretKey),
+    };
+  }
+
+  /** Starts Stripe Checkout for the signed-in member; answers the address of Stripe's page. */
+  async checkout(user: UserDoc, body: z.output<typeof checkoutBody>): Promise<string> {
+    const settings = await this.deps.settings.effective();
+    const provider = this.deps.settings.providerFor(settings);
+    if (!PaymentsSettings.isReady(settings) || !provider) throw new AppError('UNAVAILABLE', NOT_AVAILABLE);
+    if (user.membershipTier === 'paid') {
+      const subscribed = user.billing?.status && PAYING_STATUSES.includes(user.billing.status);
+      throw new AppError(
+        'CONFLICT',
+        subscribed
+          ? 'You already pay for the paid tier. To change your plan, use Manage billing on your account page.'
+          : 'You already have the paid tier.',
+      );
+    }
+    const priceId = body.priceId ?? settings.priceIds[0]!;
+    if (!settings.priceIds.includes(priceId)) throw new AppError('VALIDATION', 'That plan is not offered.');
+    const back = `${this.deps.publicUrl}${body.returnPath}?${CHECKOUT_RETURN_PARAM}=`;
+    try {
+      const { url, customerId } = await provider.createCheckout({
+        userId: user._id,
+        email: user.email,
+        name: user.name,
+        customerId: user.billing?.customerId,
+        priceId,
+        successUrl: `${back}success`,
+        cancelUrl: `${back}cancelled`,
+      });
+      if (customerId !== user.billing?.customerId)
+        await this.deps.users.update(user._id, { billing: { ...user.billing, customerId } });
+      return url;
+    } catch (error) {
+      throw this.unavailable(error, 'Could not start a Stripe checkout');
+    }
+  }
+
+  /** Opens Stripe's Customer Portal for the member's own customer. */
+  async portal(user: UserDoc, body: z.output<typeof portalBody>): Promise<string> {
+    const customerId = user.billing?.customerId;
+    if (!customerId) throw new AppError('NOT_FOUND', 'You have no billing account yet: upgrade first.');
+    const provider = this.deps.settings.providerFor(await this.deps.settings.effective());
+    if (!provider)
+      throw new AppError('UNAVAILABLE', 'Billing cannot be managed right now. Please try again later.');
+    try {
+      return (
+        await provider.createPortal({ customerId, returnUrl: `${this.deps.publicUrl}${body.returnPath}` })
+      ).url;
+    } catch (error) {
+      throw this.unavailable(error, 'Could not open the Stripe customer portal');
+    }
+  }
+
+  private unavailable(error: unknown, what: string): AppError {
+    if (!(error instanceof ProviderError)) return error as AppError;
+    this.deps.log.warn({ ...error.details }, what);
+    return new AppError('UNAVAILABLE', error.message);
+  }
+
+  async overview(): Promise<PaymentsOverview> {
+    const settings = await this.deps.settings.effective();
+    const [paying, pastDue, failing] = await Promise.all([
+      this.deps.users.count({ [BILLING_FIELDS.status]: { $in: [...PAYING_STATUSES] } }),
+      this.deps.users.count({ [BILLING_FIELDS.status]: 'past_due' }),
+      this.deps.users.find(
+        { [BILLING_FIELDS.status]: 'past_due' },
+        { sort: { updatedAt: -1, _id: -1 }, limit: FAILING_SHOWN },
+      ),
+    ]);
+    return {
+      ready: PaymentsSettings.isReady(settings),
+      mode: settings.secretKey ? (settings.secretKey.includes('_live_') ? 'live' : 'test') : null,
+      paying,
+      pastDue,
+      failing: failing.map((user) => ({
+        _id: user._id,
+        name: user.name,
+        email: user.email,
+        paymentFailedAt: user.billing?.paymentFailedAt?.toISOString() ?? null,
+        currentPeriodEnd: user.billing?.currentPeriodEnd?.toISOString() ?? null,
+      })),
+    };
+  }
+}

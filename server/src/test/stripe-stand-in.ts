@@ -1,0 +1,329 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+/**
+ * A stand-in for the part of Stripe's HTTP API the site calls, for tests: no test reaches Stripe.
+ * The official `stripe` package is pointed at it through STRIPE_API_BASE, so its real request code
+ * runs. It answers in Stripe's documented shapes (customers, checkout sessions, billing portal
+ * sessions, prices, subscriptions, Stripe's error body), records every call, and plays the two
+ * pages the member visits: its checkout page "pays" (makes an active subscription) and sends the
+ * browser back to the success address; its portal page sends them back to the return address.
+ * Tests (and browser tests, over HTTP under /_stand-in/) set prices and subscriptions.
+ */
+export interface StandInCall {
+  method: string;
+  path: string;
+  /** The form body Stripe's client sends, keys as sent: `line_items[0][price]`. */
+  body: Record<string, string>;
+  authorization: string | undefined;
+  idempotencyKey: string | undefined;
+}
+
+type StripeObject = Record<string, unknown> & { id: string };
+
+export interface StripeStandIn {
+  url: string;
+  port: number;
+  calls: StandInCall[];
+  prices: Map<string, StripeObject>;
+  subscriptions: Map<string, StripeObject>;
+  customers: Map<string, StripeObject>;
+  checkoutSessions: Map<string, StripeObject>;
+  /** The API key it accepts; any other gets Stripe's 401. */
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+const DAY_S = 24 * 60 * 60;
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const id = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
+
+/** A recurring price in Stripe's shape. */
+export function stripePrice(
+  priceId: string,
+  fields: {
+    amount?: number;
+    currency?: string;
+    interval?: 'month' | 'year' | null;
+    active?: boolean;
+    nickname?: string;
+  } = {},
+): StripeObject {
+  const interval = fields.interval === undefined ? 'month' : fields.interval;
+  return {
+    id: priceId,
+    object: 'price',
+    active: fields.active ?? true,
+    billing_scheme: 'per_unit',
+    created: nowSeconds(),
+    currency: fields.currency ?? 'gbp',
+    livemode: false,
+    lookup_key: null,
+    metadata: {},
+    nickname: fields.nickname ?? null,
+    product: 'prod_standin',
+    recurring: interval ? { interval, interval_count: 1, usage_type: 'licensed', meter: null } : null,
+    tax_behavior: 'unspecified',
+    type: interval ? 'recurring' : 'one_time',
+    unit_amount: fields.amount ?? 1200,
+    unit_amount_decimal: String(fields.amount ?? 1200),
+  };
+}
+
+/** A subscription in Stripe's shape (current API: the period lives on its items). */
+export function stripeSubscription(fields: {
+  id?: string;
+  customer: string;
+  status: string;
+  userId?: string;
+  priceId?: string;
+  periodEnd?: number;
+  cancelAtPeriodEnd?: boolean;
+  endedAt?: number | null;
+}): StripeObject {
+  const subscriptionId = fields.id ?? id('sub');
+  const periodEnd = fields.periodEnd ?? nowSeconds() + 30 * DAY_S;
+  return {
+    id: subscriptionId,
+    object: 'subscription',
+    cancel_at: null,
+    cancel_at_period_end: fields.cancelAtPeriodEnd ?? false,
+    canceled_at: fields.status === 'canceled' ? nowSeconds() : null,
+    collection_method: 'charge_automatically',
+    created: nowSeconds() - DAY_S,
+    currency: 'gbp',
+    customer: fields.customer,
+    ended_at: fields.endedAt ?? (fields.status === 'canceled' ? nowSeconds() : null),
+    items: {
+      object: 'list',
+      data: [
+        {
+          id: id('si'),
+          object: 'subscription_item',
+          created: nowSeconds() - DAY_S,
+          current_period_start: periodEnd - 30 * DAY_S,
+          current_period_end: periodEnd,
+          metadata: {},
+          price: stripePrice(fields.priceId ?? 'price_monthly'),
+          quantity: 1,
+          subscription: subscriptionId,
+        },
+      ],
+      has_more: false,
+      url: `/v1/subscription_items?subscription=${subscriptionId}`,
+    },
+    latest_invoice: null,
+    livemode: false,
+    metadata: fields.userId ? { userId: fields.userId } : {},
+    start_date: nowSeconds() - DAY_S,
+    status: fields.status,
+    trial_end: null,
+    trial_start: null,
+  };
+}
+
+function stripeError(res: ServerResponse, status: number, type: string, message: string, extra = {}) {
+  send(res, status, { error: { type, message, ...extra } });
+}
+
+function send(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req') });
+  res.end(JSON.stringify(body));
+}
+
+function redirect(res: ServerResponse, location: string) {
+  res.writeHead(303, { location });
+  res.end();
+}
+
+async function bodyOf(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function startStripeStandIn(
+  options: { apiKey?: string; port?: number } = {},
+): Promise<StripeStandIn> {
+  const state = {
+    calls: [] as StandInCall[],
+    prices: new Map<string, StripeObject>(),
+    subscriptions: new Map<string, StripeObject>(),
+    customers: new Map<string, StripeObject>(),
+    checkoutSessions: new Map<string, StripeObject>(),
+    portalSessions: new Map<string, StripeObject>(),
+    apiKey: options.apiKey ?? 'sk_test_standin0000000000000000',
+  };
+  let url = '';
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const address = new URL(req.url ?? '/', 'http://stand-in');
+    const path = address.pathname;
+    const raw = req.method === 'GET' ? address.search.slice(1) : await bodyOf(req);
+
+    // The two pages a member's browser visits.
+    const page = /^\/(checkout|portal)\/([\w-]+)$/.exec(path);
+    if (page && req.method === 'GET') return visit(page[1]!, page[2]!, address, res);
+    if (path.startsWith('/_stand-in/')) return control(req.method ?? 'GET', path, raw, res);
+
+    const body = Object.fromEntries(new URLSearchParams(raw));
+    state.calls.push({
+      method: req.method ?? 'GET',
+      path,
+      body,
+      authorization: req.headers.authorization,
+      idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+    });
+    if (req.headers.authorization !== `Bearer ${state.apiKey}`)
+      return stripeError(res, 401, 'invalid_request_error', 'Invalid API Key provided: sk_test_****0000');
+
+    if (req.method === 'POST' && path === '/v1/customers') {
+      const customer = {
+        id: id('cus'),
+        object: 'customer',
+        email: body.email ?? null,
+        name: body.name ?? null,
+        metadata: { userId: body['metadata[userId]'] },
+        livemode: false,
+      };
+      state.customers.set(customer.id, customer);
+      return send(res, 200, customer);
+    }
+    if (req.method === 'GET' && path === '/v1/customers')
+      return send(res, 200, {
+        object: 'list',
+        data: [...state.customers.values()].slice(0, 1),
+        has_more: false,
+        url: '/v1/customers',
+      });
+    if (req.method === 'POST' && path === '/v1/checkout/sessions') {
+      const customer = body.customer;
+      if (customer && !state.customers.has(customer))
+        return stripeError(res, 400, 'invalid_request_error', `No such customer: '${customer}'`, {
+          code: 'resource_missing',
+          param: 'customer',
+        });
+      const price = body['line_items[0][price]'];
+      if (!price || !state.prices.has(price))
+        return stripeError(res, 400, 'invalid_request_error', `No such price: '${price}'`, {
+          code: 'resource_missing',
+          param: 'line_items[0][price]',
+        });
+      const sessionId = id('cs_test');
+      const session = {
+        id: sessionId,
+        object: 'checkout.session',
+        mode: body.mode,
+        status: 'open',
+        payment_status: 'unpaid',
+        customer,
+        client_reference_id: body.client_reference_id ?? null,
+        success_url: body.success_url,
+        cancel_url: body.cancel_url,
+        metadata: { userId: body['metadata[userId]'] },
+        subscription: null as string | null,
+        price,
+        subscriptionUserId: body['subscription_data[metadata][userId]'],
+        url: `${url}/checkout/${sessionId}`,
+        livemode: false,
+      };
+      state.checkoutSessions.set(sessionId, session);
+      return send(res, 200, session);
+    }
+    if (req.method === 'POST' && path === '/v1/billing_portal/sessions') {
+      if (!body.customer || !state.customers.has(body.customer))
+        return stripeError(res, 400, 'invalid_request_error', `No such customer: '${body.customer}'`, {
+          code: 'resource_missing',
+          param: 'customer',
+        });
+      const sessionId = id('bps');
+      const session = {
+        id: sessionId,
+        object: 'billing_portal.session',
+        customer: body.customer,
+        return_url: body.return_url,
+        url: `${url}/portal/${sessionId}`,
+        livemode: false,
+      };
+      state.portalSessions.set(sessionId, session);
+      return send(res, 200, session);
+    }
+    const one = /^\/v1\/(prices|subscriptions)\/([\w-]+)$/.exec(path);
+    if (req.method === 'GET' && one) {
+      const found = (one[1] === 'prices' ? state.prices : state.subscriptions).get(one[2]!);
+      if (!found)
+        return stripeError(
+          res,
+          404,
+          'invalid_request_error',
+          `No such ${one[1]!.slice(0, -1)}: '${one[2]}'`,
+          {
+            code: 'resource_missing',
+            param: 'id',
+          },
+        );
+      return send(res, 200, found);
+    }
+    return stripeError(
+      res,
+      404,
+      'invalid_request_error',
+      `Unrecognized request URL (${req.method}: ${path}).`,
+    );
+  }
+
+  /** The member's browser on Stripe's pages: checkout pays and goes back; `?cancel` goes back unpaid. */
+  function visit(kind: string, sessionId: string, address: URL, res: ServerResponse) {
+    if (kind === 'portal') {
+      const session = state.portalSessions.get(sessionId);
+      return session
+        ? redirect(res, String(session.return_url))
+        : send(res, 404, { error: 'unknown portal session' });
+    }
+    const session = state.checkoutSessions.get(sessionId);
+    if (!session) return send(res, 404, { error: 'unknown checkout session' });
+    if (address.searchParams.has('cancel')) return redirect(res, String(session.cancel_url));
+    const subscription = stripeSubscription({
+      customer: String(session.customer),
+      status: 'active',
+      userId: session.subscriptionUserId as string | undefined,
+      priceId: String(session.price),
+    });
+    state.subscriptions.set(subscription.id, subscription);
+    Object.assign(session, { status: 'complete', payment_status: 'paid', subscription: subscription.id });
+    return redirect(res, String(session.success_url));
+  }
+
+  /** For browser tests, which run in another process: read what was asked, set what Stripe holds. */
+  function control(method: string, path: string, raw: string, res: ServerResponse) {
+    if (method === 'GET' && path === '/_stand-in/checkout-sessions')
+      return send(res, 200, [...state.checkoutSessions.values()]);
+    if (method === 'GET' && path === '/_stand-in/calls') return send(res, 200, state.calls);
+    const target = /^\/_stand-in\/(prices|subscriptions)$/.exec(path);
+    if (method === 'POST' && target) {
+      const object = JSON.parse(raw) as StripeObject;
+      (target[1] === 'prices' ? state.prices : state.subscriptions).set(object.id, object);
+      return send(res, 200, object);
+    }
+    return send(res, 404, { error: 'unknown stand-in control' });
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) =>
+      send(res, 500, { error: { type: 'api_error', message: String(error) } }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    port,
+    ...state,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
