@@ -21,6 +21,7 @@ import type { ErrorBody } from '../errors';
  * | `RefusalWithError`   | POST /api/admin/mongodb/config                               | the refusal repeats `message` as `error`: the spec's panel reads `error`                                 |
  * | `RefusalWithError`   | /api/system/* (nginx)                                        | the same, and a refused form field is named in `field`                                                   |
  * | `Outcome`            | POST /api/admin/mongodb/test                                 | a failed connection test is a 200 with `success: false`: the test ran, the database did not answer        |
+ * | `WebhookAnswer`      | POST /api/payments/webhook                                   | `{ received: true, … }`, no `success`: Stripe reads only the status, the body is for its dashboard        |
  * | `JsonFile<T>`        | GET /api/account/export                                      | the JSON document itself, as a download (no envelope)                                                    |
  * | `TextFile`           | GET /api/admin/users/export.csv, /api/admin/activity/export.csv | CSV, streamed as a download                                                                           |
  * | `TextFile`           | GET /api/slider/defaults/:file                               | an SVG drawing                                                                                           |

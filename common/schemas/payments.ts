@@ -262,3 +262,9 @@ export interface PaymentsOverviewResponse {
   success: true;
   data: PaymentsOverview;
 }
+
+/** What the webhook did with an event: applied it, saw it before, or had nothing to do with it. */
+export type WebhookOutcome = { handled: true } | { duplicate: true } | { ignored: string };
+
+/** POST /api/payments/webhook: Stripe reads only the status; the body says what was done, for its dashboard. */
+export type WebhookAnswer = { received: true } & WebhookOutcome;

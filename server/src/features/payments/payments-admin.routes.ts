@@ -32,35 +32,39 @@ export function paymentsAdminRoutes(
   ctx: Pick<AppContext, 'activity' | 'reauth'>,
 ) {
   return async (app: FastifyInstance) => {
-    app.get(
-      '/settings',
-      async () => ({ success: true, data: await settings.view() }) satisfies PaymentsSettingsResponse,
-    );
+    app.get<{ Reply: PaymentsSettingsResponse }>('/settings', async () => ({
+      success: true,
+      data: await settings.view(),
+    }));
 
     // The key moves money and the signing secret decides who is paid: the password is asked again.
-    app.post('/settings', { preHandler: ctx.reauth.guard }, async (request) => {
-      const body = parseInput(paymentsSettingsBody, request.body);
-      const before = await settings.view();
-      const { view, changed } = await settings.save(body);
-      await ctx.activity.record(request, {
-        kind: 'payments.saved',
-        summary: changed.length
-          ? `Saved the payment settings: ${changed.map((field) => FIELD_WORDS[field]).join(', ')}`
-          : 'Saved the payment settings (no change)',
-        before: facts(before),
-        after: facts(view),
-      });
-      return { success: true, data: view } satisfies PaymentsSettingsResponse;
-    });
-
-    app.post('/test', async (request) => {
-      const result = await settings.test(parseInput(paymentsTestBody, request.body));
-      return { success: true, data: result } satisfies PaymentsTestResponse;
-    });
-
-    app.get(
-      '/overview',
-      async () => ({ success: true, data: await service.overview() }) satisfies PaymentsOverviewResponse,
+    app.post<{ Reply: PaymentsSettingsResponse }>(
+      '/settings',
+      { preHandler: ctx.reauth.guard },
+      async (request) => {
+        const body = parseInput(paymentsSettingsBody, request.body);
+        const before = await settings.view();
+        const { view, changed } = await settings.save(body);
+        await ctx.activity.record(request, {
+          kind: 'payments.saved',
+          summary: changed.length
+            ? `Saved the payment settings: ${changed.map((field) => FIELD_WORDS[field]).join(', ')}`
+            : 'Saved the payment settings (no change)',
+          before: facts(before),
+          after: facts(view),
+        });
+        return { success: true, data: view };
+      },
     );
+
+    app.post<{ Reply: PaymentsTestResponse }>('/test', async (request) => {
+      const result = await settings.test(parseInput(paymentsTestBody, request.body));
+      return { success: true, data: result };
+    });
+
+    app.get<{ Reply: PaymentsOverviewResponse }>('/overview', async () => ({
+      success: true,
+      data: await service.overview(),
+    }));
   };
 }

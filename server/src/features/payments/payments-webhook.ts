@@ -1,3 +1,4 @@
+import type { WebhookOutcome } from '@common/schemas/payments';
 import { PAYING_STATUSES, type SubscriptionStatus } from '@common/schemas/payments';
 import type { Tier } from '@common/schemas/user';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
@@ -45,7 +46,7 @@ export interface WebhookDeps {
   publicUrl: string;
 }
 
-export type WebhookOutcome = { handled: true } | { duplicate: true } | { ignored: string };
+export type { WebhookOutcome } from '@common/schemas/payments';
 
 /**
  * Stripe's word on a member's subscription, and the only word that moves a paid tier on its

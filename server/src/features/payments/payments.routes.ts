@@ -4,6 +4,7 @@ import {
   type PaymentPlansResponse,
   portalBody,
   type RedirectResponse,
+  type WebhookAnswer,
 } from '@common/schemas/payments';
 import type { FastifyInstance } from 'fastify';
 import { parseInput } from '../../lib/validate';
@@ -21,28 +22,27 @@ export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 /** /api/payments: the prices (anyone), a member's own billing, checkout and portal, and Stripe's webhook. */
 export function paymentsRoutes(service: PaymentsService, webhook: PaymentsWebhook, guards: Guards) {
   return async (app: FastifyInstance) => {
-    app.get(
-      '/plans',
-      async () => ({ success: true, ...(await service.plans()) }) satisfies PaymentPlansResponse,
-    );
+    app.get<{ Reply: PaymentPlansResponse }>('/plans', async () => ({
+      success: true,
+      ...(await service.plans()),
+    }));
 
     await app.register(async (signedIn) => {
       signedIn.addHook('onRequest', guards.requireUser);
 
-      signedIn.get(
-        '/me',
-        async (request) =>
-          ({ success: true, data: await service.me(request.user!) }) satisfies MemberBillingResponse,
-      );
+      signedIn.get<{ Reply: MemberBillingResponse }>('/me', async (request) => ({
+        success: true,
+        data: await service.me(request.user!),
+      }));
 
-      signedIn.post('/checkout', async (request) => {
+      signedIn.post<{ Reply: RedirectResponse }>('/checkout', async (request) => {
         const url = await service.checkout(request.user!, parseInput(checkoutBody, request.body));
-        return { success: true, url } satisfies RedirectResponse;
+        return { success: true, url };
       });
 
-      signedIn.post('/portal', async (request) => {
+      signedIn.post<{ Reply: RedirectResponse }>('/portal', async (request) => {
         const url = await service.portal(request.user!, parseInput(portalBody, request.body));
-        return { success: true, url } satisfies RedirectResponse;
+        return { success: true, url };
       });
     });
 
@@ -54,7 +54,7 @@ export function paymentsRoutes(service: PaymentsService, webhook: PaymentsWebhoo
         { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT },
         (_request, body, done) => done(null, body),
       );
-      stripe.post(
+      stripe.post<{ Reply: WebhookAnswer }>(
         '/webhook',
         { bodyLimit: WEBHOOK_BODY_LIMIT, config: { publicBodyLimit: WEBHOOK_BODY_LIMIT } },
         async (request) => {
@@ -65,7 +65,7 @@ export function paymentsRoutes(service: PaymentsService, webhook: PaymentsWebhoo
             typeof signature === 'string' ? signature : undefined,
             request,
           );
-          return { received: true, ...outcome };
+          return { received: true as const, ...outcome };
         },
       );
     });
