@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confirmPassword, signIn } from '../bench/support/product';
 import { startTwoInstances, type TwoInstances } from '../bench/support/two-instances';
-import { fixtures, multipart } from '../server/src/features/media/media-test-fixtures';
-import { nginxForTests } from '../server/src/features/nginx/nginx-test-support';
+import { fixtures, multipart } from '../server/src/test/media-fixtures';
 import { startMongoStandIn } from '../server/src/test/mongo-stand-in';
+import { nginxForTests } from '../server/src/test/real-nginx';
 import { readOutbox } from '../server/src/test/test-app';
 
 /**

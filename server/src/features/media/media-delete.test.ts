@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixtures } from '../../test/media-fixtures';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import { fixtures } from './media-test-fixtures';
 
 let t: TestApp;
 let admin: string;

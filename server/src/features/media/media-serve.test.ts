@@ -2,11 +2,11 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtures } from '../../test/media-fixtures';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { SharedChanges } from '../shared-state/shared-changes';
 import { SlideshowSettingsRepository } from '../slideshow/slideshow-settings.repository';
 import { MEDIA_CSP } from './media-serve';
-import { fixtures } from './media-test-fixtures';
 
 let t: TestApp;
 let base: string;

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, readdir, rm, symlink, utimes, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixtures, multipart } from '../../test/media-fixtures';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import { fixtures, multipart } from './media-test-fixtures';
 
 let t: TestApp;
 let admin: string;
