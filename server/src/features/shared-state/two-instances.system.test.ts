@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { confirmPassword, signIn } from '../bench/support/product';
-import { startTwoInstances, type TwoInstances } from '../bench/support/two-instances';
-import { fixtures, multipart } from '../server/src/test/media-fixtures';
-import { startMongoStandIn } from '../server/src/test/mongo-stand-in';
-import { nginxForTests } from '../server/src/test/real-nginx';
-import { readOutbox } from '../server/src/test/test-app';
+import { confirmPassword, signIn } from '../../../../bench/support/product';
+import { startTwoInstances, type TwoInstances } from '../../../../bench/support/two-instances';
+import { fixtures, multipart } from '../../test/media-fixtures';
+import { startMongoStandIn } from '../../test/mongo-stand-in';
+import { nginxForTests } from '../../test/real-nginx';
+import { readOutbox } from '../../test/test-app';
 
 /**
  * Two machines serving one site (README, "Several machines"): two `npm start` instances, each
