@@ -1,5 +1,23 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { aliases } from './aliases.ts';
+
+/**
+ * The test tiers, chosen by file name (docs/test-tiers.md says what each needs and how to run it):
+ * - unit: every other server and common test; no root, no nginx, no process of the product's
+ *   own, nothing beyond 127.0.0.1.
+ * - system (`*.system.test.ts`): real server, supervisor and worker processes, nginx, mounts.
+ * - mongodb (`*.mongodb.test.ts`): the MongoDB wire stand-in, and a real MongoDB where
+ *   MONGODB_URI is set.
+ * - client: the web client's tests, in jsdom.
+ * A test that needs both a MongoDB and a system tier's things is a system test.
+ */
+const SYSTEM = '**/*.system.test.ts';
+const MONGODB = '**/*.mongodb.test.ts';
+const SERVER = ['server', 'common'];
+
+// argon2 hashing and store files make the server's tests heavier than pure unit tests; tests
+// that take longer (starting processes, drills) set their own time limits.
+const SERVER_TIMEOUTS = { testTimeout: 20_000, hookTimeout: 20_000 };
 
 export default defineConfig({
   resolve: { alias: aliases },
@@ -8,12 +26,29 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'server',
+          name: 'unit',
           environment: 'node',
-          include: ['server/**/*.test.ts', 'common/**/*.test.ts', 'scripts/**/*.test.ts'],
-          // argon2 hashing and store files make these heavier than pure unit tests.
-          testTimeout: 20_000,
-          hookTimeout: 20_000,
+          include: SERVER.map((root) => `${root}/**/*.test.ts`),
+          exclude: [...configDefaults.exclude, SYSTEM, MONGODB],
+          ...SERVER_TIMEOUTS,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'system',
+          environment: 'node',
+          include: SERVER.map((root) => `${root}/${SYSTEM}`),
+          ...SERVER_TIMEOUTS,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'mongodb',
+          environment: 'node',
+          include: SERVER.map((root) => `${root}/${MONGODB}`),
+          ...SERVER_TIMEOUTS,
         },
       },
       {

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { MAX_UPLOAD_BYTES } from '@common/constants';
-import { mp4Head, streamingUpload } from '../server/src/features/media/media-test-fixtures';
+import { mp4Head, streamingUpload } from '../server/src/test/media-fixtures';
 import { signIn, startProduct } from './support/product';
 
 const SIZE = MAX_UPLOAD_BYTES;

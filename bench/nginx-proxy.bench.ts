@@ -8,13 +8,13 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
+import { freePort } from '../server/src/test/free-port';
 import {
   nginxForTests,
   nginxProcessesUnder,
   readableTempDir,
   stopNginx,
-} from '../server/src/features/nginx/nginx-test-support';
-import { freePort } from '../server/src/test/free-port';
+} from '../server/src/test/real-nginx';
 import { confirmPassword, signIn, startProduct } from './support/product';
 
 const CONNECTIONS = 10;

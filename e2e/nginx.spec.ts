@@ -1,13 +1,8 @@
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { isNginxAlive, readPid, workerPids } from '../server/src/features/nginx/nginx-process';
-import {
-  httpGet,
-  nginxForTests,
-  nginxProcessesUnder,
-  stopNginx,
-} from '../server/src/features/nginx/nginx-test-support';
 import { freePort } from '../server/src/test/free-port';
+import { httpGet, nginxForTests, nginxProcessesUnder, stopNginx } from '../server/src/test/real-nginx';
 import { ADMIN, E2E_DATA_DIR } from './support/env';
 import { adminToken, answerConfirmation, apiAs, confirmPassword, openSignedIn } from './support/session';
 

@@ -1,11 +1,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  nginxProcessesUnder,
-  readableTempDir,
-  stopNginx,
-} from '../../server/src/features/nginx/nginx-test-support';
 import { freePort } from '../../server/src/test/free-port';
+import { nginxProcessesUnder, readableTempDir, stopNginx } from '../../server/src/test/real-nginx';
 import { confirmPassword, type Product, signIn, startProduct } from './product';
 
 export interface TwoInstances {

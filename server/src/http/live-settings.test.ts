@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixtures, multipart } from '../features/media/media-test-fixtures';
+import { fixtures, multipart } from '../test/media-fixtures';
 import { bearer, createTestApp, createUser, saveAppServerSettings, type TestApp } from '../test/test-app';
 
 /** The settings of the Node.js panel that apply at once, each observed from outside, with no restart. */

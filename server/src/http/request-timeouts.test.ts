@@ -1,8 +1,8 @@
 import { connect, createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixtures, multipart } from '../features/media/media-test-fixtures';
 import { ConnectionPool } from '../process/connection-pool';
+import { fixtures, multipart } from '../test/media-fixtures';
 import { createTestApp, createUser, type TestApp } from '../test/test-app';
 
 /** Finding 16.4: a slow client cannot keep its connection for good; a slow but moving upload can. */

@@ -4,7 +4,7 @@ import type { Store } from './store';
 
 /**
  * The rate limits' counters (`Store.counters`), on their own so that they also run where the rest
- * of the contract cannot (the MongoDB stand-in, see mongo/counters.test.ts).
+ * of the contract cannot (the MongoDB stand-in, see mongo/counters.mongodb.test.ts).
  */
 export function describeCountersContract(
   label: string,

@@ -12,7 +12,7 @@ interface Thing extends StoredDoc {
 
 /**
  * The behaviour every Store adapter must have. Run against the embedded store always and
- * against MongoDB whenever MONGODB_URI is set (see mongo/store.test.ts).
+ * against MongoDB whenever MONGODB_URI is set (see mongo/store.mongodb.test.ts).
  */
 export function describeStoreContract(
   label: string,

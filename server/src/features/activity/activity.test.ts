@@ -1,9 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { ActivityEntry, ActivityKind } from '@common/schemas/activity';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixtures, multipart } from '../../test/media-fixtures';
+import { makeMediaFolder } from '../../test/media-folder';
 import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import { fixtures, multipart } from '../media/media-test-fixtures';
 import type { UserDoc } from '../users/users.repository';
 import { ActivityRepository } from './activity.repository';
 import { ActivityLog } from './activity.service';
@@ -36,9 +35,7 @@ const call = (method: string, url: string, payload?: object, headers = bearer(ad
 
 describe('the Activity log', () => {
   it('writes exactly one entry per change, with who, when, where and what, secrets redacted', async () => {
-    const media = path.join(t.dataDir, 'media');
-    await mkdir(path.join(media, 'image'), { recursive: true });
-    await writeFile(path.join(media, 'image', 'a.png'), 'x');
+    const media = await makeMediaFolder(t.dataDir, ['image/a.png']);
     const proof = await confirmed(t, admin.token, admin.password);
 
     let memberId = '';

@@ -6,7 +6,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { loadConfig } from '../../settings/config';
 import { openEmbeddedStore } from '../../store/sqlite/store';
-import { spawnServer } from '../../test/spawn-server';
 import { loadTokenKey, TokenService } from './token-service';
 
 let dir = '';
@@ -91,12 +90,4 @@ describe('the jwt-secret file (16.10)', () => {
       await store.close();
     }
   });
-
-  it('the server stops at start with that one line and the exit code that asks for no restart', async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'key-'));
-    await writeFile(path.join(dir, 'jwt-secret'), 'abc\n', { mode: 0o600 });
-    await expect(spawnServer({ DATA_DIR: dir, MONGODB_URI: '', JWT_SECRET: '' })).rejects.toThrow(
-      `Server exited with 78: ${path.join(dir, 'jwt-secret')} holds 3 bytes`,
-    );
-  }, 30_000);
 });

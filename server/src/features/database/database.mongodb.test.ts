@@ -6,7 +6,7 @@ import { REDACTED } from './redact';
 /**
  * The database panel's smoke test on a real MongoDB server. No MongoDB can be installed on the
  * project's machines, so it runs wherever MONGODB_URI is set, in a fresh database on that server:
- * MONGODB_URI=mongodb://127.0.0.1:27017/anything npx vitest run server/src/features/database
+ * MONGODB_URI=mongodb://127.0.0.1:27017/anything npm run test:mongodb
  */
 const uri = process.env.MONGODB_URI;
 

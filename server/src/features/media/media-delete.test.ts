@@ -1,9 +1,10 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixtures } from '../../test/media-fixtures';
+import { makeMediaFolder } from '../../test/media-folder';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import { fixtures } from './media-test-fixtures';
 
 let t: TestApp;
 let admin: string;
@@ -13,12 +14,11 @@ let outside: string;
 beforeEach(async () => {
   t = await createTestApp();
   admin = (await createUser(t, { role: 'admin' })).token;
-  base = path.join(t.dataDir, 'media');
-  await mkdir(path.join(base, 'image'), { recursive: true });
-  await mkdir(path.join(base, 'video'), { recursive: true });
-  await writeFile(path.join(base, 'image', 'one.png'), fixtures.png());
-  await writeFile(path.join(base, 'image', 'two.jpg'), fixtures.jpeg());
-  await writeFile(path.join(base, 'video', 'clip.mp4'), fixtures.mp4());
+  base = await makeMediaFolder(t.dataDir, {
+    'image/one.png': fixtures.png(),
+    'image/two.jpg': fixtures.jpeg(),
+    'video/clip.mp4': fixtures.mp4(),
+  });
   // Files that must survive every attempt below: beside the library, and outside DATA_DIR.
   await writeFile(path.join(t.dataDir, 'secret.jpg'), 'inside DATA_DIR, outside the library');
   outside = await mkdtemp(path.join(tmpdir(), 'outside-'));

@@ -2,11 +2,12 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtures } from '../../test/media-fixtures';
+import { makeMediaFolder } from '../../test/media-folder';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { SharedChanges } from '../shared-state/shared-changes';
 import { SlideshowSettingsRepository } from '../slideshow/slideshow-settings.repository';
 import { MEDIA_CSP } from './media-serve';
-import { fixtures } from './media-test-fixtures';
 
 let t: TestApp;
 let base: string;
@@ -17,15 +18,15 @@ const mp4 = Buffer.concat([fixtures.mp4(24), video]);
 
 beforeAll(async () => {
   t = await createTestApp();
-  base = path.join(t.dataDir, 'media');
-  for (const folder of ['image', 'video', 'audio']) await mkdir(path.join(base, folder), { recursive: true });
-  await writeFile(path.join(base, 'image', 'sunset.png'), fixtures.png());
-  await writeFile(path.join(base, 'image', 'logo.svg'), fixtures.svg());
-  await writeFile(path.join(base, 'image', 'page.html'), fixtures.html());
-  await writeFile(path.join(base, 'image', '.upload-1.part'), fixtures.png());
-  await writeFile(path.join(base, 'image', 'café au lait.jpg'), fixtures.jpeg());
-  await writeFile(path.join(base, 'video', 'clip.mp4'), mp4);
-  await writeFile(path.join(base, 'audio', 'tune.ogg'), fixtures.ogg());
+  base = await makeMediaFolder(t.dataDir, {
+    'image/sunset.png': fixtures.png(),
+    'image/logo.svg': fixtures.svg(),
+    'image/page.html': fixtures.html(),
+    'image/.upload-1.part': fixtures.png(),
+    'image/café au lait.jpg': fixtures.jpeg(),
+    'video/clip.mp4': mp4,
+    'audio/tune.ogg': fixtures.ogg(),
+  });
   await mkdir(path.join(base, 'image', 'folder.png'));
   await writeFile(path.join(t.dataDir, 'secret.jpg'), SECRET);
   outside = await mkdtemp(path.join(tmpdir(), 'outside-'));

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { fixtures, multipart } from '../../test/media-fixtures';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import { fixtures, multipart } from './media-test-fixtures';
 
 let t: TestApp;
 let admin: string;

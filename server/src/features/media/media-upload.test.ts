@@ -3,8 +3,8 @@ import { connect } from 'node:net';
 import path from 'node:path';
 import { MAX_UPLOAD_BYTES } from '@common/constants';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FormFile, fixtures, mp4Head, multipart, streamingUpload } from '../../test/media-fixtures';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import { type FormFile, fixtures, mp4Head, multipart, streamingUpload } from './media-test-fixtures';
 
 let t: TestApp;
 let admin: string;

@@ -2,8 +2,9 @@ import { mkdir, mkdtemp, readdir, rm, symlink, utimes, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixtures, multipart } from '../../test/media-fixtures';
+import { makeMediaFolder } from '../../test/media-folder';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import { fixtures, multipart } from './media-test-fixtures';
 
 let t: TestApp;
 let admin: string;
@@ -12,16 +13,14 @@ let base: string;
 beforeEach(async () => {
   t = await createTestApp();
   admin = (await createUser(t, { role: 'admin' })).token;
-  base = path.join(t.dataDir, 'media');
-  await mkdir(path.join(base, 'image'), { recursive: true });
-  await mkdir(path.join(base, 'video'), { recursive: true });
-  await mkdir(path.join(base, 'audio'), { recursive: true });
-  await writeFile(path.join(base, 'image', 'b-sunset.png'), fixtures.png());
-  await writeFile(path.join(base, 'image', 'a-dawn.jpg'), fixtures.jpeg());
-  await writeFile(path.join(base, 'image', 'notes.txt'), 'not media');
-  await writeFile(path.join(base, 'image', '.upload-123.part'), 'half written');
-  await writeFile(path.join(base, 'video', 'clip.mp4'), fixtures.mp4());
-  await writeFile(path.join(base, 'audio', 'song.mp3'), fixtures.mp3());
+  base = await makeMediaFolder(t.dataDir, {
+    'image/b-sunset.png': fixtures.png(),
+    'image/a-dawn.jpg': fixtures.jpeg(),
+    'image/notes.txt': 'not media',
+    'image/.upload-123.part': 'half written',
+    'video/clip.mp4': fixtures.mp4(),
+    'audio/song.mp3': fixtures.mp3(),
+  });
 });
 afterEach(() => t.close());
 

@@ -2,7 +2,6 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../test/free-port';
-import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import {
   httpGet,
   makeStaticRoot,
@@ -10,7 +9,8 @@ import {
   nginxProcessesUnder,
   readableTempDir,
   stopNginx,
-} from './nginx-test-support';
+} from '../../test/real-nginx';
+import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
 
 // A "system" nginx laid out like Debian's /etc/nginx (main file, sites-enabled/*.conf with a
 // site that is not ours), in a temporary folder and on free ports.

@@ -1,23 +1,15 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Playlist } from '@common/schemas/playlist';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeMediaFolder } from '../../test/media-folder';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
 
 let t: TestApp;
 let admin: string;
 
-async function addMedia(dataDir: string, files: string[]) {
-  for (const file of files) {
-    await mkdir(path.dirname(path.join(dataDir, 'media', file)), { recursive: true });
-    await writeFile(path.join(dataDir, 'media', file), 'x');
-  }
-}
-
 beforeEach(async () => {
   t = await createTestApp();
   admin = (await createUser(t, { role: 'admin' })).token;
-  await addMedia(t.dataDir, ['image/a.jpg', 'image/b.png', 'video/clip.mp4']);
+  await makeMediaFolder(t.dataDir, ['image/a.jpg', 'image/b.png', 'video/clip.mp4']);
 });
 afterEach(() => t.close());
 

@@ -1,9 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FastLane, type LaneAnswer } from '../../http/fast-lane';
 import { API_SECURITY_HEADERS } from '../../http/security-headers';
+import { makeMediaFolder } from '../../test/media-folder';
 import { rawRequest } from '../../test/raw-request';
 import { bearer, createTestApp, createUser, saveAppServerSettings, type TestApp } from '../../test/test-app';
 
@@ -32,10 +31,7 @@ beforeEach(async () => {
   t = await createTestApp();
   // Enough slides for an answer past the compression threshold.
   const files = Array.from({ length: 30 }, (_, i) => `image/background-${i}.jpg`);
-  for (const file of [...files, 'video/c.mp4']) {
-    await mkdir(path.dirname(path.join(t.dataDir, 'media', file)), { recursive: true });
-    await writeFile(path.join(t.dataDir, 'media', file), 'x');
-  }
+  await makeMediaFolder(t.dataDir, [...files, 'video/c.mp4']);
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterEach(async () => {

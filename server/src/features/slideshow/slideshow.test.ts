@@ -1,22 +1,18 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Playlist } from '@common/schemas/playlist';
 import type { PublicSlidesData, SlideshowSettings } from '@common/schemas/slideshow';
 import { SLIDESHOW_DEFAULTS } from '@common/slideshow-defaults';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { API_SECURITY_HEADERS } from '../../http/security-headers';
+import { makeMediaFolder } from '../../test/media-folder';
 import { bearer, createTestApp, createUser, saveAppServerSettings, type TestApp } from '../../test/test-app';
 import { DEFAULT_SLIDES } from './default-backgrounds';
 
 let t: TestApp;
 let admin: string;
 
-async function addMedia(files: string[]) {
-  for (const file of files) {
-    await mkdir(path.dirname(path.join(t.dataDir, 'media', file)), { recursive: true });
-    await writeFile(path.join(t.dataDir, 'media', file), 'x');
-  }
-}
+const addMedia = (files: string[]) => makeMediaFolder(t.dataDir, files);
 
 beforeEach(async () => {
   t = await createTestApp();

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { NginxConfig } from '@common/schemas/nginx';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { nginxForTests } from '../../test/real-nginx';
 import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import { HISTORY_LIMIT } from './nginx-store';
-import { nginxForTests } from './nginx-test-support';
 
 const nginxBinary = await nginxForTests();
 const canBindPort80 =

@@ -4,18 +4,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FOLDER_EXIT_CODE } from '../server/src/process/protocol';
-import { freePort } from '../server/src/test/free-port';
-import { exited } from '../server/src/test/spawn-server';
-import { SUPERVISOR_ARGS } from '../server/src/test/supervised-site';
-import { canMount, fillDisk, mountTmpfs } from '../server/src/test/tmpfs';
+import { freePort } from '../test/free-port';
+import { exited } from '../test/spawn-server';
+import { SUPERVISOR_ARGS } from '../test/supervised-site';
+import { canMount, fillDisk, mountTmpfs } from '../test/tmpfs';
+import { FOLDER_EXIT_CODE } from './protocol';
 
 /**
  * Start-up drills: `npm start`'s supervisor with the real server on a DATA_DIR it cannot use.
  * Each must end at once with one plain line naming the folder, the reason and the fix, with no
  * stack trace and no second attempt.
  */
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '../../..');
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { confirmPassword, signIn } from '../bench/support/product';
-import { startTwoInstances, type TwoInstances } from '../bench/support/two-instances';
-import { fixtures, multipart } from '../server/src/features/media/media-test-fixtures';
-import { nginxForTests } from '../server/src/features/nginx/nginx-test-support';
-import { startMongoStandIn } from '../server/src/test/mongo-stand-in';
-import { readOutbox } from '../server/src/test/test-app';
+import { confirmPassword, signIn } from '../../../../bench/support/product';
+import { startTwoInstances, type TwoInstances } from '../../../../bench/support/two-instances';
+import { fixtures, multipart } from '../../test/media-fixtures';
+import { startMongoStandIn } from '../../test/mongo-stand-in';
+import { nginxForTests } from '../../test/real-nginx';
+import { readOutbox } from '../../test/test-app';
 
 /**
  * Two machines serving one site (docs/processes.md, "Several machines"): two `npm start` instances, each

@@ -5,7 +5,7 @@ import { openMongoStore } from './store';
 /**
  * The same contract on MongoDB. No MongoDB server can be installed on the project's machines,
  * so this runs wherever MONGODB_URI is set, e.g.
- * MONGODB_URI=mongodb://127.0.0.1:27017/contract-test npx vitest run server/src/store
+ * MONGODB_URI=mongodb://127.0.0.1:27017/contract-test npm run test:mongodb
  */
 const uri = process.env.MONGODB_URI;
 if (uri) {

@@ -6,16 +6,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AppServerStatus } from '@common/schemas/app-server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeSavedSettings } from '../server/src/settings/app-server-file';
-import { freePort } from '../server/src/test/free-port';
-import { exited } from '../server/src/test/spawn-server';
-import { SUPERVISOR_ARGS } from '../server/src/test/supervised-site';
+import { writeSavedSettings } from '../settings/app-server-file';
+import { freePort } from '../test/free-port';
+import { exited } from '../test/spawn-server';
+import { SUPERVISOR_ARGS } from '../test/supervised-site';
 
 /**
  * `npm start`'s supervisor with the real server: restarts from the console keep every request
  * succeeding, keep what was written, and move to a new port when the saved port changed.
  */
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '../../..');
 const ADMIN = { email: 'owner@example.com', password: 'owner-password' };
 
 let supervisor: ChildProcess | undefined;

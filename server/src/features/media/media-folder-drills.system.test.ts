@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fixtures, multipart } from '../../test/media-fixtures';
 import { bearer, createTestApp, createUser } from '../../test/test-app';
 import { canMount, mountTmpfs } from '../../test/tmpfs';
-import { fixtures, multipart } from './media-test-fixtures';
 
 // A media folder on a read-only disk (a real read-only tmpfs): said at start, in the Media
 // Manager, and to an upload, in plain words.

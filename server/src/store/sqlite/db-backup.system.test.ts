@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exited, spawnServer } from '../server/src/test/spawn-server';
+import { exited, spawnServer } from '../../test/spawn-server';
 
 const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const backup = (args: string[], env: Record<string, string>) =>
   run(process.execPath, ['--import', 'tsx', 'scripts/db-backup.ts', ...args], {
     cwd: ROOT,

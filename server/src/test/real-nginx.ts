@@ -2,9 +2,9 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/pro
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { NginxSettings } from '../../settings/nginx-settings';
-import { NginxBinary } from './nginx-binary';
-import { isNginxAlive, readPid, workerPids } from './nginx-process';
+import { NginxBinary } from '../features/nginx/nginx-binary';
+import { isNginxAlive, readPid, workerPids } from '../features/nginx/nginx-process';
+import type { NginxSettings } from '../settings/nginx-settings';
 
 /** The nginx these tests drive, or null. On CI a missing nginx fails the run instead of skipping. */
 export async function nginxForTests(): Promise<string | null> {

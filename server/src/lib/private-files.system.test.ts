@@ -2,8 +2,8 @@ import { chmod, lstat, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { nginxForTests, readableTempDir, stopNginx } from '../features/nginx/nginx-test-support';
 import { freePort } from '../test/free-port';
+import { nginxForTests, readableTempDir, stopNginx } from '../test/real-nginx';
 import { exited, spawnServer } from '../test/spawn-server';
 
 /** Finding 16.12: what the server keeps under DATA_DIR is its owner's alone. */

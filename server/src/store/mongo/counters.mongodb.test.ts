@@ -3,7 +3,7 @@ import { describeCountersContract } from '../counters.contract';
 import { openMongoStore } from './store';
 
 // The counters' contract also over the wire to the MongoDB stand-in, so that it runs everywhere
-// (the whole contract runs on a real MongoDB when MONGODB_URI is set: mongo-store.test.ts).
+// (the whole contract runs on a real MongoDB when MONGODB_URI is set: store.mongodb.test.ts).
 let standIn: MongoStandIn;
 describeCountersContract(
   'mongodb stand-in',

@@ -3,17 +3,17 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../server/src/test/free-port';
-import { startSilentPeer, startSmtpPeer } from '../server/src/test/smtp-peer';
-import { exited } from '../server/src/test/spawn-server';
-import { SUPERVISOR_ARGS } from '../server/src/test/supervised-site';
+import { freePort } from '../test/free-port';
+import { startSilentPeer, startSmtpPeer } from '../test/smtp-peer';
+import { exited } from '../test/spawn-server';
+import { SUPERVISOR_ARGS } from '../test/supervised-site';
 
 /**
  * Drill: a console restart (the supervisor swaps server processes) while a reset mail is being
  * sent to a mail server that does not answer. The mail is not lost, is sent by one process only
  * (exactly once), and its link works.
  */
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '../../..');
 const ADMIN = { email: 'owner@example.com', password: 'owner-password' };
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

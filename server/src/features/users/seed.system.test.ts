@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { UserDoc } from '../server/src/features/users/users.repository';
-import { openEmbeddedStore } from '../server/src/store/sqlite/store';
+import { openEmbeddedStore } from '../../store/sqlite/store';
+import type { UserDoc } from './users.repository';
 
 /** Finding 16.8: `npm run seed` never plants administrators and never mixes into real accounts. */
 const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const dirs: string[] = [];
 afterEach(async () => {
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });

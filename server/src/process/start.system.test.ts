@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../server/src/test/free-port';
-import { exited } from '../server/src/test/spawn-server';
+import { freePort } from '../test/free-port';
+import { exited } from '../test/spawn-server';
 
 /**
  * `npm start` as people run it (node scripts/start.mjs: the builds when stale, then the
@@ -13,7 +13,7 @@ import { exited } from '../server/src/test/spawn-server';
  * time (the web client's files).
  * The client is built first when it is stale, as npm start does (slow the first time only).
  */
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '../../..');
 const BUILT = path.join(ROOT, 'dist/server/main.js');
 const BUILT_SUPERVISOR = path.join(ROOT, 'dist/server/process/supervisor.js');
 let dataDir = '';

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { storeSettingsPath } from '../server/src/settings/store-settings';
-import { openEmbeddedStore } from '../server/src/store/sqlite/store';
-import { startMongoStandIn } from '../server/src/test/mongo-stand-in';
+import { storeSettingsPath } from '../settings/store-settings';
+import { startMongoStandIn } from '../test/mongo-stand-in';
+import { openEmbeddedStore } from './sqlite/store';
 
 const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '../../..');
 const dirs: string[] = [];
 afterEach(async () => {
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });

@@ -12,8 +12,6 @@ import { loadConfig } from '../../settings/config';
 import { openEmbeddedStore } from '../../store/sqlite/store';
 import type { Store } from '../../store/store';
 import { freePort } from '../../test/free-port';
-import { bearer, confirmed, createUser } from '../../test/test-app';
-import { isNginxAlive, readPid, workerPids } from './nginx-process';
 import {
   type Fetched,
   httpGet,
@@ -23,7 +21,9 @@ import {
   nginxProcessesUnder,
   readableTempDir,
   stopNginx,
-} from './nginx-test-support';
+} from '../../test/real-nginx';
+import { bearer, confirmed, createUser } from '../../test/test-app';
+import { isNginxAlive, readPid, workerPids } from './nginx-process';
 
 // Everything here runs against the real nginx binary, on free ports of 127.0.0.1.
 const nginxBinary = await nginxForTests();

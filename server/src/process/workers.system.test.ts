@@ -5,21 +5,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AppServerStatus } from '@common/schemas/app-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FOLDER_EXIT_CODE } from '../server/src/process/protocol';
-import { freePort } from '../server/src/test/free-port';
-import { exited } from '../server/src/test/spawn-server';
-import {
-  SUPERVISOR_ARGS,
-  type SupervisedSite,
-  startSupervisedSite,
-} from '../server/src/test/supervised-site';
+import { freePort } from '../test/free-port';
+import { exited } from '../test/spawn-server';
+import { SUPERVISOR_ARGS, type SupervisedSite, startSupervisedSite } from '../test/supervised-site';
+import { FOLDER_EXIT_CODE } from './protocol';
 
 /**
  * `npm start`'s supervisor running WORKERS=2 server processes: connections go to each in turn,
  * a crashed worker is replaced while the other serves, a console restart replaces them one at a
  * time without a failed request, and the Node.js panel's status lists each worker.
  */
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '../../..');
 const ADMIN = { email: 'owner@example.com', password: 'owner-password' };
 let site: SupervisedSite;
 let dataDir = '';
