@@ -1,5 +1,6 @@
 import { AppError } from '../../lib/app-error';
-import { type MongoSettings, mongoUri, redactUri, writeStoreSettings } from '../../settings/store-settings';
+import { redactUri } from '../../lib/redact';
+import { type MongoSettings, mongoUri, writeStoreSettings } from '../../settings/store-settings';
 import type { Store } from '../../store/store';
 import { abandonCopy, contentsOf, copyStore } from '../../store/store-copy';
 import type { UserDoc } from '../users/users.repository';

@@ -9,6 +9,7 @@ import type {
 } from '@common/schemas/database';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
+import { redactDocument } from '../../lib/redact';
 import type { RestartOutcome } from '../../process/protocol';
 import { type MongoSettings, mongoUri, readStoreSettings } from '../../settings/store-settings';
 import type { Store } from '../../store/store';
@@ -16,7 +17,6 @@ import type { UserDoc } from '../users/users.repository';
 import { plainReason } from './connection-words';
 import { moveTo } from './database-move';
 import type { TargetConnector } from './mongo-target';
-import { redactDocument } from './redact';
 
 export interface DatabaseServiceDeps {
   store: Store;
