@@ -36,18 +36,21 @@ export const useCancelEmailChange = () => useAccountChange<void>('DELETE', '/api
 export const useChangePassword = () =>
   useAccountChange<{ currentPassword: string; newPassword: string }>('PUT', '/api/account/password');
 
-/** These two end this session as well: the caller forgets the token and leaves. */
-export function signOutEverywhere() {
-  return api<Done>('/api/account/sign-out-everywhere', { method: 'POST', auth: true });
+/**
+ * These two end this session as well: nothing cached stays true, so the caller forgets the token
+ * and the cache and leaves (useForgetSession).
+ */
+export function useSignOutEverywhere() {
+  return useMutation({
+    mutationFn: () => api<Done>('/api/account/sign-out-everywhere', { method: 'POST', auth: true }),
+  });
 }
 
-export function deleteAccount(body: { password: string; confirmation: string }) {
-  return api<Done>('/api/account/delete', { method: 'POST', body, auth: true });
-}
-
-/** Opened from the mailed link; works whether or not this browser is signed in. */
-export function confirmEmail(token: string) {
-  return api<Done>('/api/account/confirm-email', { method: 'POST', body: { token } });
+export function useDeleteAccount() {
+  return useMutation({
+    mutationFn: (body: { password: string; confirmation: string }) =>
+      api<Done>('/api/account/delete', { method: 'POST', body, auth: true }),
+  });
 }
 
 /** Saves everything the site keeps about the member as a JSON file. */

@@ -25,3 +25,11 @@ export function resetPassword(token: string, password: string) {
     body: { password },
   });
 }
+
+/**
+ * Opened from the link mailed to a new address (the account's confirm-email page); works whether
+ * or not this browser is signed in. Here with the other public pages' calls: no react-query.
+ */
+export function confirmEmail(token: string) {
+  return api<MessageResponse>('/api/account/confirm-email', { method: 'POST', body: { token } });
+}
