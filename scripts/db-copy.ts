@@ -3,8 +3,9 @@
 // The source is, unless --from says otherwise, the store `npm start` would open. Stop the server first.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { redactUri } from '../server/src/lib/redact';
 import { loadConfig } from '../server/src/settings/config';
-import { readStoreSettings, redactUri, writeStoreSettings } from '../server/src/settings/store-settings';
+import { readStoreSettings, writeStoreSettings } from '../server/src/settings/store-settings';
 import { openMongoStore } from '../server/src/store/mongo/store';
 import { chooseStore } from '../server/src/store/open-store';
 import { lockOwner } from '../server/src/store/sqlite/lock';

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './app-context';
 import { accountRoutes } from './features/account/account.routes';
-import { createAccountService } from './features/account/account.service';
+import { AccountService } from './features/account/account.service';
 import { ActivityRepository } from './features/activity/activity.repository';
 import { activityRoutes } from './features/activity/activity.routes';
 import { ActivityLog } from './features/activity/activity.service';
@@ -9,13 +9,13 @@ import { appServerRoutes } from './features/app-server/app-server.routes';
 import { AppServerService } from './features/app-server/app-server.service';
 import { createGuards } from './features/auth/auth.guard';
 import { authRoutes } from './features/auth/auth.routes';
-import { createAuthService } from './features/auth/auth.service';
+import { AuthService } from './features/auth/auth.service';
 import { identifyCaller } from './features/auth/identify-caller';
 import { ReauthProofs } from './features/auth/reauth';
 import { type AuthLimits, SignInLimiter } from './features/auth/sign-in-limiter';
 import { loadTokenKey, TokenService } from './features/auth/token-service';
 import { databaseRoutes } from './features/database/database.routes';
-import { createDatabaseService } from './features/database/database.service';
+import { DatabaseService } from './features/database/database.service';
 import { mongoTargets, type TargetConnector } from './features/database/mongo-target';
 import { healthRoutes } from './features/health/health.routes';
 import { mailRoutes } from './features/mail/mail.routes';
@@ -174,7 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes(ctx), { prefix: '/api' });
   await app.register(
     authRoutes(
-      createAuthService({ users, sessions, mailer, publicUrl: config.publicUrl, log: app.log }),
+      new AuthService({ users, sessions, mailer, publicUrl: config.publicUrl, log: app.log }),
       ctx.guards,
       { activity, reauth: ctx.reauth, users },
       signInLimiter,
@@ -183,7 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(
     accountRoutes(
-      createAccountService({ users, sessions, mailer, publicUrl: config.publicUrl, log: app.log, activity }),
+      new AccountService({ users, sessions, mailer, publicUrl: config.publicUrl, log: app.log, activity }),
       ctx.guards,
       signInLimiter,
       activity,
@@ -197,12 +197,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (admin) => {
       admin.addHook('onRequest', ctx.guards.requireAdmin);
-      await admin.register(adminUsersRoutes(new UsersService(users, sessions, leases, payments.tiers), ctx));
+      await admin.register(adminUsersRoutes(new UsersService(users, sessions, leases), ctx, payments.tiers));
       await admin.register(adminSessionsRoutes(sessions, users, activity));
       await admin.register(activityRoutes(activity));
       await admin.register(
         databaseRoutes(
-          createDatabaseService({
+          new DatabaseService({
             store,
             dataDir: config.dataDir,
             environmentUri: config.mongodbUri,

@@ -8,17 +8,20 @@ export async function ensurePrivateFolder(folder: string): Promise<void> {
 }
 
 /**
- * Writes a whole file or nothing: a temp file beside the target, flushed to the disk, then renamed
- * into place. A crash or a full disk leaves the old file (or none), never a half-written one, and
- * the temp file is removed when the write fails. With `createOnly`, the temp file is hard-linked
- * into place instead, which leaves a file another process made meanwhile as it is (the caller
- * reads theirs then).
+ * The one way the server writes a whole file (settings, nginx's files, the mail queue, the token
+ * secret): a temp file beside the target, readable by the owner only (0600), flushed to the disk,
+ * then renamed into place and the folder flushed. A crash or a full disk leaves the old file (or
+ * none), never a half-written one, and the temp file is removed when the write fails. A missing
+ * folder is made first (its mode from the process's umask, see lib/private-files.ts). With
+ * `createOnly`, the temp file is hard-linked into place instead, which leaves a file another
+ * process made meanwhile as it is (the caller reads theirs then).
  */
 export async function writeFileDurably(
   file: string,
   data: string | Buffer,
   { createOnly = false } = {},
 ): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     const handle = await open(temp, 'wx', 0o600);

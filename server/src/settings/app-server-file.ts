@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type AppServerSettings, appServerFieldSchemas } from '@common/schemas/app-server';
+import { writeFileDurably } from '../lib/durable-file';
 import { folderMessage, StartupError } from '../lib/startup-error';
 
 /**
@@ -51,22 +51,7 @@ export function readSavedSettings(dataDir: string): SavedSettings {
   return { values: values as Partial<AppServerSettings>, problems };
 }
 
-/** Writes the whole file atomically (a crash leaves the old or the new file, never half of one). */
+/** Writes the whole file, 0600, through lib/durable-file.ts: a crash leaves the old file or the new one. */
 export async function writeSavedSettings(dataDir: string, values: Partial<AppServerSettings>): Promise<void> {
-  await mkdir(dataDir, { recursive: true });
-  const file = appServerFilePath(dataDir);
-  const temporary = `${file}.${process.pid}.tmp`;
-  const handle = await open(temporary, 'w', 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(values, null, 2)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileDurably(appServerFilePath(dataDir), `${JSON.stringify(values, null, 2)}\n`);
 }

@@ -80,8 +80,3 @@ export function mongoUri(settings: MongoSettings): string {
 export function savedMongoUri(settings: StoreSettings): string {
   return settings.uri ?? mongoUri(settings.mongodb);
 }
-
-/** A URI fit for logs and messages: the password replaced. */
-export function redactUri(uri: string): string {
-  return uri.replace(/^(mongodb(?:\+srv)?:\/\/[^:/@]+):[^@]*@/, '$1:***@');
-}

@@ -1,5 +1,6 @@
+import { redactUri } from '../lib/redact';
 import type { Config } from '../settings/config';
-import { readStoreSettings, redactUri, savedMongoUri, storeSettingsPath } from '../settings/store-settings';
+import { readStoreSettings, savedMongoUri, storeSettingsPath } from '../settings/store-settings';
 import { openMongoStore } from './mongo/store';
 import { openEmbeddedStore } from './sqlite/store';
 import type { Store } from './store';

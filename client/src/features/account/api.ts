@@ -41,18 +41,22 @@ export const useChangePassword = () =>
     '/api/account/password',
   );
 
-/** These two end this session as well: the caller forgets the token and leaves. */
-export function signOutEverywhere() {
-  return api<SessionsEndedResponse>('/api/account/sign-out-everywhere', { method: 'POST', auth: true });
+/**
+ * These two end this session as well: nothing cached stays true, so the caller forgets the token
+ * and the cache and leaves (useForgetSession).
+ */
+export function useSignOutEverywhere() {
+  return useMutation({
+    mutationFn: () =>
+      api<SessionsEndedResponse>('/api/account/sign-out-everywhere', { method: 'POST', auth: true }),
+  });
 }
 
-export function deleteAccount(body: { password: string; confirmation: string }) {
-  return api<AccountDoneResponse>('/api/account/delete', { method: 'POST', body, auth: true });
-}
-
-/** Opened from the mailed link; works whether or not this browser is signed in. */
-export function confirmEmail(token: string) {
-  return api<AccountDoneResponse>('/api/account/confirm-email', { method: 'POST', body: { token } });
+export function useDeleteAccount() {
+  return useMutation({
+    mutationFn: (body: { password: string; confirmation: string }) =>
+      api<AccountDoneResponse>('/api/account/delete', { method: 'POST', body, auth: true }),
+  });
 }
 
 /** Saves everything the site keeps about the member as a JSON file. */

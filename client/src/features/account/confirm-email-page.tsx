@@ -3,8 +3,8 @@ import { Link } from 'react-router';
 import { usePageMeta } from '../../app/page-meta';
 import { FormMessage } from '../../components/ui/form-message';
 import { readSession } from '../../lib/auth-token';
+import { confirmEmail } from '../auth/api';
 import { AuthLayout, LINK_CLASS } from '../auth/auth-layout';
-import { confirmEmail } from './api';
 import { errorText } from './error-text';
 
 const TOKEN_IN_FRAGMENT = /^#token=([A-Za-z0-9_-]+)$/;

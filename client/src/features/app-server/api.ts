@@ -7,7 +7,7 @@ import type {
   AppServerStatus,
   AppServerStatusResponse,
 } from '@common/schemas/app-server';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 
 /** The status refreshes every 10 seconds. */
@@ -22,10 +22,6 @@ export async function fetchAppServerConfig(): Promise<AppServerConfigView> {
   return (await api<AppServerConfigResponse>('/api/admin/nodejs/config', { auth: true })).config;
 }
 
-export function saveAppServerConfig(body: AppServerConfigInput) {
-  return api<AppServerSaveResponse>('/api/admin/nodejs/config', { method: 'POST', body, auth: true });
-}
-
 export async function fetchAppServerStatus(): Promise<AppServerStatus> {
   try {
     return (await api<AppServerStatusResponse>('/api/admin/nodejs/status', { auth: true })).status;
@@ -34,10 +30,6 @@ export async function fetchAppServerStatus(): Promise<AppServerStatus> {
     console.error('Failed to load the application-server status', error);
     throw error;
   }
-}
-
-export function restartAppServer() {
-  return api<AppServerRestartResponse>('/api/admin/nodejs/restart', { method: 'POST', auth: true });
 }
 
 export function useAppServerConfig() {
@@ -55,5 +47,46 @@ export function useAppServerStatus() {
     queryFn: fetchAppServerStatus,
     refetchInterval: STATUS_POLL_MS,
     retry: false,
+  });
+}
+
+/** Saves the settings; the cached settings become what the server answers. */
+export function useSaveAppServerConfig() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: AppServerConfigInput) =>
+      api<AppServerSaveResponse>('/api/admin/nodejs/config', { method: 'POST', body, auth: true }),
+    onSuccess: (answer) => queryClient.setQueryData(appServerKeys.config, answer.config),
+  });
+}
+
+/** True when the server moved off the port this page talks to: the page must follow it there. */
+export function movesThisPage(answer: AppServerRestartResponse): boolean {
+  const here = window.location.port || (window.location.protocol === 'https:' ? '443' : '80');
+  return answer.port !== answer.previousPort && here === String(answer.previousPort);
+}
+
+/**
+ * Restarts the server. When this page carries on with it (same port, same session), the restart
+ * ends once the new server process answers: its settings are read again (requests made now wait
+ * for it instead of failing) and its status is refreshed. `fresh` is those settings, or null when
+ * the page is about to leave (a new port, or a new session secret that signs everyone out).
+ */
+export function useRestartAppServer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ signsEveryoneOut }: { signsEveryoneOut: boolean }) => {
+      const answer = await api<AppServerRestartResponse>('/api/admin/nodejs/restart', {
+        method: 'POST',
+        auth: true,
+      });
+      if (signsEveryoneOut || movesThisPage(answer)) return { answer, fresh: null };
+      return { answer, fresh: await fetchAppServerConfig() };
+    },
+    onSuccess: async ({ fresh }) => {
+      if (!fresh) return;
+      queryClient.setQueryData(appServerKeys.config, fresh);
+      await queryClient.invalidateQueries({ queryKey: appServerKeys.status });
+    },
   });
 }

@@ -1,16 +1,14 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { clearToken, getToken, handOverUrl } from '../../lib/auth-token';
 import { useConfirm } from '../admin/components/confirm-dialog';
 import { useNotices } from '../admin/notices/notices';
 import {
-  appServerKeys,
-  fetchAppServerConfig,
-  restartAppServer,
-  saveAppServerConfig,
+  movesThisPage,
   useAppServerConfig,
   useAppServerStatus,
+  useRestartAppServer,
+  useSaveAppServerConfig,
 } from './api';
 import {
   bodyOf,
@@ -31,13 +29,14 @@ const SUCCESS_SECONDS = 5;
 /** The console's Node.js panel: live status, settings and restart; buttons wait while a call is out. */
 export function AppServerPanel() {
   const confirm = useConfirm();
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const configQuery = useAppServerConfig();
   const statusQuery = useAppServerStatus();
   const config = configQuery.data;
   const [draft, setDraft] = useState<ConfigDraft | null>(null);
-  const [busy, setBusy] = useState<null | 'save' | 'restart'>(null);
+  const saveMutation = useSaveAppServerConfig();
+  const restartMutation = useRestartAppServer();
+  const busy = saveMutation.isPending ? 'save' : restartMutation.isPending ? 'restart' : null;
   const notices = useNotices();
   const [errors, setErrors] = useState<FieldErrors>({});
   const moving = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -58,18 +57,14 @@ export function AppServerPanel() {
       notices.error(`Failed to save: please correct ${bad.map((f) => FIELD_LABELS[f]).join(' and ')}.`);
       return;
     }
-    setBusy('save');
     try {
-      const answer = await saveAppServerConfig(bodyOf(draft));
-      queryClient.setQueryData(appServerKeys.config, answer.config);
+      const answer = await saveMutation.mutateAsync(bodyOf(draft));
       setDraft(draftOf(answer.config));
       notices.success('Node.js configuration saved! Restart the server for changes to take effect.', {
         seconds: SUCCESS_SECONDS,
       });
     } catch (error) {
       notices.error(`Failed to save: ${messageOf(error)}`);
-    } finally {
-      setBusy(null);
     }
   }
 
@@ -80,15 +75,13 @@ export function AppServerPanel() {
       confirmLabel: 'Restart Server',
     });
     if (!sure) return;
-    setBusy('restart');
     // Stays on screen until it is true: the server is back, or it failed.
     const progress = notices.progress('Server restart initiated...');
     const signsEveryoneOut = config?.pendingRestart.includes('sessionSecret') ?? false;
     try {
-      const answer = await restartAppServer();
-      const here = window.location.port || (window.location.protocol === 'https:' ? '443' : '80');
+      const { answer, fresh } = await restartMutation.mutateAsync({ signsEveryoneOut });
       const moved = answer.port !== answer.previousPort;
-      if (moved && here === String(answer.previousPort)) {
+      if (movesThisPage(answer)) {
         // This page talks to the server directly: follow it to its new port.
         const origin = `${window.location.protocol}//${window.location.hostname}:${answer.port}`;
         progress.update(`Server restart initiated... Moving to ${origin}…`);
@@ -111,16 +104,10 @@ export function AppServerPanel() {
         }, MOVE_AFTER_MS);
         return;
       }
-      // Requests made now wait for the new server process instead of failing.
-      const fresh = await fetchAppServerConfig();
-      queryClient.setQueryData(appServerKeys.config, fresh);
-      setDraft(draftOf(fresh));
-      await queryClient.invalidateQueries({ queryKey: appServerKeys.status });
+      if (fresh) setDraft(draftOf(fresh));
       progress.success('Server is back: the restart is complete.', { detail, seconds: SUCCESS_SECONDS });
     } catch (error) {
       progress.error(`Failed to restart: ${messageOf(error)}`);
-    } finally {
-      setBusy(null);
     }
   }
 

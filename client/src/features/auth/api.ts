@@ -1,3 +1,4 @@
+import type { AccountDoneResponse } from '@common/schemas/account';
 import type { AuthResponse, MessageResponse } from '@common/schemas/auth';
 import { api } from '../../lib/api-client';
 import { readSession, setToken } from '../../lib/auth-token';
@@ -24,4 +25,12 @@ export function resetPassword(token: string, password: string) {
     method: 'PUT',
     body: { password },
   });
+}
+
+/**
+ * Opened from the link mailed to a new address (the account's confirm-email page); works whether
+ * or not this browser is signed in. Here with the other public pages' calls: no react-query.
+ */
+export function confirmEmail(token: string) {
+  return api<AccountDoneResponse>('/api/account/confirm-email', { method: 'POST', body: { token } });
 }

@@ -9,7 +9,7 @@ import type {
   DatabasesResponse,
   SaveConfigResponse,
 } from '@common/schemas/database';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 
 const BASE = '/api/admin/mongodb';
@@ -33,12 +33,24 @@ export const fetchConfig = () => api<DatabaseConfigResponse>(`${BASE}/config`, {
 
 export const fetchStatus = () => api<DatabaseStatusResponse>(`${BASE}/status`, { auth: true });
 
-export function testConnection(form: DatabaseForm) {
-  return api<ConnectionTestResponse>(`${BASE}/test`, { method: 'POST', body: body(form), auth: true });
+/** Connects with the form's values; saves nothing, so nothing cached changes. */
+export function useTestConnection() {
+  return useMutation({
+    mutationFn: (form: DatabaseForm) =>
+      api<ConnectionTestResponse>(`${BASE}/test`, { method: 'POST', body: body(form), auth: true }),
+  });
 }
 
-export function saveDatabaseConfig(form: DatabaseForm) {
-  return api<SaveConfigResponse>(`${BASE}/config`, { method: 'POST', body: body(form), auth: true });
+/**
+ * Saves the settings and moves the site; the server then restarts on the new store. What that
+ * changes is read again by the panel once the restarted server answers (asking sooner would only
+ * meet the restart).
+ */
+export function useSaveDatabaseConfig() {
+  return useMutation({
+    mutationFn: (form: DatabaseForm) =>
+      api<SaveConfigResponse>(`${BASE}/config`, { method: 'POST', body: body(form), auth: true }),
+  });
 }
 
 export function useDatabases() {

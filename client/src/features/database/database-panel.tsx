@@ -8,9 +8,9 @@ import {
   databaseKeys,
   fetchConfig,
   fetchStatus,
-  saveDatabaseConfig,
-  testConnection,
   useDatabases,
+  useSaveDatabaseConfig,
+  useTestConnection,
 } from './api';
 import { ConnectionSettings } from './components/connection-settings';
 import { DatabaseStatsCard } from './components/database-stats-card';
@@ -48,7 +48,9 @@ export function DatabasePanel() {
   const databases = useDatabases();
   const [form, setForm] = useState<DatabaseForm | null>(null);
   const [tested, setTested] = useState<string[]>([]);
-  const [busy, setBusy] = useState<null | 'test' | 'save'>(null);
+  const testMutation = useTestConnection();
+  const saveMutation = useSaveDatabaseConfig();
+  const busy = testMutation.isPending ? 'test' : saveMutation.isPending ? 'save' : null;
   const [restarting, setRestarting] = useState(false);
   const timers = useRef<Array<ReturnType<typeof setTimeout>>>([]);
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
@@ -91,9 +93,8 @@ export function DatabasePanel() {
 
   async function test() {
     if (!form) return;
-    setBusy('test');
     try {
-      const answer = await testConnection(form);
+      const answer = await testMutation.mutateAsync(form);
       if (answer.success && answer.connected) {
         const { collections = 0, documents = 0 } = answer.stats ?? {};
         success(`Connection successful! Found ${collections} collections and ${documents} documents.`);
@@ -101,8 +102,6 @@ export function DatabasePanel() {
       } else notices.error(answer.message || 'Connection failed', { technical: answer.detail });
     } catch (failure) {
       error(`Connection test failed: ${messageOf(failure)}`);
-    } finally {
-      setBusy(null);
     }
   }
 
@@ -114,9 +113,8 @@ export function DatabasePanel() {
       confirmLabel: 'Move and restart',
     });
     if (!sure) return;
-    setBusy('save');
     try {
-      const answer = await saveDatabaseConfig(form);
+      const answer = await saveMutation.mutateAsync(form);
       const copied = answer.copied ? Object.values(answer.copied).reduce((sum, n) => sum + n, 0) : null;
       success(
         'MongoDB configuration saved successfully!',
@@ -132,8 +130,6 @@ export function DatabasePanel() {
       }, STATUS_RELOAD_MS);
     } catch (failure) {
       error('Failed to save configuration', messageOf(failure));
-    } finally {
-      setBusy(null);
     }
   }
 

@@ -1,5 +1,5 @@
-import type { MailRetryResponse, MailStatusResponse } from '@common/schemas/mail';
-import { useQuery } from '@tanstack/react-query';
+import type { MailQueueMessage, MailRetryResponse, MailStatusResponse } from '@common/schemas/mail';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 
 export const MAIL_REFRESH_MS = 10_000;
@@ -15,9 +15,19 @@ export function useMailStatus() {
   });
 }
 
-export function retryMail(id: string) {
-  return api<MailRetryResponse>(`/api/admin/mail/${encodeURIComponent(id)}/retry`, {
-    method: 'POST',
-    auth: true,
+/** Sends a waiting message now; the queue is read again at once and a moment later, to show how it went. */
+export function useRetryMail() {
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: mailStatusKey });
+  return useMutation({
+    mutationFn: (message: MailQueueMessage) =>
+      api<MailRetryResponse>(`/api/admin/mail/${encodeURIComponent(message.id)}/retry`, {
+        method: 'POST',
+        auth: true,
+      }),
+    onSettled: () => {
+      setTimeout(() => void refresh(), 1500);
+      void refresh();
+    },
   });
 }

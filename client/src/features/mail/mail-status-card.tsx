@@ -1,10 +1,8 @@
 import type { MailQueueMessage } from '@common/schemas/mail';
-import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { FormMessage } from '../../components/ui/form-message';
-import { mailStatusKey, retryMail, useMailStatus } from './api';
+import { useMailStatus, useRetryMail } from './api';
 
 const time = (iso: string) => new Date(iso).toLocaleString();
 /** The newest few are enough to act on; the counts say how many there are in all. */
@@ -12,25 +10,14 @@ const SHOWN = 5;
 
 /** Outgoing mail on the Dashboard: is it going out, what waits, what failed and why. */
 export function MailStatusCard() {
-  const queryClient = useQueryClient();
   const { data, isError } = useMailStatus();
-  const [retrying, setRetrying] = useState<string | null>(null);
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
-
-  async function retry(message: MailQueueMessage) {
-    setRetrying(message.id);
-    setOutcome(null);
-    try {
-      await retryMail(message.id);
-      setOutcome({ ok: true, text: `Sending the mail to ${message.to} now.` });
-    } catch (error) {
-      setOutcome({ ok: false, text: `Could not retry: ${(error as Error).message}` });
-    }
-    setRetrying(null);
-    // Give the attempt a moment, then show how it went.
-    setTimeout(() => void queryClient.invalidateQueries({ queryKey: mailStatusKey }), 1500);
-    void queryClient.invalidateQueries({ queryKey: mailStatusKey });
-  }
+  const retry = useRetryMail();
+  const retrying = retry.isPending ? retry.variables.id : null;
+  const outcome = retry.isSuccess
+    ? { ok: true, text: `Sending the mail to ${retry.variables.to} now.` }
+    : retry.isError
+      ? { ok: false, text: `Could not retry: ${retry.error.message}` }
+      : null;
 
   const shown = (data?.messages ?? []).slice(0, SHOWN);
   return (
@@ -75,7 +62,7 @@ export function MailStatusCard() {
                   variant="secondary"
                   className="px-3 py-1.5"
                   disabled={retrying !== null}
-                  onClick={() => void retry(message)}
+                  onClick={() => retry.mutate(message)}
                 >
                   {retrying === message.id ? 'Retrying...' : 'Retry now'}
                 </Button>

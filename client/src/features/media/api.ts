@@ -7,6 +7,7 @@ import type {
   ScanResponse,
   UploadResponse,
 } from '@common/schemas/media';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, errorCodeOf } from '../../lib/api-client';
 import { clearToken, getToken } from '../../lib/auth-token';
 
@@ -33,12 +34,35 @@ export async function fetchFiles(basePath: string, category: MediaCategory): Pro
   return (await api<MediaFilesResponse>(url, { auth: true })).files;
 }
 
-export function scanFiles(basePath: string): Promise<ScanResponse> {
-  return api<ScanResponse>('/api/media/scan-files', { method: 'POST', body: { basePath }, auth: true });
+/** Scans the library: its last scan becomes this one, and the file lists are read again. */
+export function useScanFiles() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (basePath: string) =>
+      api<ScanResponse>('/api/media/scan-files', { method: 'POST', body: { basePath }, auth: true }),
+    onSuccess: (scan, basePath) => {
+      queryClient.setQueryData<LastScanResponse>(mediaKeys.lastScan, (current) => ({
+        success: true,
+        basePath,
+        lastScan: { timestamp: scan.timestamp, discoveries: scan.discoveries },
+        folderProblem: current?.folderProblem ?? null,
+      }));
+      return queryClient.invalidateQueries({ queryKey: ['media', 'files'] });
+    },
+  });
 }
 
-export function deleteFiles(basePath: string, paths: string[]): Promise<DeleteResponse> {
-  return api<DeleteResponse>('/api/media/delete', { method: 'POST', body: { basePath, paths }, auth: true });
+/** Deletes files; the panel scans again afterwards, which reads the lists again. */
+export function useDeleteFiles() {
+  return useMutation({
+    mutationFn: ({ basePath, paths }: { basePath: string; paths: string[] }) =>
+      api<DeleteResponse>('/api/media/delete', { method: 'POST', body: { basePath, paths }, auth: true }),
+  });
+}
+
+/** One file per request, each with its own progress (see uploadFile); the panel scans again afterwards. */
+export function useUploadFile() {
+  return useMutation({ mutationFn: uploadFile });
 }
 
 export interface UploadRequest {
@@ -54,12 +78,7 @@ export interface UploadRequest {
  * The fields go before the file: the server reads them first to know where the file belongs.
  * Errors follow api(): the server's message (here the refused file's reason), else 'HTTP {status}'.
  */
-export function uploadFile({
-  file,
-  mediaType,
-  basePath,
-  onProgress,
-}: UploadRequest): Promise<UploadResponse> {
+function uploadFile({ file, mediaType, basePath, onProgress }: UploadRequest): Promise<UploadResponse> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/api/media/upload');

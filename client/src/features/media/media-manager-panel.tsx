@@ -1,11 +1,10 @@
 import type { MediaCategory } from '@common/media';
-import type { LastScanResponse } from '@common/schemas/media';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { FormMessage } from '../../components/ui/form-message';
 import { useConfirm } from '../admin/components/confirm-dialog';
 import { useNotices } from '../admin/notices/notices';
-import { deleteFiles, fetchFiles, fetchLastScan, mediaKeys, scanFiles, uploadFile } from './api';
+import { fetchFiles, fetchLastScan, mediaKeys, useDeleteFiles, useScanFiles, useUploadFile } from './api';
 import { MediaLibraryCard } from './components/media-library-card';
 import { MediaTypeTabs } from './components/media-type-tabs';
 import { PendingUploads, type UploadEntry } from './components/pending-uploads';
@@ -26,7 +25,6 @@ let nextEntryId = 0;
 /** The console's Media Manager: scan, upload to and delete from the media library. */
 export function MediaManagerPanel() {
   const confirm = useConfirm();
-  const queryClient = useQueryClient();
   const notices = useNotices();
   /** Messages mentioning an error (or refusing) are errors, which stay until dismissed. */
   const flash = (text: string, seconds?: number) => {
@@ -35,9 +33,12 @@ export function MediaManagerPanel() {
   };
   const [category, setCategory] = useState<MediaCategory>('image');
   const [entries, setEntries] = useState<UploadEntry[]>([]);
-  const [uploading, setUploading] = useState(false);
-  const [scanning, setScanning] = useState(false);
-  const [deleting, setDeleting] = useState(false);
+  const upload = useUploadFile();
+  const scan = useScanFiles();
+  const remove = useDeleteFiles();
+  const uploading = upload.isPending;
+  const scanning = scan.isPending;
+  const deleting = remove.isPending;
   const [libraryOpen, setLibraryOpen] = useState(true);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const rescanTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -104,21 +105,11 @@ export function MediaManagerPanel() {
       if (!silent) flash(NO_BASE_PATH);
       return;
     }
-    setScanning(true);
     try {
-      const scan = await scanFiles(basePath);
-      queryClient.setQueryData<LastScanResponse>(mediaKeys.lastScan, {
-        success: true,
-        basePath,
-        lastScan: { timestamp: scan.timestamp, discoveries: scan.discoveries },
-        folderProblem: settings.data?.folderProblem ?? null,
-      });
-      await queryClient.invalidateQueries({ queryKey: ['media', 'files'] });
-      if (!silent) flash(`Scan complete: ${scan.discoveries.total} files found`);
+      const { discoveries } = await scan.mutateAsync(basePath);
+      if (!silent) flash(`Scan complete: ${discoveries.total} files found`);
     } catch (error) {
       if (!silent) flash(`Scan error: ${errorText(error, 'Scan failed')}`, 5);
-    } finally {
-      setScanning(false);
     }
   }
 
@@ -126,7 +117,6 @@ export function MediaManagerPanel() {
     const queue = entries.filter((entry) => entry.status !== 'done');
     if (queue.length === 0) return flash('No files to upload.');
     if (!basePath) return flash(NO_BASE_PATH);
-    setUploading(true);
     let uploaded = 0;
     const uploadedNames: string[] = [];
     const failures: string[] = [];
@@ -135,7 +125,7 @@ export function MediaManagerPanel() {
     for (const entry of queue) {
       patchEntry(entry.id, { status: 'uploading', progress: 0, error: undefined });
       try {
-        const result = await uploadFile({
+        const result = await upload.mutateAsync({
           file: entry.file,
           mediaType: category,
           basePath,
@@ -156,7 +146,6 @@ export function MediaManagerPanel() {
         });
       }
     }
-    setUploading(false);
     dropEntries((entry) => !done.has(entry.id));
     // What was uploaded and what was refused (and why) are told apart: the refusal stays until read.
     if (uploaded)
@@ -193,17 +182,14 @@ export function MediaManagerPanel() {
       destructive: true,
     });
     if (!sure) return;
-    setDeleting(true);
     try {
-      const result = await deleteFiles(basePath, paths);
+      const result = await remove.mutateAsync({ basePath, paths });
       setSelected(new Set());
       flash(result.message || `Deleted ${result.summary.deleted} file(s).`);
       await runScan(true);
     } catch (error) {
       flash(`Delete error: ${errorText(error, 'Delete failed')}`, 5);
       await files.refetch();
-    } finally {
-      setDeleting(false);
     }
   }
 

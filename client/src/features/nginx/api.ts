@@ -2,11 +2,9 @@ import type {
   NginxConfig,
   NginxConfigResponse,
   NginxHistoryResponse,
-  NginxRestartResponse,
-  NginxSaveResponse,
   NginxStatusResponse,
 } from '@common/schemas/nginx';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 
 export const nginxKeys = {
@@ -16,8 +14,9 @@ export const nginxKeys = {
 };
 
 /**
- * What the panel makes of a save, a restore or a restart (SPEC: success, error). The server
- * answers a refusal with an error status, which api() throws; `error` is kept for the spec's shape.
+ * What the panel makes of a save, a restore or a restart: `success`, and `error` when it failed.
+ * The server answers a refusal with an error status, which api() throws; an answer with
+ * `success: false` and `error` (the shape the panel was first given) is still read the same way.
  */
 export interface NginxAnswer {
   success: boolean;
@@ -57,17 +56,35 @@ export function useNginxHistory() {
   });
 }
 
-export function saveNginxConfig(config: NginxConfig) {
-  return api<NginxSaveResponse>('/api/system/nginx/config', { method: 'POST', body: config, auth: true });
-}
-
-export function restartNginx() {
-  return api<NginxRestartResponse>('/api/system/restart', { method: 'POST', auth: true });
-}
-
-export function restoreNginxVersion(id: string) {
-  return api<NginxSaveResponse>(`/api/system/nginx/history/${encodeURIComponent(id)}/restore`, {
-    method: 'POST',
-    auth: true,
+/**
+ * A save, a restore or a restart. The configuration is read again when nginx took the change
+ * (the form follows it), the status and history either way: they may have changed even when it
+ * failed.
+ */
+function useNginxChange<V>(call: (variables: V) => Promise<NginxAnswer>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSettled: async (answer) => {
+      void queryClient.invalidateQueries({ queryKey: nginxKeys.status });
+      void queryClient.invalidateQueries({ queryKey: nginxKeys.history });
+      if (answer?.success) await queryClient.invalidateQueries({ queryKey: nginxKeys.config });
+    },
   });
 }
+
+export const useSaveNginxConfig = () =>
+  useNginxChange((config: NginxConfig) =>
+    api<NginxAnswer>('/api/system/nginx/config', { method: 'POST', body: config, auth: true }),
+  );
+
+export const useRestartNginx = () =>
+  useNginxChange(() => api<NginxAnswer>('/api/system/restart', { method: 'POST', auth: true }));
+
+export const useRestoreNginxVersion = () =>
+  useNginxChange((id: string) =>
+    api<NginxAnswer>(`/api/system/nginx/history/${encodeURIComponent(id)}/restore`, {
+      method: 'POST',
+      auth: true,
+    }),
+  );

@@ -1,18 +1,16 @@
 import type { NginxConfig, NginxHistoryEntry } from '@common/schemas/nginx';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { FormMessage } from '../../components/ui/form-message';
 import { useConfirm } from '../admin/components/confirm-dialog';
 import { useNotices } from '../admin/notices/notices';
 import {
   type NginxAnswer,
-  nginxKeys,
-  restartNginx,
-  restoreNginxVersion,
-  saveNginxConfig,
   useNginxConfig,
   useNginxHistory,
   useNginxStatus,
+  useRestartNginx,
+  useRestoreNginxVersion,
+  useSaveNginxConfig,
 } from './api';
 import { ConfigForm } from './components/config-form';
 import { HistoryCard } from './components/history-card';
@@ -33,12 +31,20 @@ type Busy = 'save' | 'restart' | 'restore' | null;
 /** The Nginx console panel: status, settings, save and restart (confirmed), saved versions. */
 export function NginxPanel() {
   const confirm = useConfirm();
-  const queryClient = useQueryClient();
   const configQuery = useNginxConfig();
   const statusQuery = useNginxStatus();
   const historyQuery = useNginxHistory();
   const [form, setForm] = useState<NginxForm | null>(null);
-  const [busy, setBusy] = useState<Busy>(null);
+  const saveMutation = useSaveNginxConfig();
+  const restartMutation = useRestartNginx();
+  const restoreMutation = useRestoreNginxVersion();
+  const busy: Busy = saveMutation.isPending
+    ? 'save'
+    : restartMutation.isPending
+      ? 'restart'
+      : restoreMutation.isPending
+        ? 'restore'
+        : null;
   const notices = useNotices();
   const [invalid, setInvalid] = useState<keyof NginxConfig | null>(null);
   const [refusal, setRefusal] = useState<string | undefined>(undefined);
@@ -48,8 +54,7 @@ export function NginxPanel() {
     if (configQuery.data) setForm(toForm(configQuery.data));
   }, [configQuery.data]);
 
-  async function act(kind: Exclude<Busy, null>, texts: ActionTexts, call: () => Promise<NginxAnswer>) {
-    setBusy(kind);
+  async function act(texts: ActionTexts, call: () => Promise<NginxAnswer>) {
     let result: Outcome;
     try {
       result = outcomeOf(texts, { answer: await call() });
@@ -60,14 +65,9 @@ export function NginxPanel() {
     else notices.error(result.text);
     setInvalid(result.field ?? null);
     setRefusal(result.refusal);
-    if (result.ok) await queryClient.invalidateQueries({ queryKey: nginxKeys.config });
-    // Status and history change with a save or restart, and may have changed even when it failed.
-    void queryClient.invalidateQueries({ queryKey: nginxKeys.status });
-    void queryClient.invalidateQueries({ queryKey: nginxKeys.history });
-    setBusy(null);
   }
 
-  const save = () => form && act('save', SAVE_TEXTS, () => saveNginxConfig(toConfig(form)));
+  const save = () => form && act(SAVE_TEXTS, () => saveMutation.mutateAsync(toConfig(form)));
 
   const nothingRunning = statusQuery.data?.stats.processes === 0;
 
@@ -86,7 +86,7 @@ export function NginxPanel() {
             confirmLabel: 'Restart',
           },
     );
-    if (confirmed) void act('restart', RESTART_TEXTS, restartNginx);
+    if (confirmed) void act(RESTART_TEXTS, () => restartMutation.mutateAsync());
   }
 
   async function restore(entry: NginxHistoryEntry) {
@@ -95,7 +95,7 @@ export function NginxPanel() {
       message: `The version saved on ${new Date(entry.savedAt).toLocaleString()} by ${entry.savedBy} replaces the live settings. It is tested by nginx before it goes live.`,
       confirmLabel: 'Restore',
     });
-    if (confirmed) void act('restore', SAVE_TEXTS, () => restoreNginxVersion(entry.id));
+    if (confirmed) void act(SAVE_TEXTS, () => restoreMutation.mutateAsync(entry.id));
   }
 
   const statusFailure = statusQuery.isError

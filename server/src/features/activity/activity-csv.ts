@@ -1,16 +1,23 @@
 import type { ActivityEntry } from '@common/schemas/activity';
-import { csvCell } from '../users/users-csv';
+import { csvHeader, csvRow } from '../../lib/csv';
 import { kindLabel } from './activity.service';
 
 const HEADER = ['Time (UTC)', 'Person', 'Address', 'Kind', 'Summary', 'Before', 'After'];
 
 const json = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value));
-const row = (cells: string[]) => `${cells.map(csvCell).join(',')}\r\n`;
 
 /** The entries as CSV, one row at a time; before/after as JSON text (already redacted). */
 export function* activityCsv(entries: ActivityEntry[]): Generator<string> {
-  yield `\uFEFF${row(HEADER)}`;
+  yield csvHeader(HEADER);
   for (const e of entries) {
-    yield row([e.at, e.actorEmail, e.address, kindLabel(e.kind), e.summary, json(e.before), json(e.after)]);
+    yield csvRow([
+      e.at,
+      e.actorEmail,
+      e.address,
+      kindLabel(e.kind),
+      e.summary,
+      json(e.before),
+      json(e.after),
+    ]);
   }
 }

@@ -6,8 +6,8 @@ import {
   type ActivityListQuery,
 } from '@common/schemas/activity';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { redactDocument } from '../../lib/redact';
 import type { Filter } from '../../store/store';
-import { redactDocument } from '../database/redact';
 import type { ActivityDoc, ActivityRepository } from './activity.repository';
 import {
   aboutFilter,

@@ -20,8 +20,84 @@ export interface AuthDeps {
   log: FastifyBaseLogger;
 }
 
-export function createAuthService({ users, sessions, mailer, publicUrl, log }: AuthDeps) {
-  async function sendResetLink(email: string): Promise<void> {
+/** Registration, sign-in and out, and the password reset by mailed link. */
+export class AuthService {
+  constructor(private readonly deps: AuthDeps) {}
+
+  async register(input: RegisterBody, client: ClientInfo) {
+    const { users, sessions } = this.deps;
+    try {
+      const user = await users.create({
+        name: input.name,
+        email: input.email,
+        password: await hashPassword(input.password),
+        role: 'user',
+        membershipTier: 'free',
+        status: 'active',
+      });
+      return { token: await sessions.start(user, client), user: toPublicUser(user) };
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) {
+        throw new AppError('CONFLICT', 'An account with this email already exists.');
+      }
+      throw error;
+    }
+  }
+
+  async login(input: LoginBody, client: ClientInfo) {
+    const user = await this.deps.users.findByEmail(input.email);
+    if (!user) {
+      await burnPasswordCheck(input.password);
+      throw new AppError('INVALID_CREDENTIALS', 'Invalid email or password.');
+    }
+    if (!(await verifyPassword(user.password, input.password))) {
+      throw new AppError('INVALID_CREDENTIALS', 'Invalid email or password.');
+    }
+    // Told only to someone who knows the password, so it reveals nothing to a guesser.
+    if (user.status === 'suspended') {
+      throw new AppError('ACCOUNT_SUSPENDED', 'This account is suspended. Please contact support.');
+    }
+    return { token: await this.deps.sessions.start(user, client), user: toPublicUser(user) };
+  }
+
+  logout(sessionId: string): Promise<boolean> {
+    return this.deps.sessions.end(sessionId);
+  }
+
+  /**
+   * Answers at once and does the work afterwards: the lookup, the token and the mail take the
+   * same time whether or not the e-mail has an account, and nothing that goes wrong with them
+   * (the store, a full disk, the mail server) can change the answer. The link is never logged:
+   * without SMTP the owner finds it in the outbox file.
+   */
+  forgotPassword(email: string): void {
+    setImmediate(() => {
+      this.sendResetLink(email).catch((error: unknown) =>
+        this.deps.log.error({ err: error }, 'A password reset link could not be prepared or queued'),
+      );
+    });
+  }
+
+  async resetPassword(token: string, password: string): Promise<void> {
+    const { users, sessions } = this.deps;
+    const hash = hashLinkToken(token);
+    const user = await users.findByResetTokenHash(hash, new Date());
+    const invalid = new AppError('INVALID_TOKEN', 'Password reset link is invalid or has expired.');
+    if (!user) throw invalid;
+    const updated = await users.updateIfResetTokenMatches(user._id, hash, {
+      password: await hashPassword(password),
+      resetTokenHash: undefined,
+      resetTokenExpiresAt: undefined,
+      ...voidEmailChange(user, 'reset'),
+    });
+    if (!updated) throw invalid;
+    // Whoever asked for the link may be shutting out someone who knew the old password, sessions
+    // and a pending e-mail change (their way back in) alike.
+    await sessions.endAll(user._id);
+  }
+
+  private async sendResetLink(email: string): Promise<void> {
+    const { users, mailer, publicUrl, log } = this.deps;
     const user = await users.findByEmail(email);
     if (!user) return;
     const token = newLinkToken();
@@ -32,77 +108,4 @@ export function createAuthService({ users, sessions, mailer, publicUrl, log }: A
     await mailer.send({ ...resetPasswordMail(user.email, user.name, link), expiresAt });
     log.info({ userId: user._id }, 'Password reset link queued for sending');
   }
-
-  return {
-    async register(input: RegisterBody, client: ClientInfo) {
-      try {
-        const user = await users.create({
-          name: input.name,
-          email: input.email,
-          password: await hashPassword(input.password),
-          role: 'user',
-          membershipTier: 'free',
-          status: 'active',
-        });
-        return { token: await sessions.start(user, client), user: toPublicUser(user) };
-      } catch (error) {
-        if (error instanceof DuplicateKeyError) {
-          throw new AppError('CONFLICT', 'An account with this email already exists.');
-        }
-        throw error;
-      }
-    },
-
-    async login(input: LoginBody, client: ClientInfo) {
-      const user = await users.findByEmail(input.email);
-      if (!user) {
-        await burnPasswordCheck(input.password);
-        throw new AppError('INVALID_CREDENTIALS', 'Invalid email or password.');
-      }
-      if (!(await verifyPassword(user.password, input.password))) {
-        throw new AppError('INVALID_CREDENTIALS', 'Invalid email or password.');
-      }
-      // Told only to someone who knows the password, so it reveals nothing to a guesser.
-      if (user.status === 'suspended') {
-        throw new AppError('ACCOUNT_SUSPENDED', 'This account is suspended. Please contact support.');
-      }
-      return { token: await sessions.start(user, client), user: toPublicUser(user) };
-    },
-    logout(sessionId: string): Promise<boolean> {
-      return sessions.end(sessionId);
-    },
-
-    /**
-     * Answers at once and does the work afterwards: the lookup, the token and the mail take the
-     * same time whether or not the e-mail has an account, and nothing that goes wrong with them
-     * (the store, a full disk, the mail server) can change the answer. The link is never logged:
-     * without SMTP the owner finds it in the outbox file.
-     */
-    forgotPassword(email: string): void {
-      setImmediate(() => {
-        sendResetLink(email).catch((error: unknown) =>
-          log.error({ err: error }, 'A password reset link could not be prepared or queued'),
-        );
-      });
-    },
-
-    async resetPassword(token: string, password: string): Promise<void> {
-      const hash = hashLinkToken(token);
-      const user = await users.findByResetTokenHash(hash, new Date());
-      const invalid = new AppError('INVALID_TOKEN', 'Password reset link is invalid or has expired.');
-      if (!user) throw invalid;
-      const updated = await users.updateIfResetTokenMatches(user._id, hash, {
-        password: await hashPassword(password),
-        resetTokenHash: undefined,
-        resetTokenExpiresAt: undefined,
-        ...voidEmailChange(user, 'reset'),
-      });
-      if (!updated) throw invalid;
-      // Whoever asked for the link may be shutting out someone who knew the old password, sessions
-      // and a pending e-mail change (their way back in) alike.
-      await sessions.endAll(user._id);
-    },
-  };
 }
-
-export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,8 +1,9 @@
 import { AppError } from '../../lib/app-error';
-import { type MongoSettings, mongoUri, redactUri, writeStoreSettings } from '../../settings/store-settings';
+import { redactUri } from '../../lib/redact';
+import { type MongoSettings, mongoUri, writeStoreSettings } from '../../settings/store-settings';
 import type { Store } from '../../store/store';
 import { abandonCopy, contentsOf, copyStore } from '../../store/store-copy';
-import type { UserDoc } from '../users/users.repository';
+import { type UserDoc, UsersRepository } from '../users/users.repository';
 import type { DatabaseServiceDeps } from './database.service';
 
 const PAUSED = 'The site is moving to a new database. Please try again in a minute.';
@@ -60,7 +61,7 @@ export async function moveTo(
 }
 
 async function refuseLockOut(target: Store, admin: UserDoc, users: number): Promise<void> {
-  const there = await target.collection<UserDoc>('users').findOne({ email: admin.email });
+  const there = await new UsersRepository(target).findByEmail(admin.email);
   if (there?.role === 'admin' && there.status === 'active') return;
   throw new AppError(
     'CONFLICT',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REDACTED } from '../../lib/redact';
 import { openMongoStore } from '../../store/mongo/store';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import { REDACTED } from './redact';
 
 /**
  * The database panel's smoke test on a real MongoDB server. No MongoDB can be installed on the

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REDACTED } from '../../lib/redact';
 import { freePort } from '../../test/free-port';
 import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import { REDACTED } from './redact';
 
 let t: TestApp;
 let admin: string;

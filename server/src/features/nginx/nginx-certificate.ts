@@ -1,7 +1,8 @@
 import { constants } from 'node:fs';
-import { access, chmod, mkdir, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../lib/app-error';
+import { writeFileDurably } from '../../lib/durable-file';
 import { run } from './nginx-binary';
 
 export interface Certificate {
@@ -85,7 +86,7 @@ async function makeSelfSigned(sslDir: string, cert: string, key: string, serverN
     );
   }
   await chmod(key, 0o600);
-  await writeFile(
+  await writeFileDurably(
     path.join(sslDir, TRIAL_MARKER),
     `cert.pem and key.pem here were made by the console for a trial run (self-signed, ${TRIAL_DAYS} days).\n` +
       'Replace both with your own certificate and key, and delete this file.\n',

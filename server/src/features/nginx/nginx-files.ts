@@ -1,10 +1,11 @@
 import { chmod, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../lib/app-error';
+import { writeFileDurably } from '../../lib/durable-file';
 import { TRAVERSE_ONLY } from '../../lib/private-files';
 import type { NginxBinary } from './nginx-binary';
 import { nginxErrorLine } from './nginx-errors';
-import { configArgs, type NginxLayout, renderMainConf, writeFileAtomic } from './nginx-layout';
+import { configArgs, type NginxLayout, renderMainConf } from './nginx-layout';
 import { isNginxAlive, readPid } from './nginx-process';
 
 const START_WAIT_MS = 5000;
@@ -65,8 +66,8 @@ export class NginxFiles {
     await this.prepareManagedFolders();
     const candidateSite = path.join(path.dirname(siteFile), 'site.candidate.conf');
     const candidateMain = path.join(path.dirname(mainConf), 'nginx.candidate.conf');
-    await writeFileAtomic(candidateSite, site);
-    await writeFileAtomic(candidateMain, renderMainConf(this.layout, candidateSite));
+    await writeFileDurably(candidateSite, site);
+    await writeFileDurably(candidateMain, renderMainConf(this.layout, candidateSite));
     const test = await this.nginx.test(binary, configArgs(this.layout, candidateMain));
     await rm(candidateMain, { force: true });
     if (!test.ok) {
@@ -77,8 +78,10 @@ export class NginxFiles {
       { file: siteFile, text: await readOrNull(siteFile) },
       { file: mainConf, text: await readOrNull(mainConf) },
     ];
+    // A move, not a write: the tested candidate is whole on the disk already, and the main file's
+    // write below flushes this folder.
     await rename(candidateSite, siteFile);
-    await writeFileAtomic(mainConf, renderMainConf(this.layout, siteFile));
+    await writeFileDurably(mainConf, renderMainConf(this.layout, siteFile));
     return previous;
   }
 
@@ -89,7 +92,7 @@ export class NginxFiles {
    */
   private async swapInSystem(binary: string, site: string): Promise<Snapshot> {
     const previous: Snapshot = [{ file: this.layout.siteFile, text: await readOrNull(this.layout.siteFile) }];
-    await writeFileAtomic(this.layout.siteFile, site);
+    await writeFileDurably(this.layout.siteFile, site);
     const test = await this.nginx.test(binary, configArgs(this.layout));
     if (!test.ok) {
       await this.restore(previous);
@@ -101,7 +104,7 @@ export class NginxFiles {
   private async restore(snapshot: Snapshot): Promise<void> {
     for (const { file, text } of snapshot) {
       if (text === null) await rm(file, { force: true });
-      else await writeFileAtomic(file, text);
+      else await writeFileDurably(file, text);
     }
   }
 

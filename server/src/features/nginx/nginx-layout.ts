@@ -1,4 +1,3 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { NginxSettings } from '../../settings/nginx-settings';
 
@@ -66,19 +65,6 @@ export function dataDirRules(config: { dataDir: string; nginx: NginxSettings }):
 /** The arguments that point nginx at this configuration (`-p` only for the managed instance). */
 export function configArgs(layout: NginxLayout, mainConf = layout.mainConf): string[] {
   return layout.mode === 'managed' ? ['-p', `${layout.dir}/`, '-c', mainConf] : ['-c', mainConf];
-}
-
-/** Writes a whole file or nothing: a half-written config must never be what nginx reads. */
-export async function writeFileAtomic(file: string, text: string, mode = 0o600): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    await writeFile(temp, text, { mode });
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
 }
 
 const TEMP_PATHS = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'] as const;

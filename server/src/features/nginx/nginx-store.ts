@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { NginxConfig, NginxHistoryEntry } from '@common/schemas/nginx';
-import { writeFileAtomic } from './nginx-layout';
+import { writeFileDurably } from '../../lib/durable-file';
 
 /** SPEC: the last 20 saved versions are kept. */
 export const HISTORY_LIMIT = 20;
@@ -40,9 +40,9 @@ export class NginxStore {
       savedAt: new Date().toISOString(),
       ...entry,
     };
-    await writeFileAtomic(this.settingsFile, `${JSON.stringify(entry.config, null, 2)}\n`);
+    await writeFileDurably(this.settingsFile, `${JSON.stringify(entry.config, null, 2)}\n`);
     const history = [saved, ...(await this.history())].slice(0, HISTORY_LIMIT);
-    await writeFileAtomic(this.historyFile, `${JSON.stringify(history, null, 2)}\n`);
+    await writeFileDurably(this.historyFile, `${JSON.stringify(history, null, 2)}\n`);
     return saved;
   }
 }

@@ -15,7 +15,7 @@ import { parseInput } from '../../lib/validate';
 import { PlaylistsRepository } from '../playlists/playlists.repository';
 import { defaultBackgroundSvg, defaultBackgroundVersion } from './default-backgrounds';
 import { PublicSlides, type PublicSlidesResponse } from './public-slides';
-import { saveSlideshowSettings } from './slideshow-settings.service';
+import { SlideshowSettingsService } from './slideshow-settings.service';
 
 const ONE_DAY_S = 86_400;
 const ONE_YEAR_S = 31_536_000;
@@ -76,6 +76,7 @@ export function slideshowRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const playlists = new PlaylistsRepository(ctx.store);
     const publicSlides = new PublicSlides(ctx.slideshowSettings, playlists);
+    const settings = new SlideshowSettingsService(ctx.slideshowSettings, playlists, ctx.config.mediaRoots);
 
     // The busiest route there is: answered before Fastify whenever the answer is ready (see
     // http/fast-lane.ts), and by Fastify otherwise (the first request after a change, a query
@@ -122,10 +123,7 @@ export function slideshowRoutes(ctx: AppContext) {
       async (request) => {
         const input = parseInput(slideshowSettingsBody, request.body);
         const before = await ctx.slideshowSettings.get();
-        const data = await saveSlideshowSettings(
-          { slideshowSettings: ctx.slideshowSettings, playlists, mediaRoots: ctx.config.mediaRoots },
-          input,
-        );
+        const data = await settings.save(input);
         await ctx.activity.record(request, {
           kind: 'slider.saved',
           summary: 'Saved the slideshow settings',

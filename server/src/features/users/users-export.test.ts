@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import { csvCell } from './users-csv';
 
 let t: TestApp;
 let token: string;
@@ -58,23 +57,6 @@ describe('GET /api/admin/users/export.csv', () => {
     });
     const lines = rows((await exportCsv('?sortBy=email&sortOrder=asc')).body);
     expect(lines[1]).toMatch(/^"'=HYPERLINK\(""http:\/\/evil"",""click""\), Bob","bob@example.com",/);
-  });
-
-  it.each([
-    ['+1', `"'+1"`],
-    ['-2', `"'-2"`],
-    ['@SUM(A1)', `"'@SUM(A1)"`],
-    ['\tTab', `"'\tTab"`],
-    ['line\nbreak', '"line\nbreak"'],
-    ['plain', '"plain"'],
-    // 16.16: a part after ; , or tab is a cell of its own in other spreadsheet settings.
-    ['Trent;=1+1;x', `"Trent;'=1+1;x"`],
-    ['Bob,=cmd|x', `"Bob,'=cmd|x"`],
-    ['a\t@SUM(A1)', `"a\t'@SUM(A1)"`],
-    ['Ann;-1', `"Ann;'-1"`],
-    ['a=b, c+d', '"a=b, c+d"'],
-  ])('writes the cell %j as %j', (value, expected) => {
-    expect(csvCell(value)).toBe(expected);
   });
 
   it('refuses an unknown sort field like the list does', async () => {

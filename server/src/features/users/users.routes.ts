@@ -16,6 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { parseInput } from '../../lib/validate';
 import type { ActivityInput } from '../activity/activity.service';
+import type { MembershipTiers } from '../payments/membership-tier';
 import type { UserChange, UsersService } from './users.service';
 import { usersCsv } from './users-csv';
 
@@ -23,7 +24,11 @@ import { usersCsv } from './users-csv';
  * The console's user management and overview. Registered inside the /api/admin scope, whose
  * one onRequest hook has already checked for a signed-in, active administrator.
  */
-export function adminUsersRoutes(users: UsersService, ctx: Pick<AppContext, 'activity' | 'reauth'>) {
+export function adminUsersRoutes(
+  users: UsersService,
+  ctx: Pick<AppContext, 'activity' | 'reauth'>,
+  tiers?: Pick<MembershipTiers, 'change'>,
+) {
   return async (app: FastifyInstance) => {
     app.get<{ Reply: UserListResponse }>('/users', async (request) => {
       const page = await users.list(parseInput(userListQuery, request.query));
@@ -59,8 +64,9 @@ export function adminUsersRoutes(users: UsersService, ctx: Pick<AppContext, 'act
       const change = await users.update(
         id,
         body,
-        { userId: request.user!._id, sessionId: request.sessionId!, request },
+        { userId: request.user!._id, sessionId: request.sessionId! },
         () => ctx.reauth.require(request),
+        tiers && ((user, tier) => tiers.change(user, tier, { kind: 'admin', request })),
       );
       await ctx.activity.record(request, {
         ...describeUpdate(change, Boolean(body.password)),

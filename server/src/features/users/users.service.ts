@@ -1,12 +1,10 @@
 import type { AdminStats, CreateUserBody, UpdateUserBody, UserListQuery } from '@common/schemas/admin-users';
 import type { PublicUser } from '@common/schemas/user';
-import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import { DuplicateKeyError, type Filter, type SortSpec } from '../../store/store';
 import { voidEmailChange } from '../account/email-change';
 import { hashPassword } from '../auth/passwords';
 import { billingFilter } from '../payments/billing-filter';
-import type { MembershipTiers } from '../payments/membership-tier';
 import type { SessionsService } from '../sessions/sessions.service';
 import type { StoreLeases } from '../shared-state/store-lease';
 import { toPublicUser, type UserDoc, type UsersRepository } from './users.repository';
@@ -83,6 +81,12 @@ function movesConsoleRights(current: UserDoc, changes: Partial<UserDoc>): boolea
   );
 }
 
+/**
+ * Sets a member's tier through the payments feature's one function, which records why a member is
+ * paid (the route hands it in with who asked); without it the tier is written like any field.
+ */
+export type ChangeTier = (user: UserDoc, tier: UserDoc['membershipTier']) => Promise<UserDoc | null>;
+
 /** A change as the Activity log records it. */
 export interface UserChange {
   before: PublicUser;
@@ -95,8 +99,6 @@ export class UsersService {
     private readonly users: UsersRepository,
     private readonly sessions: SessionsService,
     private readonly leases: StoreLeases,
-    /** Tier edits go through the payments feature's one function, which records why a member is paid. */
-    private readonly tiers?: Pick<MembershipTiers, 'change'>,
   ) {}
 
   async list(query: UserListQuery): Promise<UserPage> {
@@ -156,14 +158,14 @@ export class UsersService {
   async update(
     id: string,
     body: UpdateUserBody,
-    actor: { userId: string; sessionId: string; request?: FastifyRequest },
+    actor: { userId: string; sessionId: string },
     confirm: ConfirmReauth,
+    changeTier?: ChangeTier,
   ): Promise<UserChange> {
     const changes: Partial<UserDoc> = {};
-    const viaTiers = this.tiers && actor.request ? { tiers: this.tiers, request: actor.request } : null;
     // An undefined value would unset the field in the store, so only given fields are copied.
     for (const [key, value] of Object.entries(body)) {
-      if (value === undefined || key === 'password' || (key === 'membershipTier' && viaTiers)) continue;
+      if (value === undefined || key === 'password' || (key === 'membershipTier' && changeTier)) continue;
       Object.assign(changes, { [key]: value });
     }
     if (body.password) changes.password = await hashPassword(body.password);
@@ -181,12 +183,8 @@ export class UsersService {
       try {
         let updated = await this.users.update(id, changes);
         if (!updated) throw new AppError('NOT_FOUND', 'User not found.');
-        if (viaTiers && body.membershipTier)
-          updated =
-            (await viaTiers.tiers.change(updated, body.membershipTier, {
-              kind: 'admin',
-              request: viaTiers.request,
-            })) ?? updated;
+        if (changeTier && body.membershipTier)
+          updated = (await changeTier(updated, body.membershipTier)) ?? updated;
         if (body.password) await this.sessions.endAll(id, id === actor.userId ? actor.sessionId : undefined);
         return { before: toPublicUser(current), after: toPublicUser(updated) };
       } catch (error) {

@@ -6,7 +6,7 @@ import { FormMessage } from '../../../components/ui/form-message';
 import { PasswordField } from '../../../components/ui/password-field';
 import { TextField } from '../../../components/ui/text-field';
 import { useForgetSession } from '../../../lib/use-logout';
-import { deleteAccount } from '../api';
+import { useDeleteAccount } from '../api';
 import { errorText } from '../error-text';
 import { ACTION_ROW, Section } from './section';
 
@@ -18,8 +18,7 @@ export function DeleteSection({ role, retentionDays }: { role: Role; retentionDa
   const forget = useForgetSession();
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [error, setError] = useState('');
-  const [pending, setPending] = useState(false);
+  const remove = useDeleteAccount();
 
   if (role === 'admin') {
     return (
@@ -32,17 +31,9 @@ export function DeleteSection({ role, retentionDays }: { role: Role; retentionDa
     );
   }
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    setPending(true);
-    setError('');
-    try {
-      await deleteAccount({ password, confirmation });
-      forget();
-    } catch (err) {
-      setError(errorText(err, 'Could not delete your account'));
-      setPending(false);
-    }
+    remove.mutate({ password, confirmation }, { onSuccess: forget });
   };
   return (
     <Section
@@ -69,12 +60,16 @@ export function DeleteSection({ role, retentionDays }: { role: Role; retentionDa
             onChange={(e) => setConfirmation(e.target.value)}
           />
         </div>
-        {error && <FormMessage tone="error">{error}</FormMessage>}
+        {remove.isError && (
+          <FormMessage tone="error">{errorText(remove.error, 'Could not delete your account')}</FormMessage>
+        )}
         <div className={ACTION_ROW}>
           <Button
             type="submit"
             variant="danger"
-            disabled={pending || confirmation.trim() !== DELETE_CONFIRMATION || !password}
+            disabled={
+              remove.isPending || remove.isSuccess || confirmation.trim() !== DELETE_CONFIRMATION || !password
+            }
           >
             Delete my account
           </Button>

@@ -1,9 +1,8 @@
 import type { SessionInfo } from '@common/schemas/account';
-import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
 import { useForgetSession } from '../../../lib/use-logout';
-import { signOutEverywhere } from '../api';
+import { useSignOutEverywhere } from '../api';
 import { describeDevice } from '../describe-device';
 import { errorText } from '../error-text';
 import { ACTION_ROW, Section } from './section';
@@ -14,19 +13,8 @@ const when = (iso: string) =>
 /** Where the member is signed in, and the way out of all of it at once (a lost phone, a shared computer). */
 export function SessionsSection({ sessions }: { sessions: SessionInfo[] }) {
   const forget = useForgetSession();
-  const [error, setError] = useState('');
-  const [pending, setPending] = useState(false);
-  const onClick = async () => {
-    setPending(true);
-    setError('');
-    try {
-      await signOutEverywhere();
-      forget();
-    } catch (err) {
-      setError(errorText(err, 'Could not sign you out everywhere'));
-      setPending(false);
-    }
-  };
+  const signOut = useSignOutEverywhere();
+  const onClick = () => signOut.mutate(undefined, { onSuccess: forget });
   return (
     <Section
       title="Where you are signed in"
@@ -52,13 +40,15 @@ export function SessionsSection({ sessions }: { sessions: SessionInfo[] }) {
           </li>
         ))}
       </ul>
-      {error && (
+      {signOut.isError && (
         <div className="mt-4">
-          <FormMessage tone="error">{error}</FormMessage>
+          <FormMessage tone="error">
+            {errorText(signOut.error, 'Could not sign you out everywhere')}
+          </FormMessage>
         </div>
       )}
       <div className={`mt-5 ${ACTION_ROW}`}>
-        <Button variant="secondary" onClick={onClick} disabled={pending}>
+        <Button variant="secondary" onClick={onClick} disabled={signOut.isPending || signOut.isSuccess}>
           Sign out everywhere
         </Button>
       </div>

@@ -1,11 +1,10 @@
-import type { ReauthResponse } from '@common/schemas/reauth';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
 import { ModalDialog } from '../../../components/ui/modal-dialog';
 import { PasswordField } from '../../../components/ui/password-field';
-import { api } from '../../../lib/api-client';
-import { rememberProof, setPasswordPrompt } from '../../../lib/reauth-proof';
+import { setPasswordPrompt } from '../../../lib/reauth-proof';
+import { useConfirmPassword } from '../api';
 
 /**
  * Asks for the administrator's password before a change that can take the site (moving the
@@ -15,8 +14,8 @@ import { rememberProof, setPasswordPrompt } from '../../../lib/reauth-proof';
 export function PasswordPromptHost() {
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const check = useConfirmPassword();
+  const { reset } = check;
   const resolver = useRef<((ok: boolean) => void) | null>(null);
   const titleId = useId();
 
@@ -26,12 +25,12 @@ export function PasswordPromptHost() {
         new Promise<boolean>((resolve) => {
           resolver.current = resolve;
           setPassword('');
-          setError(null);
+          reset();
           setOpen(true);
         }),
     );
     return () => setPasswordPrompt(null);
-  }, []);
+  }, [reset]);
 
   const finish = (ok: boolean) => {
     resolver.current?.(ok);
@@ -40,23 +39,9 @@ export function PasswordPromptHost() {
     setPassword('');
   };
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    setPending(true);
-    setError(null);
-    try {
-      const answer = await api<ReauthResponse>('/api/auth/reauth', {
-        method: 'POST',
-        body: { password },
-        auth: true,
-      });
-      rememberProof(answer.proof, answer.expiresAt);
-      finish(true);
-    } catch (failure) {
-      setError((failure as Error).message);
-    } finally {
-      setPending(false);
-    }
+    check.mutate(password, { onSuccess: () => finish(true) });
   }
 
   return (
@@ -77,13 +62,13 @@ export function PasswordPromptHost() {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
-        {error && <FormMessage tone="error">{error}</FormMessage>}
+        {check.isError && <FormMessage tone="error">{check.error.message}</FormMessage>}
         <div className="flex flex-col-reverse gap-2 pt-1 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={() => finish(false)}>
             Cancel
           </Button>
-          <Button type="submit" disabled={pending || !password}>
-            {pending ? 'Checking…' : 'Confirm'}
+          <Button type="submit" disabled={check.isPending || !password}>
+            {check.isPending ? 'Checking…' : 'Confirm'}
           </Button>
         </div>
       </form>

@@ -12,7 +12,7 @@ import type {
   SlideshowSaveResponse,
   SlideshowSettings,
 } from '@common/schemas/slideshow';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
 export const slideshowKeys = {
@@ -29,14 +29,6 @@ export async function fetchSlideshowSettings(): Promise<SlideshowSettings> {
   return (await api<SlideshowConfigResponse>('/api/slider/config', { auth: true })).data;
 }
 
-export function saveSlideshowSettings(config: SlideshowSettings) {
-  return api<SlideshowSaveResponse>('/api/slider/config', {
-    method: 'PUT',
-    body: config,
-    auth: true,
-  });
-}
-
 /** The list of playlists is the answer itself (see common/schemas/envelopes.ts). */
 export function fetchPlaylists(): Promise<Playlist[]> {
   return api<PlaylistsResponse>('/api/playlists', { auth: true });
@@ -51,25 +43,82 @@ function lists(items: PlaylistItem[]) {
   };
 }
 
-export async function createPlaylist(name: string, items: PlaylistItem[]): Promise<Playlist> {
-  const body = { name, ...lists(items) };
-  return (await api<PlaylistResponse>('/api/playlists', { method: 'POST', body, auth: true })).data;
-}
-
-export async function updatePlaylist(id: string, items: PlaylistItem[]): Promise<Playlist> {
-  const path = `/api/playlists/${encodeURIComponent(id)}`;
-  return (await api<PlaylistResponse>(path, { method: 'PUT', body: lists(items), auth: true })).data;
-}
-
-export function deletePlaylist(id: string) {
-  return api<DeletePlaylistResponse>(`/api/playlists/${encodeURIComponent(id)}`, {
-    method: 'DELETE',
-    auth: true,
+/** Saves the whole settings; the cached settings become what the server answers. */
+export function useSaveSlideshowSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (config: SlideshowSettings) =>
+      api<SlideshowSaveResponse>('/api/slider/config', {
+        method: 'PUT',
+        body: config,
+        auth: true,
+      }),
+    onSuccess: (answer) => queryClient.setQueryData(slideshowKeys.config, answer.data),
   });
 }
 
-export function scanLibrary(basePath: string) {
-  return api<ScanResponse>('/api/media/scan-files', { method: 'POST', body: { basePath }, auth: true });
+/** A change to the playlists, after which they are read again. */
+function usePlaylistChange<V, T>(call: (variables: V) => Promise<T>, onSuccess?: (variables: V) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: (_answer, variables) => {
+      onSuccess?.(variables);
+      return queryClient.invalidateQueries({ queryKey: slideshowKeys.playlists });
+    },
+  });
+}
+
+export function useCreatePlaylist() {
+  return usePlaylistChange(
+    async ({ name, items }: { name: string; items: PlaylistItem[] }) =>
+      (
+        await api<PlaylistResponse>('/api/playlists', {
+          method: 'POST',
+          body: { name, ...lists(items) },
+          auth: true,
+        })
+      ).data,
+  );
+}
+
+export function useUpdatePlaylist() {
+  return usePlaylistChange(
+    async ({ id, items }: { id: string; items: PlaylistItem[] }) =>
+      (
+        await api<PlaylistResponse>(`/api/playlists/${encodeURIComponent(id)}`, {
+          method: 'PUT',
+          body: lists(items),
+          auth: true,
+        })
+      ).data,
+  );
+}
+
+/** The server leaves no playlist active when the active one goes: the cached settings say so too. */
+export function useDeletePlaylist() {
+  const queryClient = useQueryClient();
+  return usePlaylistChange(
+    (id: string) =>
+      api<DeletePlaylistResponse>(`/api/playlists/${encodeURIComponent(id)}`, {
+        method: 'DELETE',
+        auth: true,
+      }),
+    (id) =>
+      queryClient.setQueryData<SlideshowSettings>(slideshowKeys.config, (current) =>
+        current && current.activePlaylist === id ? { ...current, activePlaylist: null } : current,
+      ),
+  );
+}
+
+/** Scans the library; every cached media list is read again. */
+export function useScanLibrary() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (basePath: string) =>
+      api<ScanResponse>('/api/media/scan-files', { method: 'POST', body: { basePath }, auth: true }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['media'] }),
+  });
 }
 
 export function useSlideshowSettings() {

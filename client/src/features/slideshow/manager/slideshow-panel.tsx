@@ -7,16 +7,15 @@ import { useUnsavedChanges } from '../../admin/leave-guard';
 import { useNotices } from '../../admin/notices/notices';
 import { previewSlideshow, reloadSlideshow } from '../slideshow-events';
 import {
-  createPlaylist,
-  deletePlaylist,
-  saveSlideshowSettings,
-  scanLibrary,
-  slideshowKeys,
-  updatePlaylist,
+  useCreatePlaylist,
+  useDeletePlaylist,
   useLastScan,
   useLibrary,
   usePlaylists,
+  useSaveSlideshowSettings,
+  useScanLibrary,
   useSlideshowSettings,
+  useUpdatePlaylist,
 } from './api';
 import { LibraryCard } from './components/library-card';
 import { PlaylistOrderStrip } from './components/playlist-order-strip';
@@ -37,7 +36,13 @@ export function SlideshowPanel() {
   const playlistsQuery = usePlaylists();
   const saved = configQuery.data;
   const [draft, setDraft] = useState<SlideshowSettings | null>(null);
-  const [busy, setBusy] = useState<null | 'config' | 'playlist' | 'scan'>(null);
+  const saveSettings = useSaveSlideshowSettings();
+  const scanLibrary = useScanLibrary();
+  // Its own, so that the quiet first scan does not show as the Scan button's.
+  const quietScan = useScanLibrary();
+  const createPlaylist = useCreatePlaylist();
+  const updatePlaylist = useUpdatePlaylist();
+  const deletePlaylist = useDeletePlaylist();
   const editor = usePlaylistEditor();
 
   // The form starts from the saved settings once; later refetches must not wipe unsaved edits.
@@ -53,13 +58,12 @@ export function SlideshowPanel() {
 
   // A library that was never scanned is scanned once, quietly, when the panel first sees it.
   const silentScan = useRef<string | null>(null);
+  const scanQuietly = quietScan.mutate;
   useEffect(() => {
     if (!basePath || lastScan.data !== null || silentScan.current === basePath) return;
     silentScan.current = basePath;
-    scanLibrary(basePath)
-      .then(() => queryClient.invalidateQueries({ queryKey: ['media'] }))
-      .catch(() => {});
-  }, [basePath, lastScan.data, queryClient]);
+    scanQuietly(basePath);
+  }, [basePath, lastScan.data, scanQuietly]);
 
   const previewing =
     draft !== null &&
@@ -74,31 +78,23 @@ export function SlideshowPanel() {
 
   async function saveConfig() {
     if (!draft) return;
-    setBusy('config');
     try {
-      const answer = await saveSlideshowSettings(draft);
-      queryClient.setQueryData(slideshowKeys.config, answer.data);
+      const answer = await saveSettings.mutateAsync(draft);
       setDraft(answer.data);
       success(answer.message || 'Configuration saved successfully!');
       reloadSlideshow();
     } catch (failure) {
       error(`Error: ${messageOf(failure) || 'Failed to save'}`);
-    } finally {
-      setBusy(null);
     }
   }
 
   async function scan() {
     if (!basePath || !draft?.backgroundsBasePath.trim()) return error('Please set a base path first.');
-    setBusy('scan');
     try {
-      const answer = await scanLibrary(basePath);
-      await queryClient.invalidateQueries({ queryKey: ['media'] });
+      const answer = await scanLibrary.mutateAsync(basePath);
       success(`Scan complete: ${answer.discoveries.total} files found`);
     } catch (failure) {
       error(`Scan error: ${messageOf(failure)}`);
-    } finally {
-      setBusy(null);
     }
   }
 
@@ -110,8 +106,10 @@ export function SlideshowPanel() {
   async function create(name: string): Promise<boolean> {
     try {
       // Items picked before any playlist was selected go into the new one.
-      const created = await createPlaylist(name, editor.selectedId ? [] : editor.items);
-      await queryClient.invalidateQueries({ queryKey: slideshowKeys.playlists });
+      const created = await createPlaylist.mutateAsync({
+        name,
+        items: editor.selectedId ? [] : editor.items,
+      });
       editor.select(created);
       return true;
     } catch (failure) {
@@ -129,17 +127,12 @@ export function SlideshowPanel() {
     });
     if (!sure) return;
     try {
-      await deletePlaylist(playlist._id);
+      await deletePlaylist.mutateAsync(playlist._id);
       if (editor.selectedId === playlist._id) editor.select(null);
       // The server leaves no playlist active when the active one goes.
-      const unset = (config: SlideshowSettings | null | undefined) =>
-        config && config.activePlaylist === playlist._id ? { ...config, activePlaylist: null } : config;
-      setDraft((current) => unset(current) ?? null);
-      queryClient.setQueryData<SlideshowSettings>(
-        slideshowKeys.config,
-        (current) => unset(current) ?? undefined,
+      setDraft((current) =>
+        current && current.activePlaylist === playlist._id ? { ...current, activePlaylist: null } : current,
       );
-      await queryClient.invalidateQueries({ queryKey: slideshowKeys.playlists });
       reloadSlideshow();
     } catch (failure) {
       error(`Failed to delete playlist: ${messageOf(failure)}`);
@@ -148,17 +141,13 @@ export function SlideshowPanel() {
 
   async function saveSelected() {
     if (!editor.selectedId) return;
-    setBusy('playlist');
     try {
-      const updated = await updatePlaylist(editor.selectedId, editor.items);
+      const updated = await updatePlaylist.mutateAsync({ id: editor.selectedId, items: editor.items });
       editor.select(updated);
-      await queryClient.invalidateQueries({ queryKey: slideshowKeys.playlists });
       success('Playlist saved successfully!');
       reloadSlideshow();
     } catch (failure) {
       error(`Failed to update playlist: ${messageOf(failure)}`);
-    } finally {
-      setBusy(null);
     }
   }
 
@@ -193,7 +182,7 @@ export function SlideshowPanel() {
         <SlideshowSettingsCard
           draft={draft}
           playlists={playlists ?? []}
-          saving={busy === 'config'}
+          saving={saveSettings.isPending}
           previewing={previewing}
           onChange={(change) => setDraft((current) => (current ? { ...current, ...change } : current))}
           onSave={saveConfig}
@@ -209,7 +198,7 @@ export function SlideshowPanel() {
           videos={videos.data}
           version={version}
           selected={editor.items}
-          busy={busy === 'scan'}
+          busy={scanLibrary.isPending}
           onToggle={editor.toggle}
           onScan={scan}
           onRefresh={refresh}
@@ -228,7 +217,7 @@ export function SlideshowPanel() {
       <PlaylistOrderStrip
         name={selected?.name ?? null}
         items={editor.items}
-        saving={busy === 'playlist'}
+        saving={updatePlaylist.isPending}
         onReorder={editor.reorder}
         onRemove={editor.toggle}
         onSave={saveSelected}

@@ -1,6 +1,6 @@
 import { Binary, Decimal128, Long, ObjectId, Timestamp } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactDocument } from './redact';
+import { REDACTED, redactDocument, redactUri } from './redact';
 
 describe('redactDocument', () => {
   it('hides every secret the site keeps, and shows what is not secret', () => {
@@ -85,5 +85,17 @@ describe('redactDocument', () => {
     });
     expect(shown.text).toBe(`${'x'.repeat(10_000)}… (5 more characters)`);
     expect((shown.list as unknown[]).at(-1)).toBe('… 2 more items');
+  });
+});
+
+describe('redactUri', () => {
+  it('replaces the password of a MongoDB address, and leaves an address without one as it is', () => {
+    expect(redactUri('mongodb://site:s3cr%40t@db.example:27017/members?authSource=admin')).toBe(
+      'mongodb://site:***@db.example:27017/members?authSource=admin',
+    );
+    expect(redactUri('mongodb+srv://site:pw@cluster.example/members')).toBe(
+      'mongodb+srv://site:***@cluster.example/members',
+    );
+    expect(redactUri('mongodb://db.example:27017/members')).toBe('mongodb://db.example:27017/members');
   });
 });

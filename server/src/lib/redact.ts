@@ -1,4 +1,9 @@
-/** What a secret is shown as in the explorer. */
+/**
+ * Secrets made fit to show: in the database explorer, the Activity log's before and after, and
+ * MongoDB addresses in logs and messages.
+ */
+
+/** What a secret is shown as. */
 export const REDACTED = '[redacted]';
 
 /**
@@ -85,4 +90,9 @@ function bsonValue(value: object): unknown {
     default:
       return `${type}(${v.toString()})`;
   }
+}
+
+/** A MongoDB URI fit for logs and messages: the password replaced. */
+export function redactUri(uri: string): string {
+  return uri.replace(/^(mongodb(?:\+srv)?:\/\/[^:/@]+):[^@]*@/, '$1:***@');
 }

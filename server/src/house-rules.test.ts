@@ -1,0 +1,227 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { PUBLIC_PAGES } from '@common/public-pages';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * ARCHITECTURE.md's "Rules of the house", and one way per concern, checked by reading the files:
+ * each test names the files (and the first line) that break its rule. An exception is listed with
+ * its reason, so that a new one is a decision, not an accident.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+function listFiles(folder: string): string[] {
+  return readdirSync(path.join(ROOT, folder)).flatMap((name) => {
+    const file = `${folder}/${name}`;
+    return statSync(path.join(ROOT, file)).isDirectory() ? listFiles(file) : [file];
+  });
+}
+
+const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
+/** Tests and their helpers (server/src/test/, a feature's *-test-support.ts or *-test-fixtures.ts). */
+const isTest = (file: string) =>
+  /\.test\.tsx?$|-test-(?:support|fixtures)\.ts$/.test(file) || file.startsWith('server/src/test/');
+
+const SERVER = listFiles('server/src').filter((file) => file.endsWith('.ts') && !isTest(file));
+const CLIENT = listFiles('client/src').filter((file) => /\.tsx?$/.test(file) && !isTest(file));
+const FEATURES = SERVER.filter((file) => file.startsWith('server/src/features/'));
+const ROUTES = SERVER.filter((file) => file.endsWith('.routes.ts'));
+const SERVICES = SERVER.filter((file) => file.endsWith('.service.ts'));
+
+/** `file:line` for each file where `pattern` matches a line, leaving out the excepted files. */
+function offenders(files: string[], pattern: RegExp, except: Record<string, string> = {}): string[] {
+  return files
+    .filter((file) => !(file in except))
+    .flatMap((file) => {
+      const line = read(file)
+        .split('\n')
+        .findIndex((text) => pattern.test(text));
+      return line === -1 ? [] : [`${file}:${line + 1}`];
+    });
+}
+
+describe('one way per concern', () => {
+  it('writes a whole file through lib/durable-file.ts only', () => {
+    // What else takes a name in a folder is a move or an exclusive create, not a whole-file write.
+    const notWholeFileWrites: Record<string, string> = {
+      'server/src/lib/durable-file.ts': 'the one whole-file writer',
+      'server/src/lib/startup-error.ts': 'writes, flushes and removes a probe: can the folder be written?',
+      'server/src/mail/mail-queue-files.ts': 'claims a message by moving it between the queue folders',
+      'server/src/features/nginx/nginx-files.ts': 'moves the candidate nginx tested into place',
+      'server/src/features/media/media-upload.ts': 'an upload streams to a temp file',
+      'server/src/features/media/safe-file-name.ts': 'moves the uploaded temp file under a free name',
+      'server/src/store/nedb/import.ts': "moves the old store's files aside once imported",
+      'server/src/store/sqlite/lock.ts': 'the lock file is made by an exclusive create',
+    };
+    const writer =
+      /\bimport\s*\{[^}]*\b(?:rename|renameSync|writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|copyFile)\b[^}]*\}\s*from\s*'(?:node:)?fs(?:\/promises)?'|\bimport\s+(?:\*\s+as\s+)?\w+\s+from\s*'(?:node:)?fs(?:\/promises)?'|\.writeFile\(/;
+    expect(offenders(SERVER, writer, notWholeFileWrites)).toEqual([]);
+  });
+
+  it('keeps the CSV and redaction helpers in lib/, never borrowed from another feature', () => {
+    expect(offenders(SERVER, /\b(?:function|const)\s+csv[A-Z]\w*/, { 'server/src/lib/csv.ts': '' })).toEqual(
+      [],
+    );
+    const redaction = /\b(?:function|const)\s+(?:redact[A-Z]\w*|REDACTED\b)|'\[redacted\]'|:\*\*\*@/;
+    expect(offenders(SERVER, redaction, { 'server/src/lib/redact.ts': '' })).toEqual([]);
+    expect(offenders(FEATURES, /from '\.\.\/[\w-]+\/[\w-]*(?:csv|redact)[\w-]*'/)).toEqual([]);
+  });
+
+  it('writes every service as a class', () => {
+    expect(offenders(SERVER, /\bexport\s+(?:async\s+)?function\s+create\w*Service\b/)).toEqual([]);
+    const withoutClass = SERVICES.filter((file) => !/^export class \w+/m.test(read(file)));
+    expect(withoutClass).toEqual([]);
+  });
+
+  it('makes every write of a signed-in screen a react-query mutation in its feature’s api.ts', () => {
+    const write = /method:\s*'(?:POST|PUT|PATCH|DELETE)'|\{\s*method,|\.open\(\s*'(?:POST|PUT|PATCH|DELETE)'/;
+    const isApi = (file: string) => /^client\/src\/features\/.+\/api\.ts$/.test(file);
+    // Sign-out forgets the token at once; the request must have read it first, which a mutation
+    // (its function runs a moment later) would not. Nothing on screen waits for its answer.
+    const outsideApi = { 'client/src/lib/use-logout.ts': 'fire-and-forget sign-out' };
+    expect(
+      offenders(
+        CLIENT.filter((file) => !isApi(file)),
+        write,
+        outsideApi,
+      ),
+    ).toEqual([]);
+
+    // The public pages' calls: react-query is never loaded by a public page (see below), so their
+    // forms submit through useSubmit.
+    const publicApi = 'client/src/features/auth/api.ts';
+    const notHooks = CLIENT.filter((file) => isApi(file) && file !== publicApi).flatMap((file) =>
+      topLevelDeclarations(read(file))
+        .filter((d) => d.exported && !/^use[A-Z]/.test(d.name) && write.test(d.text))
+        .map((d) => `${file}: ${d.name}`),
+    );
+    expect(notHooks).toEqual([]);
+  });
+
+  it('submits with useSubmit on the public pages only', () => {
+    const users = CLIENT.filter((file) => /\buseSubmit\b/.test(read(file)));
+    const outsidePublic = users.filter(
+      (file) => !/^client\/src\/features\/auth\/(?:[\w-]+-page\.tsx|use-submit\.ts)$/.test(file),
+    );
+    expect(outsidePublic).toEqual([]);
+  });
+
+  it('never loads react-query on a public page', () => {
+    const entries = [
+      'client/src/main.tsx',
+      'client/src/app/not-found-page.tsx',
+      'client/src/features/account/confirm-email-page.tsx',
+      ...Object.values(PUBLIC_PAGES).flatMap((page) =>
+        'module' in page && page.module ? [`client/src/${page.module}`] : [],
+      ),
+    ];
+    const loading = entries.filter((entry) => staticImports(entry).has('@tanstack/react-query'));
+    expect(loading).toEqual([]);
+  });
+});
+
+describe('rules of the house', () => {
+  it('routes are thin: an error is an AppError thrown, its body made by errorBody', () => {
+    // An error body ({ success: false, code, message, msg }) is made by errorBody alone.
+    const errorBodies = SERVER.filter((file) => file !== 'server/src/http/error-handler.ts').flatMap((file) =>
+      [...read(file).matchAll(/\{[^{}]*\bsuccess:\s*false\b[^{}]*\}/g)]
+        .filter(([body]) => /\b(?:code|msg):/.test(body))
+        .map(([body]) => `${file}: ${body.replace(/\s+/g, ' ')}`),
+    );
+    expect(errorBodies).toEqual([]);
+    const handMade = ROUTES.flatMap((file) =>
+      [...read(file).matchAll(/reply\.(?:code|status)\(([^)]*)\)/g)]
+        .filter(([call, status]) => {
+          if (/^\s*[1-3]\d\d\s*$/.test(status ?? '')) return false;
+          const sent = read(file).slice(read(file).indexOf(call), read(file).indexOf(call) + 200);
+          return !sent.includes('errorBody(');
+        })
+        .map(([call]) => `${file}: ${call}`),
+    );
+    expect(handMade).toEqual([]);
+  });
+
+  it('services throw AppError (or a kind of it) and never see a reply', () => {
+    const appErrors = new Set(['AppError']);
+    for (const file of SERVER)
+      for (const [, name] of read(file).matchAll(/class (\w+) extends AppError\b/g))
+        appErrors.add(name ?? '');
+    const otherThrows = SERVICES.flatMap((file) =>
+      [...read(file).matchAll(/throw new (\w+)\(/g)]
+        .filter(([, name]) => !appErrors.has(name ?? ''))
+        .map(([found]) => `${file}: ${found}`),
+    );
+    expect(otherThrows).toEqual([]);
+    expect(offenders(SERVICES, /\bFastifyReply\b/)).toEqual([]);
+    // ctx.activity.record(request, …) reads who did it and from where, for every feature's routes.
+    const readsRequest = { 'server/src/features/activity/activity.service.ts': 'who and from where' };
+    expect(offenders(SERVICES, /\bFastifyRequest\b/, readsRequest)).toEqual([]);
+  });
+
+  it('repositories are the only code touching the store’s collections', () => {
+    const collection = /\.collection(?:<[^>]*>)?\(\s*['"`]/;
+    const touching = SERVER.filter(
+      (file) =>
+        !file.endsWith('.repository.ts') &&
+        !file.startsWith('server/src/store/') &&
+        // The changes and leases collections: these two are their only code, their repositories.
+        file !== 'server/src/features/shared-state/shared-changes.ts' &&
+        file !== 'server/src/features/shared-state/store-lease.ts',
+    );
+    expect(offenders(touching, collection)).toEqual([]);
+  });
+
+  it('responses whitelist their fields: routes never hand out a stored document', () => {
+    // A stored document (UserDoc, SessionDoc, …) leaves only through its mapper (toPublicUser, …).
+    expect(offenders(ROUTES, /\b[A-Z]\w*Doc\b/)).toEqual([]);
+    expect(offenders(SERVER, /\b__v\b/)).toEqual([]);
+  });
+});
+
+interface Declaration {
+  name: string;
+  exported: boolean;
+  text: string;
+}
+
+/** A module's top-level functions and constants, each with its text up to the next one. */
+function topLevelDeclarations(source: string): Declaration[] {
+  const start = /^(export\s+)?(?:async\s+)?(?:function\*?\s+|const\s+|let\s+)(\w+)/gm;
+  const found = [...source.matchAll(start)];
+  return found.map((match, i) => ({
+    name: match[2] ?? '',
+    exported: Boolean(match[1]),
+    text: source.slice(match.index, found[i + 1]?.index ?? source.length),
+  }));
+}
+
+/** Every package a client module loads before anything is imported lazily (`import()` is not followed). */
+function staticImports(entry: string, seen = new Set<string>(), packages = new Set<string>()): Set<string> {
+  if (seen.has(entry)) return packages;
+  seen.add(entry);
+  const source = read(entry);
+  for (const [, spec] of source.matchAll(/^(?:import|export)\b[^;'"]*?(?:from\s*)?['"]([^'"]+)['"]/gm)) {
+    if (!spec) continue;
+    const local = spec.startsWith('.')
+      ? path.posix.join(path.posix.dirname(entry), spec)
+      : spec.startsWith('@common/')
+        ? `common/${spec.slice('@common/'.length)}`
+        : null;
+    if (local === null) {
+      packages.add(spec);
+      continue;
+    }
+    const file = ['', '.ts', '.tsx', '/index.ts', '/index.tsx'].map((end) => local + end).find(isFile);
+    if (file && /\.tsx?$/.test(file)) staticImports(file, seen, packages);
+  }
+  return packages;
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(path.join(ROOT, file)).isFile();
+  } catch {
+    return false;
+  }
+}
