@@ -1,9 +1,27 @@
-import type { NginxConfig } from '@common/schemas/nginx';
-
 /*
- * The web-server panel's constants, kept apart from the zod schemas so that the console panel
- * does not pull the validation library in with them.
+ * The web-server panel's settings type and constants, kept apart from the zod schemas so that
+ * the console panel does not pull the validation library in with them.
  */
+
+/** The web-server settings the console edits. */
+export interface NginxConfig {
+  /** One or more host names, separated by spaces. */
+  serverName: string;
+  port: number;
+  sslPort: number;
+  sslEnabled: boolean;
+  /**
+   * Where nginx forwards what it does not serve itself: one or more `http(s)://host[:port][/path]`
+   * separated by spaces (several app instances behind one nginx; they share one scheme and path).
+   */
+  proxyPass: string;
+  /** An absolute folder whose files nginx serves directly (the built web client by default). */
+  staticRoot: string;
+  /** A size with an optional unit, as nginx reads it: `512M`, `100k`, `0` (no limit). */
+  maxBodySize: string;
+  gzipEnabled: boolean;
+  cacheEnabled: boolean;
+}
 
 /**
  * The web server's defaults. The proxy target and the static root depend on the app, so the server

@@ -2,30 +2,11 @@ import {
   MAX_PROXY_TARGETS,
   NGINX_DEFAULTS,
   NGINX_FIELD_LABELS,
+  type NginxConfig,
   proxyTargetsOf,
 } from '@common/nginx-defaults';
 import { z } from 'zod';
 import type { DataAnswer, RefusalWithError } from './envelopes';
-
-/** The web-server settings the console edits. */
-export interface NginxConfig {
-  /** One or more host names, separated by spaces. */
-  serverName: string;
-  port: number;
-  sslPort: number;
-  sslEnabled: boolean;
-  /**
-   * Where nginx forwards what it does not serve itself: one or more `http(s)://host[:port][/path]`
-   * separated by spaces (several app instances behind one nginx; they share one scheme and path).
-   */
-  proxyPass: string;
-  /** An absolute folder whose files nginx serves directly (the built web client by default). */
-  staticRoot: string;
-  /** A size with an optional unit, as nginx reads it: `512M`, `100k`, `0` (no limit). */
-  maxBodySize: string;
-  gzipEnabled: boolean;
-  cacheEnabled: boolean;
-}
 
 // Every text field is matched against an allow-list of its own, never a deny-list: nothing that
 // could end or add an nginx directive (; { } # $ quotes backslashes CR LF tabs...) can pass.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PaymentPlan } from '../payment-plans';
+import type { SubscriptionStatus, TierSource } from './billing';
 import type { Tier } from './user';
 
 /**
@@ -128,55 +129,6 @@ export interface PaymentsTestResult {
 export interface PaymentsTestResponse {
   success: true;
   data: PaymentsTestResult;
-}
-
-export const SUBSCRIPTION_STATUSES = [
-  'active',
-  'trialing',
-  'past_due',
-  'canceled',
-  'unpaid',
-  'incomplete',
-  'incomplete_expired',
-  'paused',
-] as const;
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
-
-/** Statuses in which the member has paid access: past_due is the grace while the provider retries. */
-export const PAYING_STATUSES: readonly SubscriptionStatus[] = ['active', 'trialing', 'past_due'];
-
-export const SUBSCRIPTION_STATUS_LABELS: Record<SubscriptionStatus, string> = {
-  active: 'Active',
-  trialing: 'Trial',
-  past_due: 'Payment failed, retrying',
-  canceled: 'Cancelled',
-  unpaid: 'Unpaid',
-  incomplete: 'Awaiting first payment',
-  incomplete_expired: 'First payment never made',
-  paused: 'Paused',
-};
-
-/**
- * Why a member has the tier they have: Stripe's events, an administrator's edit, or a paid tier
- * given by hand ('complimentary').
- */
-export const TIER_SOURCES = ['stripe', 'complimentary', 'admin'] as const;
-export type TierSource = (typeof TIER_SOURCES)[number];
-
-/** The billing part of a user as the console and the member see it. */
-export interface PublicBilling {
-  customerId: string | null;
-  subscriptionId: string | null;
-  status: SubscriptionStatus | null;
-  priceId: string | null;
-  /** End of the period paid for: the next payment, or the end of access when it is cancelled. */
-  currentPeriodEnd: string | null;
-  /** The subscription ends at the end of its period (or at `cancelAt`) instead of renewing. */
-  cancelAtPeriodEnd: boolean;
-  cancelAt: string | null;
-  endedAt: string | null;
-  /** The last failed payment, until a payment succeeds. */
-  paymentFailedAt: string | null;
 }
 
 /** Filters of the console's user list: members with a live subscription, failing payments, paid by hand. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PublicBilling, TierSource } from './payments';
+import type { PublicBilling, TierSource } from './billing';
 
 export const ROLES = ['user', 'admin'] as const;
 export const TIERS = ['free', 'paid'] as const;

@@ -1,9 +1,5 @@
-import type {
-  NginxConfig,
-  NginxConfigResponse,
-  NginxHistoryResponse,
-  NginxStatusResponse,
-} from '@common/schemas/nginx';
+import type { NginxConfig } from '@common/nginx-defaults';
+import type { NginxConfigResponse, NginxHistoryResponse, NginxStatusResponse } from '@common/schemas/nginx';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 

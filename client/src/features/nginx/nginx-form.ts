@@ -1,5 +1,5 @@
+import type { NginxConfig } from '@common/nginx-defaults';
 import { NGINX_DEFAULTS, NGINX_FIELD_LABELS, proxyTargetsOf } from '@common/nginx-defaults';
-import type { NginxConfig } from '@common/schemas/nginx';
 import { ApiError } from '../../lib/api-client';
 import type { NginxAnswer } from './api';
 

@@ -1,4 +1,5 @@
-import type { NginxConfig, NginxHistoryEntry } from '@common/schemas/nginx';
+import type { NginxConfig } from '@common/nginx-defaults';
+import type { NginxHistoryEntry } from '@common/schemas/nginx';
 import { useEffect, useState } from 'react';
 import { FormMessage } from '../../components/ui/form-message';
 import { useConfirm } from '../admin/components/confirm-dialog';

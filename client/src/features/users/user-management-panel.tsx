@@ -22,8 +22,8 @@ import { downloadUsersCsv, type UserListParams, useDeleteUser, useUpdateUser, us
 import { AddUserModal } from './components/add-user-modal';
 import { MobileSort } from './components/mobile-sort';
 
-import { SortHeader } from './components/sort-header';
 import { UserRow } from './components/user-row';
+import { UsersTableHead } from './components/users-table-head';
 import { firstOrderOf, SORTABLE_COLUMNS } from './sort-columns';
 import { useDebouncedValue } from './use-debounced-value';
 
@@ -212,33 +212,12 @@ export function UserManagementPanel() {
 
       <div className="mt-6 md:overflow-x-auto md:rounded-2xl md:border md:border-white/10 md:bg-stone-950/60 md:shadow-2xl md:shadow-black/40 md:backdrop-blur-xl">
         <table className="block w-full text-sm md:table md:min-w-[56rem]" aria-busy={list.isFetching}>
-          <thead className="hidden bg-white/[0.03] md:table-header-group">
-            <tr>
-              {SORTABLE_COLUMNS.map((column) => (
-                <SortHeader
-                  key={column.field}
-                  {...column}
-                  sortBy={params.sortBy}
-                  sortOrder={params.sortOrder}
-                  onSort={sortBy}
-                />
-              ))}
-              {passwordColumn && (
-                <th
-                  scope="col"
-                  className="px-3 py-3 text-left text-xs font-semibold uppercase tracking-wider text-stone-400"
-                >
-                  Password
-                </th>
-              )}
-              <th
-                scope="col"
-                className="px-3 py-3 text-right text-xs font-semibold uppercase tracking-wider text-stone-400"
-              >
-                Actions
-              </th>
-            </tr>
-          </thead>
+          <UsersTableHead
+            sortBy={params.sortBy}
+            sortOrder={params.sortOrder}
+            onSort={sortBy}
+            passwordColumn={passwordColumn}
+          />
           <tbody className="block md:table-row-group">
             {users.map((user) => (
               <UserRow

@@ -1,10 +1,11 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import { redactUri } from '../../lib/redact';
 import { type MongoSettings, mongoUri, writeStoreSettings } from '../../settings/store-settings';
 import type { Store } from '../../store/store';
 import { abandonCopy, contentsOf, copyStore } from '../../store/store-copy';
 import { type UserDoc, UsersRepository } from '../users/users.repository';
-import type { DatabaseServiceDeps } from './database.service';
+import type { TargetConnector } from './mongo-target';
 
 const PAUSED = 'The site is moving to a new database. Please try again in a minute.';
 
@@ -15,8 +16,16 @@ const PAUSED = 'The site is moving to a new database. Please try again in a minu
  * starts and stay stopped until the restart, so nothing is acknowledged here that the new store
  * lacks; if anything fails before the switch, they start again and nothing has changed.
  */
+/** What a move needs of the database service's parts. */
+export interface MoveDeps {
+  store: Store;
+  dataDir: string;
+  targets: TargetConnector;
+  log: FastifyBaseLogger;
+}
+
 export async function moveTo(
-  deps: Pick<DatabaseServiceDeps, 'store' | 'dataDir' | 'targets' | 'log'>,
+  deps: MoveDeps,
   settings: MongoSettings,
   admin: UserDoc,
 ): Promise<{ copied?: Record<string, number> }> {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { NginxConfig, NginxHistoryEntry } from '@common/schemas/nginx';
+import type { NginxConfig } from '@common/nginx-defaults';
+import type { NginxHistoryEntry } from '@common/schemas/nginx';
 import { writeFileDurably } from '../../lib/durable-file';
 
 /** SPEC: the last 20 saved versions are kept. */

@@ -1,5 +1,6 @@
+import type { NginxConfig } from '@common/nginx-defaults';
 import { NGINX_DEFAULTS } from '@common/nginx-defaults';
-import { type NginxConfig, nginxConfigBody } from '@common/schemas/nginx';
+import { nginxConfigBody } from '@common/schemas/nginx';
 import { describe, expect, it } from 'vitest';
 import { explain, nginxErrorLine } from './nginx-errors';
 import { renderSite, splitProxyPass } from './nginx-template';

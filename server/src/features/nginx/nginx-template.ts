@@ -1,5 +1,5 @@
+import type { NginxConfig } from '@common/nginx-defaults';
 import { proxyTargetsOf } from '@common/nginx-defaults';
-import type { NginxConfig } from '@common/schemas/nginx';
 
 export interface SiteView {
   config: NginxConfig;

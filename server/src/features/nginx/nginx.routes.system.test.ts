@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { NginxConfig } from '@common/schemas/nginx';
+import type { NginxConfig } from '@common/nginx-defaults';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nginxForTests } from '../../test/real-nginx';
 import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';

@@ -1,5 +1,5 @@
+import type { NginxConfig } from '@common/nginx-defaults';
 import type {
-  NginxConfig,
   NginxConfigResponse,
   NginxHistoryResponse,
   NginxRefusal,

@@ -1,10 +1,6 @@
+import type { NginxConfig } from '@common/nginx-defaults';
 import { NGINX_DEFAULTS, NGINX_FIELD_LABELS } from '@common/nginx-defaults';
-import {
-  type NginxConfig,
-  type NginxHistory,
-  type NginxStatusResponse,
-  nginxConfigBody,
-} from '@common/schemas/nginx';
+import { type NginxHistory, type NginxStatusResponse, nginxConfigBody } from '@common/schemas/nginx';
 import { pageSecurityHeaders } from '../../http/security-headers';
 import { AppError } from '../../lib/app-error';
 import type { Config } from '../../settings/config';

@@ -1,4 +1,5 @@
-import { type BillingFilter, PAYING_STATUSES } from '@common/schemas/payments';
+import { PAYING_STATUSES } from '@common/schemas/billing';
+import type { BillingFilter } from '@common/schemas/payments';
 import type { Filter } from '../../store/store';
 import { BILLING_FIELDS } from './billing-record';
 

@@ -1,4 +1,4 @@
-import type { PublicBilling, SubscriptionStatus } from '@common/schemas/payments';
+import type { PublicBilling, SubscriptionStatus } from '@common/schemas/billing';
 
 /**
  * A member's billing as the site keeps it, on their user document (`billing`): written only by

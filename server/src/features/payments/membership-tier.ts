@@ -1,4 +1,4 @@
-import type { TierSource } from '@common/schemas/payments';
+import type { TierSource } from '@common/schemas/billing';
 import type { Tier } from '@common/schemas/user';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';

@@ -1,5 +1,6 @@
 import type { PaymentPlan } from '@common/payment-plans';
-import type { PaymentsCheck, SubscriptionStatus } from '@common/schemas/payments';
+import type { SubscriptionStatus } from '@common/schemas/billing';
+import type { PaymentsCheck } from '@common/schemas/payments';
 
 /**
  * The payment provider port. The site never sees a card: the provider's own pages take the

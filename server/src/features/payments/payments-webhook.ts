@@ -1,5 +1,5 @@
+import { PAYING_STATUSES, type SubscriptionStatus } from '@common/schemas/billing';
 import type { WebhookOutcome } from '@common/schemas/payments';
-import { PAYING_STATUSES, type SubscriptionStatus } from '@common/schemas/payments';
 import type { Tier } from '@common/schemas/user';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
@@ -45,8 +45,6 @@ export interface WebhookDeps {
   log: FastifyBaseLogger;
   publicUrl: string;
 }
-
-export type { WebhookOutcome } from '@common/schemas/payments';
 
 /**
  * Stripe's word on a member's subscription, and the only word that moves a paid tier on its

@@ -1,9 +1,9 @@
 import type { PaymentPlan } from '@common/payment-plans';
+import { PAYING_STATUSES } from '@common/schemas/billing';
 import {
   CHECKOUT_RETURN_PARAM,
   type checkoutBody,
   type MemberBilling,
-  PAYING_STATUSES,
   type PaymentsOverview,
   type portalBody,
 } from '@common/schemas/payments';

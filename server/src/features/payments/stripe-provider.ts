@@ -1,17 +1,26 @@
 import { createHash } from 'node:crypto';
-import { describePlan, type PaymentPlan } from '@common/payment-plans';
-import { type PaymentsCheck, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@common/schemas/payments';
+import type { PaymentPlan } from '@common/payment-plans';
+import type { PaymentsCheck } from '@common/schemas/payments';
 import Stripe from 'stripe';
 import type { ApiBase } from '../../settings/payments-env';
 import {
   type CheckoutInput,
   InvalidEventError,
   type PaymentEvent,
-  type PaymentEventKind,
   type PaymentProvider,
   ProviderError,
   type SubscriptionState,
 } from './payment-provider';
+import {
+  call,
+  errorOf,
+  isAuthentication,
+  isMissing,
+  isPermission,
+  keyProblem,
+  providerError,
+} from './stripe-errors';
+import { priceCheck, toPaymentEvent, toPlan, toSubscriptionState } from './stripe-shapes';
 
 /** Stripe's own recommendation: events older than five minutes are refused (replays of a captured request). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -23,14 +32,6 @@ export interface StripeSettings {
   webhookSecret?: string;
   apiBase?: ApiBase;
 }
-
-type Loose = Record<string, unknown>;
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
-/** An expandable field: an id, or the object with its id. */
-const idOf = (value: unknown): string | undefined =>
-  text(value) ?? (value && typeof value === 'object' ? text((value as Loose).id) : undefined);
-const dateOf = (seconds: unknown): Date | null =>
-  typeof seconds === 'number' && Number.isFinite(seconds) ? new Date(seconds * 1000) : null;
 
 /** The Stripe adapter of the PaymentProvider port, over the official `stripe` package. */
 export class StripeProvider implements PaymentProvider {
@@ -189,175 +190,5 @@ export class StripeProvider implements PaymentProvider {
       }
     }
     return [keyAccepted, ...checks];
-  }
-}
-
-function priceCheck(price: Stripe.Price): PaymentsCheck {
-  const label = `Price ${price.id}`;
-  const described = describePlan(toPlan(price), 'en-GB');
-  if (!price.active)
-    return {
-      label,
-      outcome: 'failed',
-      detail: `${described}, but it is archived in Stripe: members could not buy it.`,
-    };
-  if (!price.recurring)
-    return {
-      label,
-      outcome: 'failed',
-      detail: `${described}, paid once: membership is a subscription, so choose a recurring price.`,
-    };
-  return { label, outcome: 'ok', detail: `${described}, recurring.` };
-}
-
-const INTERVALS = ['day', 'week', 'month', 'year'] as const;
-
-function toPlan(price: Stripe.Price): PaymentPlan {
-  return {
-    id: price.id,
-    name: price.nickname ?? null,
-    amount: typeof price.unit_amount === 'number' ? price.unit_amount : null,
-    currency: price.currency ?? null,
-    interval: INTERVALS.find((interval) => interval === price.recurring?.interval) ?? null,
-    intervalCount: price.recurring?.interval_count ?? 1,
-  };
-}
-
-const KINDS: Record<string, PaymentEventKind> = {
-  'checkout.session.completed': 'checkout-completed',
-  'invoice.paid': 'payment-succeeded',
-  'invoice.payment_succeeded': 'payment-succeeded',
-  'invoice.payment_failed': 'payment-failed',
-};
-
-/** Stripe's event in the site's words. Fields are read defensively: accounts pin older API versions. */
-export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
-  const object = (event.data?.object ?? {}) as unknown as Loose;
-  const base = {
-    id: event.id,
-    type: event.type,
-    created: new Date(event.created * 1000),
-    livemode: Boolean(event.livemode),
-  };
-  if (event.type.startsWith('customer.subscription.')) {
-    return {
-      ...base,
-      kind: 'subscription-changed',
-      subscriptionId: idOf(object.id),
-      customerId: idOf(object.customer),
-      userId: text((object.metadata as Loose | undefined)?.userId),
-    };
-  }
-  const kind = KINDS[event.type] ?? 'other';
-  if (kind === 'checkout-completed') {
-    // A one-off payment made through another Checkout is not membership.
-    if (object.mode !== 'subscription') return { ...base, kind: 'other' };
-    return {
-      ...base,
-      kind,
-      userId: text(object.client_reference_id),
-      customerId: idOf(object.customer),
-      subscriptionId: idOf(object.subscription),
-    };
-  }
-  if (kind === 'payment-succeeded' || kind === 'payment-failed') {
-    const parent = object.parent as Loose | undefined;
-    const details = parent?.subscription_details as Loose | undefined;
-    return {
-      ...base,
-      kind,
-      customerId: idOf(object.customer),
-      // Newer API versions name it under parent.subscription_details; older ones on the invoice.
-      subscriptionId: idOf(details?.subscription) ?? idOf(object.subscription),
-      nextAttemptAt: dateOf(object.next_payment_attempt),
-      attemptCount: typeof object.attempt_count === 'number' ? object.attempt_count : undefined,
-    };
-  }
-  return { ...base, kind: 'other' };
-}
-
-export function toSubscriptionState(subscription: Stripe.Subscription): SubscriptionState {
-  const loose = subscription as unknown as Loose;
-  const items = (subscription.items?.data ?? []) as unknown as Loose[];
-  // Newer API versions keep the period on each item; older ones on the subscription.
-  const ends = items
-    .map((item) => item.current_period_end)
-    .filter((end): end is number => typeof end === 'number');
-  const periodEnd = ends.length > 0 ? Math.min(...ends) : loose.current_period_end;
-  const status = (SUBSCRIPTION_STATUSES as readonly string[]).includes(subscription.status)
-    ? (subscription.status as SubscriptionStatus)
-    : 'incomplete';
-  return {
-    id: subscription.id,
-    customerId: idOf(subscription.customer) ?? '',
-    status,
-    userId: text(subscription.metadata?.userId),
-    priceId: idOf(items[0]?.price) ?? null,
-    currentPeriodEnd: dateOf(periodEnd),
-    cancelAtPeriodEnd:
-      Boolean(subscription.cancel_at_period_end) || typeof subscription.cancel_at === 'number',
-    cancelAt: dateOf(subscription.cancel_at),
-    endedAt: dateOf(subscription.ended_at),
-  };
-}
-
-const errorOf = (error: unknown) => error as Partial<Stripe.errors.StripeError> | undefined;
-const isMissing = (error: unknown) =>
-  errorOf(error)?.statusCode === 404 || errorOf(error)?.code === 'resource_missing';
-const isAuthentication = (error: unknown) =>
-  error instanceof Stripe.errors.StripeAuthenticationError || errorOf(error)?.statusCode === 401;
-const isPermission = (error: unknown) =>
-  error instanceof Stripe.errors.StripePermissionError || errorOf(error)?.statusCode === 403;
-
-function keyProblem(error: unknown): string {
-  if (isAuthentication(error))
-    return 'Stripe refused the key: it is not a valid key, or it was deleted or rolled.';
-  if (isPermission(error))
-    return 'Stripe accepted the key, but it may not do what the site needs: see the permissions listed below.';
-  return providerError(error).message;
-}
-
-/**
- * Stripe's failure in plain words. Stripe's own messages are never passed on: some quote part of
- * the key ("Invalid API Key provided: sk_test_****1234").
- */
-export function providerError(error: unknown): ProviderError {
-  if (error instanceof ProviderError) return error;
-  const e = errorOf(error);
-  const details = { type: e?.type, code: e?.code, status: e?.statusCode, requestId: e?.requestId };
-  if (error instanceof Stripe.errors.StripeConnectionError)
-    return new ProviderError('Stripe could not be reached. Please try again in a moment.', true, details);
-  if (isAuthentication(error))
-    return new ProviderError(
-      'Stripe refused the site’s key: the owner needs to check the Payments settings.',
-      false,
-      details,
-    );
-  if (isPermission(error))
-    return new ProviderError(
-      'The site’s Stripe key lacks a permission: the owner needs to check the Payments settings.',
-      false,
-      details,
-    );
-  if (error instanceof Stripe.errors.StripeRateLimitError || (e?.statusCode ?? 0) >= 500)
-    return new ProviderError(
-      'Stripe is busy or having trouble. Please try again in a moment.',
-      true,
-      details,
-    );
-  if (error instanceof Stripe.errors.StripeInvalidRequestError)
-    return new ProviderError(
-      'Stripe refused the request: the owner needs to check the Payments settings (the prices).',
-      false,
-      details,
-    );
-  return new ProviderError('Stripe could not be reached. Please try again in a moment.', true, details);
-}
-
-async function call<R>(work: () => Promise<R>): Promise<R> {
-  try {
-    return await work();
-  } catch (error) {
-    throw providerError(error);
   }
 }

@@ -1,5 +1,5 @@
 import type { EmailChangeCancelReason } from '@common/schemas/account';
-import type { TierSource } from '@common/schemas/payments';
+import type { TierSource } from '@common/schemas/billing';
 import type { PublicUser, Role, Tier, UserStatus } from '@common/schemas/user';
 import type {
   BatchOptions,

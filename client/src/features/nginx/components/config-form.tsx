@@ -1,4 +1,4 @@
-import type { NginxConfig } from '@common/schemas/nginx';
+import type { NginxConfig } from '@common/nginx-defaults';
 import type { FormEvent, ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';

@@ -1,9 +1,5 @@
-import {
-  type BillingFilter,
-  PAYING_STATUSES,
-  type PublicBilling,
-  SUBSCRIPTION_STATUS_LABELS,
-} from '@common/schemas/payments';
+import { PAYING_STATUSES, type PublicBilling, SUBSCRIPTION_STATUS_LABELS } from '@common/schemas/billing';
+import type { BillingFilter } from '@common/schemas/payments';
 import type { PublicUser, Tier } from '@common/schemas/user';
 
 const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });

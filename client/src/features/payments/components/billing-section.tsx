@@ -1,5 +1,6 @@
 import { describePlan } from '@common/payment-plans';
-import { type MemberBilling, SUBSCRIPTION_STATUS_LABELS } from '@common/schemas/payments';
+import { SUBSCRIPTION_STATUS_LABELS } from '@common/schemas/billing';
+import type { MemberBilling } from '@common/schemas/payments';
 import type { ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';

@@ -1,0 +1,128 @@
+import { describePlan, type PaymentPlan } from '@common/payment-plans';
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@common/schemas/billing';
+import type { PaymentsCheck } from '@common/schemas/payments';
+import type Stripe from 'stripe';
+import type { PaymentEvent, PaymentEventKind, SubscriptionState } from './payment-provider';
+
+/*
+ * Stripe's objects read into the port's shapes. Stripe's events are read loosely (fields may be
+ * ids or expanded objects, and older API versions name some of them differently).
+ */
+
+type Loose = Record<string, unknown>;
+export const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value ? value : undefined;
+/** An expandable field: an id, or the object with its id. */
+export const idOf = (value: unknown): string | undefined =>
+  text(value) ?? (value && typeof value === 'object' ? text((value as Loose).id) : undefined);
+export const dateOf = (seconds: unknown): Date | null =>
+  typeof seconds === 'number' && Number.isFinite(seconds) ? new Date(seconds * 1000) : null;
+
+export function priceCheck(price: Stripe.Price): PaymentsCheck {
+  const label = `Price ${price.id}`;
+  const described = describePlan(toPlan(price), 'en-GB');
+  if (!price.active)
+    return {
+      label,
+      outcome: 'failed',
+      detail: `${described}, but it is archived in Stripe: members could not buy it.`,
+    };
+  if (!price.recurring)
+    return {
+      label,
+      outcome: 'failed',
+      detail: `${described}, paid once: membership is a subscription, so choose a recurring price.`,
+    };
+  return { label, outcome: 'ok', detail: `${described}, recurring.` };
+}
+
+const INTERVALS = ['day', 'week', 'month', 'year'] as const;
+
+export function toPlan(price: Stripe.Price): PaymentPlan {
+  return {
+    id: price.id,
+    name: price.nickname ?? null,
+    amount: typeof price.unit_amount === 'number' ? price.unit_amount : null,
+    currency: price.currency ?? null,
+    interval: INTERVALS.find((interval) => interval === price.recurring?.interval) ?? null,
+    intervalCount: price.recurring?.interval_count ?? 1,
+  };
+}
+
+const KINDS: Record<string, PaymentEventKind> = {
+  'checkout.session.completed': 'checkout-completed',
+  'invoice.paid': 'payment-succeeded',
+  'invoice.payment_succeeded': 'payment-succeeded',
+  'invoice.payment_failed': 'payment-failed',
+};
+
+/** Stripe's event in the site's words. Fields are read defensively: accounts pin older API versions. */
+export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
+  const object = (event.data?.object ?? {}) as unknown as Loose;
+  const base = {
+    id: event.id,
+    type: event.type,
+    created: new Date(event.created * 1000),
+    livemode: Boolean(event.livemode),
+  };
+  if (event.type.startsWith('customer.subscription.')) {
+    return {
+      ...base,
+      kind: 'subscription-changed',
+      subscriptionId: idOf(object.id),
+      customerId: idOf(object.customer),
+      userId: text((object.metadata as Loose | undefined)?.userId),
+    };
+  }
+  const kind = KINDS[event.type] ?? 'other';
+  if (kind === 'checkout-completed') {
+    // A one-off payment made through another Checkout is not membership.
+    if (object.mode !== 'subscription') return { ...base, kind: 'other' };
+    return {
+      ...base,
+      kind,
+      userId: text(object.client_reference_id),
+      customerId: idOf(object.customer),
+      subscriptionId: idOf(object.subscription),
+    };
+  }
+  if (kind === 'payment-succeeded' || kind === 'payment-failed') {
+    const parent = object.parent as Loose | undefined;
+    const details = parent?.subscription_details as Loose | undefined;
+    return {
+      ...base,
+      kind,
+      customerId: idOf(object.customer),
+      // Newer API versions name it under parent.subscription_details; older ones on the invoice.
+      subscriptionId: idOf(details?.subscription) ?? idOf(object.subscription),
+      nextAttemptAt: dateOf(object.next_payment_attempt),
+      attemptCount: typeof object.attempt_count === 'number' ? object.attempt_count : undefined,
+    };
+  }
+  return { ...base, kind: 'other' };
+}
+
+export function toSubscriptionState(subscription: Stripe.Subscription): SubscriptionState {
+  const loose = subscription as unknown as Loose;
+  const items = (subscription.items?.data ?? []) as unknown as Loose[];
+  // Newer API versions keep the period on each item; older ones on the subscription.
+  const ends = items
+    .map((item) => item.current_period_end)
+    .filter((end): end is number => typeof end === 'number');
+  const periodEnd = ends.length > 0 ? Math.min(...ends) : loose.current_period_end;
+  const status = (SUBSCRIPTION_STATUSES as readonly string[]).includes(subscription.status)
+    ? (subscription.status as SubscriptionStatus)
+    : 'incomplete';
+  return {
+    id: subscription.id,
+    customerId: idOf(subscription.customer) ?? '',
+    status,
+    userId: text(subscription.metadata?.userId),
+    priceId: idOf(items[0]?.price) ?? null,
+    currentPeriodEnd: dateOf(periodEnd),
+    cancelAtPeriodEnd:
+      Boolean(subscription.cancel_at_period_end) || typeof subscription.cancel_at === 'number',
+    cancelAt: dateOf(subscription.cancel_at),
+    endedAt: dateOf(subscription.ended_at),
+  };
+}
