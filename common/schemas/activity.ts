@@ -32,6 +32,13 @@ export const ACTIVITY_KINDS = {
   'account.password': 'Member changed their password',
   'account.signed-out': 'Member signed out everywhere',
   'account.deleted': 'Member deleted their account',
+  'course.created': 'Course created',
+  'course.updated': 'Course edited',
+  'course.deleted': 'Course deleted',
+  'course.outline': 'Course sections or order changed',
+  'course.lesson': 'Lesson edited',
+  'course.file': 'Lesson file added or removed',
+  'course.settings': 'Courses settings saved',
 } as const;
 
 export type ActivityKind = keyof typeof ACTIVITY_KINDS;
