@@ -77,6 +77,8 @@ export interface CourseDetail extends CourseCard {
   /** The lesson "Continue" opens: the next open lesson not completed yet. */
   next: LessonRef | null;
   viewer: ViewerInfo;
+  /** The owner's upgrade offer, when the course is locked for want of the paid tier. */
+  offer: UpgradeOfferSettings | null;
 }
 
 export interface LessonFileLink {
@@ -111,6 +113,8 @@ export interface LessonView {
   next: (LessonRef & { locked: boolean }) | null;
   progress: CourseProgress | null;
   viewer: ViewerInfo;
+  /** The owner's upgrade offer, when the lesson is locked for want of the paid tier. */
+  offer: UpgradeOfferSettings | null;
 }
 
 export interface CompleteResult {

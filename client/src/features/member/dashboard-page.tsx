@@ -5,6 +5,7 @@ import { NAV_LINK_CLASS, PageShell } from '../../app/page-shell';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { useLogout } from '../../lib/use-logout';
+import { MemberCourses } from '../courses/components/member-courses';
 
 export function DashboardPage() {
   usePageMeta({ title: 'Your Dashboard', description: `Your ${BRAND_NAME} member dashboard.` });
@@ -13,6 +14,9 @@ export function DashboardPage() {
     <PageShell
       nav={
         <>
+          <Link to="/courses" className={NAV_LINK_CLASS}>
+            Courses
+          </Link>
           <Link to="/account" className={NAV_LINK_CLASS}>
             Account
           </Link>
@@ -22,12 +26,15 @@ export function DashboardPage() {
         </>
       }
     >
-      <Card className="max-w-lg text-center">
-        <h1 className="font-display text-3xl text-white">Your Dashboard</h1>
-        <p className="mt-4 text-lg text-stone-200">
-          This is your user dashboard. Your journey continues here.
-        </p>
-      </Card>
+      <div className="w-full max-w-5xl self-stretch sm:self-center">
+        <Card className="text-center">
+          <h1 className="font-display text-3xl text-white">Your Dashboard</h1>
+          <p className="mt-4 text-lg text-stone-200">
+            This is your user dashboard. Your journey continues here.
+          </p>
+        </Card>
+        <MemberCourses />
+      </div>
     </PageShell>
   );
 }

@@ -149,5 +149,6 @@ export function detailOf(
     sections,
     next: continueLesson(placed, progress),
     viewer: viewerInfo(viewer),
+    offer: null,
   };
 }

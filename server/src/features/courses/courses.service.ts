@@ -118,6 +118,7 @@ export class CoursesService {
               progress,
             ),
       viewer: viewerInfo(viewer),
+      offer: lock?.reason === 'upgrade' ? await this.offer() : null,
     };
     // A locked lesson is its outline entry only: no text, no file, no link.
     if (lock) return view;
