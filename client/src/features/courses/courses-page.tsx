@@ -51,9 +51,9 @@ export function CoursesPage() {
           </div>
         ) : (
           <ul className="mt-10 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
-            {courses.map((course) => (
+            {courses.map((course, index) => (
               <li key={course.id} className="flex">
-                <CourseCard course={course} signedIn={signedIn} pending={pending} />
+                <CourseCard course={course} signedIn={signedIn} pending={pending} eager={index === 0} />
               </li>
             ))}
           </ul>

@@ -30,12 +30,15 @@ export function CourseCard({
   signedIn,
   pending = false,
   headingLevel = 'h2',
+  eager = false,
 }: {
   course: Card;
   signedIn: boolean;
   /** A member's own view is on its way: the visitor's words are not shown meanwhile. */
   pending?: boolean;
   headingLevel?: 'h2' | 'h3';
+  /** The first card's picture is on screen at once: not lazily loaded. */
+  eager?: boolean;
 }) {
   const Heading = headingLevel;
   const words = action(course, signedIn, pending);
@@ -55,7 +58,7 @@ export function CourseCard({
           <img
             src={course.coverUrl}
             alt=""
-            loading="lazy"
+            loading={eager ? 'eager' : 'lazy'}
             decoding="async"
             className="h-full w-full object-cover"
           />
