@@ -9,9 +9,9 @@ import { errorBody, noRouteError } from './error-handler';
 export interface SpaOptions {
   /**
    * Pages whose HTML is worked out per request from their built file (the course pages, filled
-   * with each course's title and link-preview tags); answers null for a page it does not make.
+   * with each course's title and link-preview tags); answers whether it sent the page.
    */
-  fill?: (request: FastifyRequest, reply: FastifyReply, builtFile: string) => Promise<FastifyReply | null>;
+  fill?: (request: FastifyRequest, reply: FastifyReply, builtFile: string) => Promise<boolean>;
 }
 
 /**
@@ -62,8 +62,7 @@ export async function registerSpa(
       !/^\/(api|media|assets)\//.test(pathname) &&
       !/\.[a-z0-9]+$/i.test(pathname);
     if (isPage && hasBuild) {
-      const filled = await options.fill?.(request, reply, path.join(distDir, htmlFor(pathname)));
-      if (filled) return filled;
+      if (await options.fill?.(request, reply, path.join(distDir, htmlFor(pathname)))) return reply;
       return reply
         .code(isAppPath(pathname) ? 200 : 404)
         .header('Cache-Control', 'no-cache')

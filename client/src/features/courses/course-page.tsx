@@ -68,7 +68,7 @@ export function CoursePage() {
                       .filter(Boolean)
                       .join(' · ')}
                   </p>
-                  {course.progress && course.viewer.kind !== 'admin' && (
+                  {course.progress && course.viewer.kind !== 'admin' && !course.lock && (
                     <div className="mt-5">
                       <ProgressBar progress={course.progress} label={`Your progress in ${course.title}`} />
                     </div>

@@ -33,7 +33,7 @@ export function CoursesPage() {
           </ul>
         ) : courses.length === 0 ? (
           <div className="mx-auto mt-10 max-w-md rounded-2xl border border-white/10 bg-stone-950/60 p-8 text-center backdrop-blur-xl">
-            <h2 className="text-xl font-semibold text-white">The first courses are on their way</h2>
+            <h2 className="text-xl font-semibold text-white">Coming soon</h2>
             <p className="mt-2 text-stone-300">
               Nothing is published yet.{' '}
               {signedIn

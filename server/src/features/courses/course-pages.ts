@@ -38,15 +38,18 @@ export class CoursePages {
     private readonly publicUrl: string,
   ) {}
 
-  /** Answers the page when `request` is one of ours; null to let the SPA serve it as usual. */
-  async fill(request: FastifyRequest, reply: FastifyReply, builtFile: string): Promise<FastifyReply | null> {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return null;
+  /**
+   * Sends the page when `request` is one of ours and answers true; false lets the SPA serve it as
+   * usual. (A boolean, not the reply: a reply is a thenable, which an async function would await.)
+   */
+  async fill(request: FastifyRequest, reply: FastifyReply, builtFile: string): Promise<boolean> {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return false;
     const pathname = request.url.split('?')[0] ?? '';
     const match = /^\/courses(?:\/([^/]+))?\/?$/.exec(pathname);
-    if (!match) return null;
+    if (!match) return false;
     const slug = match[1] ? safeDecode(match[1]).toLowerCase() : null;
     const built = await stat(builtFile).catch(() => null);
-    if (!built) return null;
+    if (!built) return false;
     const revision = this.changes.revision('courses');
     if (revision !== this.revision || this.cache.size > MAX_ENTRIES) {
       this.cache.clear();
@@ -67,7 +70,8 @@ export class CoursePages {
       .header('Cache-Control', 'no-cache')
       .header('Vary', 'Accept-Encoding');
     if (encoding) reply.header('Content-Encoding', encoding);
-    return reply.send(request.method === 'HEAD' ? undefined : body);
+    reply.send(request.method === 'HEAD' ? undefined : body);
+    return true;
   }
 
   private async build(builtFile: string, slug: string | null): Promise<Filled> {
@@ -81,10 +85,7 @@ export class CoursePages {
       data = { kind: 'catalog', courses };
       head = {
         title: PUBLIC_PAGES.courses.title,
-        description:
-          courses.length > 0
-            ? `${BRAND_NAME} courses: ${courses.map((c) => c.title).join(', ')}.`.slice(0, 300)
-            : PUBLIC_PAGES.courses.description,
+        description: PUBLIC_PAGES.courses.description,
         path: '/courses',
         image: courses.find((c) => c.coverUrl)?.coverUrl ?? null,
         jsonLd: {

@@ -163,7 +163,20 @@ describe('the owner builds a course', () => {
       upgradeLinkLabel: 'See the tier',
       upgradeLinkUrl: '/join',
     });
+    // A paid course's page and lessons carry it too, for those it is locked for.
+    const course = await call<{ id: string; slug: string }>('POST', '/api/admin/courses', {
+      title: 'Paid only',
+    });
+    await call('PUT', `/api/admin/courses/${course.id}`, { access: 'paid', published: true });
+    const page = (
+      await t.app.inject({ url: `/api/courses/${course.slug}`, headers: bearer(free.token) })
+    ).json().data;
+    expect(page.offer).toEqual(home.offer);
     const paid = await member(t, { tier: 'paid' });
+    expect(
+      (await t.app.inject({ url: `/api/courses/${course.slug}`, headers: bearer(paid.token) })).json().data
+        .offer,
+    ).toBeNull();
     expect(
       (await t.app.inject({ url: '/api/courses/home', headers: bearer(paid.token) })).json().data.offer,
     ).toBeNull();

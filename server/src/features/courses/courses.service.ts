@@ -69,12 +69,10 @@ export class CoursesService {
 
   async course(slug: string, audience: Audience): Promise<CourseDetail> {
     const tree = await this.tree(slug, audience);
-    return detailOf(
-      tree,
-      audience.viewer,
-      await this.progressOf(audience.viewer, tree.course._id),
-      this.clock(),
-    );
+    const progress = await this.progressOf(audience.viewer, tree.course._id);
+    const detail = detailOf(tree, audience.viewer, progress, this.clock());
+    if (detail.lock?.reason === 'upgrade') detail.offer = await this.offer();
+    return detail;
   }
 
   async lesson(slug: string, lessonId: string, audience: Audience): Promise<LessonView> {

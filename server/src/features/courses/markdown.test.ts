@@ -154,7 +154,7 @@ describe('lesson Markdown is rendered safe (OWASP XSS filter evasion vectors)', 
         '```',
       ].join('\n'),
     );
-    expect(html).toContain('<h1>Week one</h1>');
+    expect(html).toContain('<h2>Week one</h2>');
     expect(html).toContain('<strong>bold</strong>');
     expect(html).toContain(
       '<a href="https://example.com/guide" rel="noopener noreferrer nofollow" target="_blank">guide</a>',

@@ -1,7 +1,15 @@
 import { Marked } from 'marked';
 import sanitizeHtml from 'sanitize-html';
 
-const marked = new Marked({ gfm: true, breaks: false, async: false });
+const marked = new Marked({
+  gfm: true,
+  breaks: false,
+  async: false,
+  // The lesson's title is the page's one h1: the text's own headings start a level below.
+  walkTokens(token) {
+    if (token.type === 'heading') token.depth = Math.min(6, token.depth + 1);
+  },
+});
 
 /**
  * What survives: text formatting, headings, lists, quotes, code, tables, links and pictures.

@@ -212,7 +212,10 @@ export function OutlineEditor({
                                       <span aria-hidden="true" className="text-stone-400">
                                         {KIND_ICON[lesson.kind]}
                                       </span>
-                                      <span className="min-w-0 flex-1 truncate text-stone-100">
+                                      <span
+                                        className="min-w-0 flex-1 truncate text-stone-100"
+                                        data-testid="outline-lesson-title"
+                                      >
                                         {lesson.title}
                                       </span>
                                       {lesson.freePreview && (
@@ -252,7 +255,7 @@ export function OutlineEditor({
                         <Button
                           type="submit"
                           variant="secondary"
-                          className="!py-1.5"
+                          className="shrink-0 whitespace-nowrap !py-1.5"
                           disabled={!newLessons[section.id]?.trim()}
                         >
                           Add lesson
@@ -279,7 +282,11 @@ export function OutlineEditor({
           value={newSection}
           onChange={(e) => setNewSection(e.target.value)}
         />
-        <Button type="submit" disabled={!newSection.trim() || addSection.isPending}>
+        <Button
+          type="submit"
+          className="shrink-0 whitespace-nowrap"
+          disabled={!newSection.trim() || addSection.isPending}
+        >
           Add section
         </Button>
       </form>

@@ -2,6 +2,7 @@ import { COURSE_ACCESS_LABELS } from '@common/courses';
 import type { CourseCard as Card } from '@common/schemas/course-views';
 import { Link } from 'react-router';
 import { formatMinutes } from '../format';
+import { LockIcon } from './lock-icon';
 import { ProgressBar } from './progress-bar';
 
 const STATUS_WORDS = {
@@ -87,7 +88,7 @@ export function CourseCard({
               className={`mt-3 text-sm font-semibold ${course.status === 'locked' ? 'text-stone-300' : 'text-accent-300'}`}
               data-testid="course-status"
             >
-              {course.status === 'locked' && <span aria-hidden="true">🔒 </span>}
+              {course.status === 'locked' && <LockIcon className="mr-1.5 size-3.5 align-[-2px]" />}
               {words}
               {course.status !== 'locked' && <span aria-hidden="true"> →</span>}
             </p>

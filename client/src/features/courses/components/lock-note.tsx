@@ -1,6 +1,7 @@
 import type { Lock, UpgradeOfferSettings } from '@common/schemas/course-views';
 import { Link } from 'react-router';
 import { formatDay } from '../format';
+import { LockIcon } from './lock-icon';
 import { UpgradeOffer } from './upgrade-offer';
 
 /** Why something is locked, and the way in: sign in, the owner's upgrade offer, or the day it opens. */
@@ -16,7 +17,7 @@ export function LockNote({
   return (
     <div className="space-y-3" data-testid="lock-note">
       <p className="flex items-start gap-2 text-stone-100">
-        <span aria-hidden="true">🔒</span>
+        <LockIcon className="mt-1 size-4 text-amber-300" />
         <span>
           {lock.message}
           {lock.opensAt && lock.reason === 'drip' && (

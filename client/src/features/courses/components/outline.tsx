@@ -1,6 +1,7 @@
 import type { LessonKind, OutlineSection } from '@common/schemas/course-views';
 import { Link } from 'react-router';
 import { formatDay, formatMinutes } from '../format';
+import { LockIcon } from './lock-icon';
 
 const KIND_ICON: Record<LessonKind, string> = { video: '▶', audio: '♪', text: '¶' };
 const KIND_WORD: Record<LessonKind, string> = { video: 'Video', audio: 'Audio', text: 'Reading' };
@@ -29,7 +30,7 @@ export function Outline({
             </h2>
             {section.lock && (
               <p className="text-sm text-amber-200" data-testid="section-lock">
-                <span aria-hidden="true">🔒 </span>
+                <LockIcon className="mr-1 size-3.5 align-[-2px]" />
                 {section.lock.opensAt ? `Opens on ${formatDay(section.lock.opensAt)}` : section.lock.message}
               </p>
             )}
@@ -75,7 +76,7 @@ export function Outline({
                     )}
                     {lesson.lock && (
                       <span className="shrink-0 text-xs text-stone-300" title={lesson.lock.message}>
-                        <span aria-hidden="true">🔒</span>
+                        <LockIcon className="size-4 text-stone-300" />
                         <span className="sr-only">Locked: {lesson.lock.message}</span>
                       </span>
                     )}
