@@ -286,9 +286,14 @@ test('a paid member watches, leaves at 40 %, resumes there in another browser, a
   expect(rows.data.find((row) => row.slug === SLUG)).toMatchObject({ started: 1, completed: 1 });
 });
 
-test('the course pages on a phone and a desktop have no serious accessibility violation', async ({
+test('the course pages on a phone and a desktop have no serious accessibility violation, nor a mismatch', async ({
   page,
 }) => {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
   for (const viewport of [
     { width: 1440, height: 900 },
     { width: 390, height: 844 },
@@ -301,6 +306,9 @@ test('the course pages on a phone and a desktop have no serious accessibility vi
       await expectNoSeriousViolations(page, `${url} at ${viewport.width}px`);
     }
   }
+  // Taken over from the server's HTML without a mismatch or an error.
+  expect(problems).toEqual([]);
+  await expect(page.getByRole('heading', { name: TITLE, level: 1 })).toBeVisible();
 });
 
 /** The lesson ids of the course in order, as the API gives them to an administrator. */
