@@ -27,7 +27,7 @@ export function CoursePage() {
 
   return (
     <PageShell nav={<CourseNav showCourses />}>
-      <div className="w-full max-w-3xl self-stretch sm:self-center">
+      <div className="mb-auto w-full max-w-3xl self-stretch sm:self-center">
         <PreviewBanner persona={preview} />
         <Link to="/courses" className="text-sm font-semibold text-accent-300 hover:text-accent-400">
           ← All courses

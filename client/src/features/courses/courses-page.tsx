@@ -13,7 +13,7 @@ export function CoursesPage() {
   const { data: courses, pending, error } = useCatalog();
   return (
     <PageShell nav={<CourseNav />}>
-      <div className="w-full max-w-5xl self-stretch sm:self-center">
+      <div className="mb-auto w-full max-w-5xl self-stretch sm:self-center">
         <h1 className="text-center font-display text-4xl text-white sm:text-5xl">Courses</h1>
         <p className="mt-3 text-center text-stone-300">Guided programmes to work through at your own pace.</p>
         {error && (

@@ -44,7 +44,7 @@ export function LessonPage() {
 
   return (
     <PageShell nav={<CourseNav showCourses />}>
-      <div className="grid w-full max-w-6xl gap-8 self-stretch lg:grid-cols-[minmax(0,1fr)_20rem] xl:self-center">
+      <div className="mb-auto grid w-full max-w-6xl gap-8 self-stretch lg:grid-cols-[minmax(0,1fr)_20rem] xl:self-center">
         <div className="min-w-0">
           <PreviewBanner persona={preview} />
           {lessonQuery.isError ? (
@@ -109,11 +109,17 @@ export function LessonPage() {
                   <Downloads files={lesson.downloads} />
                 </>
               )}
-              {lesson.progress && !preview && lesson.viewer.kind !== 'admin' && (
-                <div className="mt-8">
-                  <ProgressBar progress={lesson.progress} label={`Your progress in ${lesson.course.title}`} />
-                </div>
-              )}
+              {lesson.progress &&
+                !preview &&
+                lesson.viewer.kind !== 'admin' &&
+                (!lesson.lock || lesson.lock.reason === 'drip') && (
+                  <div className="mt-8">
+                    <ProgressBar
+                      progress={lesson.progress}
+                      label={`Your progress in ${lesson.course.title}`}
+                    />
+                  </div>
+                )}
               <div className="mt-6 flex flex-wrap items-center gap-3 border-t border-white/10 pt-6">
                 {lesson.previous && (
                   <Link to={lessonUrl(lesson.previous.id)} className={LINK_BUTTON}>

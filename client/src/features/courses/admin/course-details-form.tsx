@@ -1,11 +1,10 @@
 import { COURSE_ACCESS, COURSE_ACCESS_LABELS, type CourseAccess } from '@common/courses';
 import type { AdminCourse } from '@common/schemas/course-views';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { INPUT_CLASS, TextField } from '../../../components/ui/text-field';
-import { useUnsavedChanges } from '../../admin/leave-guard';
 import { useNotices } from '../../admin/notices/notices';
 import { useUpdateCourse } from './admin-api';
 import { CoverPicker } from './cover-picker';
@@ -38,14 +37,22 @@ const pick = (course: AdminCourse): Draft => ({
 });
 
 /** The course's own settings: title, address, summary, cover, who may open it, published or draft. */
-export function CourseDetailsForm({ course }: { course: AdminCourse }) {
+export function CourseDetailsForm({
+  course,
+  onUnsaved,
+}: {
+  course: AdminCourse;
+  /** Whether something typed here is not saved yet (the editor guards leaving with it). */
+  onUnsaved: (unsaved: boolean) => void;
+}) {
   const ids = useId();
   const update = useUpdateCourse(course.id);
   const notices = useNotices();
   const [draft, setDraft] = useState<Draft>(() => pick(course));
   const saved = pick(course);
   const changedKeys = (Object.keys(saved) as Array<keyof Draft>).filter((key) => draft[key] !== saved[key]);
-  useUnsavedChanges(changedKeys.length ? 'the course settings' : null);
+  const unsaved = changedKeys.length > 0;
+  useEffect(() => onUnsaved(unsaved), [onUnsaved, unsaved]);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) =>
     setDraft((current) => ({ ...current, [key]: value }));
 

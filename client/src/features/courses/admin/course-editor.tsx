@@ -1,9 +1,9 @@
 import { PREVIEW_PERSONAS } from '@common/courses';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { useConfirm } from '../../admin/components/confirm-dialog';
-import { useConfirmLeave } from '../../admin/leave-guard';
+import { useUnsavedChanges } from '../../admin/leave-guard';
 import { useNotices } from '../../admin/notices/notices';
 import { useAdminCourse, useDeleteCourse } from './admin-api';
 import { CourseDetailsForm } from './course-details-form';
@@ -17,9 +17,30 @@ export function CourseEditor({ courseId, onClose }: { courseId: string; onClose:
   const course = useAdminCourse(courseId);
   const remove = useDeleteCourse();
   const confirm = useConfirm();
-  const confirmLeave = useConfirmLeave();
   const notices = useNotices();
   const [lessonId, setLessonId] = useState<string | null>(null);
+  // Two forms on one screen: leaving the section guards both; another lesson guards the lesson's.
+  const [courseUnsaved, setCourseUnsaved] = useState(false);
+  const [lessonUnsaved, setLessonUnsaved] = useState<string | null>(null);
+  const onCourseUnsaved = useCallback((unsaved: boolean) => setCourseUnsaved(unsaved), []);
+  const onLessonUnsaved = useCallback((unsaved: string | null) => setLessonUnsaved(unsaved), []);
+  useUnsavedChanges(
+    [courseUnsaved ? 'the course settings' : '', lessonUnsaved ?? ''].filter(Boolean).join(' and ') || null,
+  );
+  const chooseLesson = async (id: string) => {
+    if (id === lessonId) return;
+    if (lessonUnsaved) {
+      const leave = await confirm({
+        title: 'Leave this lesson without saving?',
+        message: `You have unsaved changes: ${lessonUnsaved}. They will be lost.`,
+        confirmLabel: 'Leave without saving',
+        destructive: true,
+      });
+      if (!leave) return;
+    }
+    setLessonUnsaved(null);
+    setLessonId(id);
+  };
 
   if (course.isPending) return <p className="text-stone-300">Loading the course…</p>;
   if (course.isError)
@@ -95,22 +116,17 @@ export function CourseEditor({ courseId, onClose }: { courseId: string; onClose:
         </Button>
       </Card>
 
-      <CourseDetailsForm course={data} />
+      <CourseDetailsForm course={data} onUnsaved={onCourseUnsaved} />
 
-      <div className="grid gap-6 2xl:grid-cols-[minmax(0,26rem)_minmax(0,1fr)]">
-        <OutlineEditor
-          course={data}
-          selected={lessonStillThere ? lessonId : null}
-          onSelect={async (id) => {
-            if (id !== lessonId && (await confirmLeave())) setLessonId(id);
-          }}
-        />
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 2xl:grid-cols-[minmax(0,26rem)_minmax(0,1fr)]">
+        <OutlineEditor course={data} selected={lessonStillThere ? lessonId : null} onSelect={chooseLesson} />
         {lessonId && lessonStillThere ? (
           <LessonEditor
             key={lessonId}
             courseId={data.id}
             lessonId={lessonId}
             onClose={() => setLessonId(null)}
+            onUnsaved={onLessonUnsaved}
           />
         ) : (
           <Card className="text-sm text-stone-300">

@@ -5,7 +5,6 @@ import { Card } from '../../../components/ui/card';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { INPUT_CLASS, TextField } from '../../../components/ui/text-field';
 import { useConfirm } from '../../admin/components/confirm-dialog';
-import { useUnsavedChanges } from '../../admin/leave-guard';
 import { useNotices } from '../../admin/notices/notices';
 import '../lesson-body.css';
 import { previewMarkdown, useAdminLesson, useDeleteLesson, useUpdateLesson } from './admin-api';
@@ -20,15 +19,15 @@ const pick = (lesson: AdminLesson): Draft => ({
 });
 
 /** One lesson: title, text in Markdown with its live preview, free preview, duration, its files. */
-export function LessonEditor({
-  courseId,
-  lessonId,
-  onClose,
-}: {
+export interface LessonEditorProps {
   courseId: string;
   lessonId: string;
   onClose: () => void;
-}) {
+  /** What is typed and not saved yet, or null (the editor guards leaving with it). */
+  onUnsaved: (unsaved: string | null) => void;
+}
+
+export function LessonEditor({ courseId, lessonId, onClose, onUnsaved }: LessonEditorProps) {
   const lesson = useAdminLesson(courseId, lessonId);
   if (lesson.isPending) return <Card className="text-stone-300">Loading the lesson…</Card>;
   if (lesson.isError)
@@ -37,18 +36,15 @@ export function LessonEditor({
         The lesson could not be loaded: {lesson.error.message}
       </Card>
     );
-  return <LessonForm courseId={courseId} lesson={lesson.data} onClose={onClose} />;
+  return <LessonForm courseId={courseId} lesson={lesson.data} onClose={onClose} onUnsaved={onUnsaved} />;
 }
 
 function LessonForm({
   courseId,
   lesson,
   onClose,
-}: {
-  courseId: string;
-  lesson: AdminLesson;
-  onClose: () => void;
-}) {
+  onUnsaved,
+}: Omit<LessonEditorProps, 'lessonId'> & { lesson: AdminLesson }) {
   const ids = useId();
   const update = useUpdateLesson(courseId, lesson.id);
   const remove = useDeleteLesson(courseId);
@@ -57,7 +53,9 @@ function LessonForm({
   const [draft, setDraft] = useState<Draft>(() => pick(lesson));
   const saved = pick(lesson);
   const changed = (Object.keys(saved) as Array<keyof Draft>).filter((key) => draft[key] !== saved[key]);
-  useUnsavedChanges(changed.length ? `the lesson “${lesson.title}”` : null);
+  const unsaved = changed.length ? `the lesson “${lesson.title}”` : null;
+  useEffect(() => onUnsaved(unsaved), [onUnsaved, unsaved]);
+  useEffect(() => () => onUnsaved(null), [onUnsaved]);
   const preview = useMarkdownPreview(draft.markdown);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) =>
     setDraft((current) => ({ ...current, [key]: value }));

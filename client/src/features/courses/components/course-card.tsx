@@ -2,6 +2,7 @@ import { COURSE_ACCESS_LABELS } from '@common/courses';
 import type { CourseCard as Card } from '@common/schemas/course-views';
 import { Link } from 'react-router';
 import { formatMinutes } from '../format';
+import { CourseCover } from './course-cover';
 import { LockIcon } from './lock-icon';
 import { ProgressBar } from './progress-bar';
 
@@ -54,17 +55,13 @@ export function CourseCard({
       data-testid="course-card"
       className="relative flex w-full flex-col overflow-hidden rounded-2xl border border-white/10 bg-stone-950/70 shadow-xl shadow-black/30 backdrop-blur-xl transition-colors focus-within:border-accent-400 hover:border-white/25"
     >
-      <div className="aspect-[16/9] w-full bg-gradient-to-br from-amber-900/60 via-stone-800 to-stone-950">
-        {course.coverUrl && (
-          <img
-            src={course.coverUrl}
-            alt=""
-            loading={eager ? 'eager' : 'lazy'}
-            decoding="async"
-            className="h-full w-full object-cover"
-          />
-        )}
-      </div>
+      <CourseCover
+        id={course.id}
+        title={course.title}
+        url={course.coverUrl}
+        eager={eager}
+        className="aspect-[16/9] w-full"
+      />
       <div className="flex flex-1 flex-col p-5">
         <p className="text-xs font-semibold uppercase tracking-widest text-accent-300">
           {COURSE_ACCESS_LABELS[course.access]}

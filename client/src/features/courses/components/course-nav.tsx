@@ -1,5 +1,9 @@
 import { Link } from 'react-router';
 import { NAV_LINK_CLASS } from '../../../app/page-shell';
+
+/** Closer together on a phone, so the brand and the links fit one line. */
+export const COMPACT_NAV_LINK = `${NAV_LINK_CLASS} max-sm:px-2.5`;
+
 import { readSession } from '../../../lib/auth-token';
 import { useStoredToken } from '../../../lib/use-stored-token';
 
@@ -9,22 +13,25 @@ export function CourseNav({ showCourses = false }: { showCourses?: boolean }) {
   return (
     <>
       {showCourses && (
-        <Link to="/courses" className={NAV_LINK_CLASS}>
+        <Link to="/courses" className={`${COMPACT_NAV_LINK} max-sm:hidden`}>
           Courses
         </Link>
       )}
       {session ? (
         <>
-          <Link to={session.role === 'admin' ? '/admin/dashboard' : '/dashboard'} className={NAV_LINK_CLASS}>
+          <Link
+            to={session.role === 'admin' ? '/admin/dashboard' : '/dashboard'}
+            className={COMPACT_NAV_LINK}
+          >
             {session.role === 'admin' ? 'Console' : 'Dashboard'}
           </Link>
-          <Link to="/account" className={NAV_LINK_CLASS}>
+          <Link to="/account" className={COMPACT_NAV_LINK}>
             Account
           </Link>
         </>
       ) : (
         <>
-          <Link to="/login" className={NAV_LINK_CLASS}>
+          <Link to="/login" className={COMPACT_NAV_LINK}>
             Sign In
           </Link>
           <Link to="/join" className={`${NAV_LINK_CLASS} hidden sm:inline-flex`}>
