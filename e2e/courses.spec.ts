@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { expectNoSeriousViolations } from './support/axe';
+import { drag, notice, outlineOrder, settle, signIn } from './support/courses';
 import { E2E_BASE_URL } from './support/env';
 import { adminToken, apiAs, openSignedIn, registerMember } from './support/session';
 
@@ -14,48 +15,6 @@ const SLUG = `morning-practice-${run}`;
 const OFFER = `Every course, every week: the Architect tier ${run}.`;
 const VIDEO = path.resolve(import.meta.dirname, 'fixtures/lesson.mp4');
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
-
-async function outlineOrder(page: Page): Promise<string[]> {
-  return page.getByTestId('outline-lesson-title').allInnerTexts();
-}
-
-async function notice(page: Page, text: string | RegExp): Promise<void> {
-  await expect(page.getByRole('status').filter({ hasText: text }).first()).toBeVisible();
-}
-
-/** Drags `from` onto `to`'s place with the mouse, a step at a time as a hand would. */
-async function drag(page: Page, from: Locator, to: Locator): Promise<void> {
-  // In the middle of the screen: near an edge the list would scroll itself while dragging.
-  await from.evaluate((element) => element.scrollIntoView({ block: 'center' }));
-  const a = (await from.boundingBox())!;
-  const b = (await to.boundingBox())!;
-  const x = a.x + a.width / 2;
-  const y = a.y + a.height / 2;
-  await page.mouse.move(x, y);
-  await page.mouse.down();
-  await page.waitForTimeout(100);
-  const dy = b.y + b.height / 2 - 8 - y;
-  for (let step = 1; step <= 12; step++) {
-    await page.mouse.move(x, y + (dy * step) / 12);
-    await page.waitForTimeout(40);
-  }
-  await page.waitForTimeout(250);
-  await page.mouse.up();
-}
-
-async function signIn(email: string, password: string): Promise<string> {
-  const response = await fetch(`${E2E_BASE_URL}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  return ((await response.json()) as { token: string }).token;
-}
-
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  await expect(page.getByTestId('slideshow')).toBeAttached();
-}
 
 test('the owner builds a course with a video, a text lesson and a download, orders it by drag and keyboard, and publishes it', async ({
   page,

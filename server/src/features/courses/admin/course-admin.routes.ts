@@ -130,11 +130,12 @@ export function courseAdminRoutes(
     });
 
     app.put('/:id/order', async (request) => {
-      const course = await courses.reorder(ids(request).id, parseInput(outlineOrderBody, request.body));
+      const order = parseInput(outlineOrderBody, request.body);
+      const course = await courses.reorder(ids(request).id, order);
       await changed(request, {
         kind: 'course.outline',
         summary: `Reordered the sections and lessons of “${course.title}”`,
-        after: parseInput(outlineOrderBody, request.body),
+        after: order,
       });
       return ok(course);
     });
