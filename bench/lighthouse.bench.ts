@@ -3,7 +3,8 @@
 // Lighthouse's default mobile preset and throttling (simulated slow 4G, 4x CPU slowdown).
 // Each page is audited `--runs` times (Lighthouse scores vary run to run; its authors advise
 // the median); the run with the median performance score is reported.
-// Usage: npx tsx bench/lighthouse.bench.ts [--runs 3] [--pages /,/login,/join]
+// Usage: npx tsx bench/lighthouse.bench.ts [--runs 3] [--pages /,/login,/join] [--seed-courses]
+//        --seed-courses: `npm run seed -- --courses` first (for /courses and /courses/foundations)
 //        targets: performance >= 95, accessibility 100, best practices 100, SEO >= 95
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -22,7 +23,11 @@ const CATEGORIES = Object.keys(TARGETS) as Category[];
 const REPORT_DIR = path.join(ROOT, '.tmp', 'lighthouse');
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '3' }, pages: { type: 'string', default: '/,/login,/join' } },
+  options: {
+    runs: { type: 'string', default: '3' },
+    pages: { type: 'string', default: '/,/login,/join' },
+    'seed-courses': { type: 'boolean', default: false },
+  },
 });
 
 interface Audit {
@@ -105,6 +110,11 @@ const runs = Number(values.runs);
 const pages = values.pages.split(',');
 const work = await mkdtemp(path.join(tmpdir(), 'bench-lighthouse-'));
 await mkdir(REPORT_DIR, { recursive: true });
+if (values['seed-courses'])
+  await promisify(execFile)('npm', ['run', '--silent', 'seed', '--', '--courses'], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: path.join(work, 'data'), MONGODB_URI: '' },
+  });
 const product = await startProduct({
   dataDir: path.join(work, 'data'),
   logFile: path.join(work, 'product.log'),

@@ -7,6 +7,7 @@ import { PUBLIC_PAGES } from './public-pages.ts';
  */
 export const APP_PATHS: readonly string[] = [
   ...Object.values(PUBLIC_PAGES).map((page) => page.path),
+  '/courses/:slug/lessons/:lessonId',
   '/dashboard',
   '/account',
   '/confirm-email',

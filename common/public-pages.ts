@@ -28,9 +28,16 @@ export const PUBLIC_PAGES = {
   },
   courses: {
     path: '/courses',
-    module: 'features/public/courses-page.tsx',
+    module: 'features/courses/courses-page.tsx',
     title: 'Courses',
-    description: `The programmes open to ${BRAND_NAME} members: Foundations, Blueprint and the twelve-week Architect Programme.`,
+    description: `The courses of ${BRAND_NAME}: guided programmes for members, some open to everyone.`,
+  },
+  // The server fills in each course's own title, summary and link-preview tags (features/courses/course-pages.ts).
+  course: {
+    path: '/courses/:slug',
+    module: 'features/courses/course-page.tsx',
+    title: 'Course',
+    description: `A course of ${BRAND_NAME}.`,
   },
   join: {
     path: '/join',

@@ -51,6 +51,7 @@ test('the member dashboard has no serious accessibility violation', async ({ pag
 const CONSOLE_SECTIONS = [
   'Dashboard',
   'User Management',
+  'Courses',
   'Activity',
   'Background Manager',
   'Media Manager',

@@ -30,6 +30,7 @@ test('the sidebar lists every section in order and switches panels without leavi
   await expect(sidebar.getByRole('button')).toHaveText([
     /Dashboard/,
     /User Management/,
+    /Courses/,
     /Activity/,
     /Background Manager/,
     /Media Manager/,

@@ -1,7 +1,9 @@
-// Fills the store (the same one `npm start` uses: DATA_DIR or MONGODB_URI) with demo users.
-// Usage: npm run seed -- --users 100000 [--force]   |   npm run seed -- --remove
+// Fills the store (the same one `npm start` uses: DATA_DIR or MONGODB_URI) with demo users and courses.
+// Usage: npm run seed -- --users 100000 [--force]   |   npm run seed -- --courses   |   npm run seed -- --remove
 import { parseArgs } from 'node:util';
 import { hashPassword } from '../server/src/features/auth/passwords';
+import { addDemoCourses, removeDemoCourses } from '../server/src/features/courses/demo-courses';
+import { SharedChanges } from '../server/src/features/shared-state/shared-changes';
 import { demoUsers } from '../server/src/features/users/demo-users';
 import { UsersRepository } from '../server/src/features/users/users.repository';
 import { PRIVATE_UMASK } from '../server/src/lib/private-files';
@@ -13,13 +15,16 @@ const BATCH = 5000;
 
 const { values } = parseArgs({
   options: {
-    users: { type: 'string', default: '1000' },
+    users: { type: 'string' },
     force: { type: 'boolean', default: false },
     remove: { type: 'boolean', default: false },
+    courses: { type: 'boolean', default: false },
   },
 });
-const wanted = Number(values.users);
-if (!values.remove && (!Number.isInteger(wanted) || wanted < 1 || wanted > 10_000_000)) {
+// --courses alone adds the demo courses only; users are added when asked for (or when nothing else is).
+const wanted = Number(values.users ?? (values.courses ? 0 : 1000));
+const addUsers = wanted > 0;
+if (!values.remove && addUsers && (!Number.isInteger(wanted) || wanted < 1 || wanted > 10_000_000)) {
   console.error('--users must be a whole number from 1 to 10000000');
   process.exit(2);
 }
@@ -32,7 +37,17 @@ const users = new UsersRepository(store);
 await users.init();
 const where = config.mongodbUri ? 'MongoDB' : config.dataDir;
 
+/** Tells a running server that courses changed, so its course pages show the change at once. */
+async function coursesChanged(): Promise<void> {
+  const changes = new SharedChanges(store);
+  await changes.init();
+  await changes.bump('courses');
+}
+
 if (values.remove) {
+  const courses = await removeDemoCourses(store);
+  if (courses > 0) await coursesChanged();
+  console.log(`Removed ${courses} demo course${courses === 1 ? '' : 's'} from ${where}.`);
   let removed = 0;
   for (;;) {
     const batch = await users.find({ demo: true }, { limit: BATCH });
@@ -43,6 +58,20 @@ if (values.remove) {
   await store.close();
   console.log(`\nRemoved ${removed} demo users from ${where}; no other user was touched.`);
   process.exit(0);
+}
+
+if (values.courses) {
+  const added = await addDemoCourses(store);
+  if (added > 0) await coursesChanged();
+  console.log(
+    added > 0
+      ? `Added ${added} published demo course${added === 1 ? '' : 's'} to ${where} (see /courses; \`npm run seed -- --remove\` takes them away).`
+      : `The demo courses are in ${where} already.`,
+  );
+  if (!addUsers) {
+    await store.close();
+    process.exit(0);
+  }
 }
 
 // Demo users share a published password: mixing them into a store with real people is refused

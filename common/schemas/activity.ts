@@ -36,6 +36,13 @@ export const ACTIVITY_KINDS = {
   'account.deleted': 'Member deleted their account',
   'membership.tier': 'Membership tier changed',
   'payments.saved': 'Payment settings saved',
+  'course.created': 'Course created',
+  'course.updated': 'Course edited',
+  'course.deleted': 'Course deleted',
+  'course.outline': 'Course sections or order changed',
+  'course.lesson': 'Lesson edited',
+  'course.file': 'Lesson file added or removed',
+  'course.settings': 'Courses settings saved',
 } as const;
 
 export type ActivityKind = keyof typeof ACTIVITY_KINDS;

@@ -98,8 +98,14 @@ export interface UserListResponse {
 
 export interface AdminStats {
   totalUsers: number;
+  /** Members on the paid tier; administrators are not counted. */
   paidMembers: number;
+  /** Members on the free tier; administrators are not counted. */
   freeMembers: number;
+  administrators: number;
+  /** Members who joined in the last 7 and 30 days. */
+  newMembers7d: number;
+  newMembers30d: number;
 }
 
 /** GET /api/admin/stats */

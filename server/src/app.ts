@@ -14,6 +14,7 @@ import { identifyCaller } from './features/auth/identify-caller';
 import { ReauthProofs } from './features/auth/reauth';
 import { type AuthLimits, SignInLimiter } from './features/auth/sign-in-limiter';
 import { loadTokenKey, TokenService } from './features/auth/token-service';
+import { createCoursesFeature } from './features/courses/courses.feature';
 import { databaseRoutes } from './features/database/database.routes';
 import { DatabaseService } from './features/database/database.service';
 import { mongoTargets, type TargetConnector } from './features/database/mongo-target';
@@ -191,6 +192,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: '/api/account' },
   );
   await app.register(payments.routes(ctx.guards), { prefix: '/api/payments' });
+  const courses = await createCoursesFeature(ctx, tokenKey);
+  await app.register(courses.routes, { prefix: '/api/courses' });
   await app.register(slideshowRoutes(ctx), { prefix: '/api/slider' });
   await app.register(playlistRoutes(ctx), { prefix: '/api/playlists' });
   // Everything under /api/admin is checked by this one hook, before the body is even read.
@@ -219,6 +222,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       await admin.register(mailRoutes(mailer), { prefix: '/mail' });
       await admin.register(payments.adminRoutes(ctx), { prefix: '/payments' });
+      await admin.register(courses.adminRoutes, { prefix: '/courses' });
       refuseUnknownPaths(admin);
     },
     { prefix: '/api/admin' },
@@ -235,8 +239,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(mediaRoutes(ctx), { prefix: '/api/media' });
   registerMediaServing(app, ctx);
+  courses.registerFileServing(app);
 
-  await registerSpa(app, config.clientDistDir);
+  await registerSpa(app, config.clientDistDir, { fill: (...args) => courses.pages.fill(...args) });
   return app;
 }
 

@@ -5,8 +5,17 @@ import { page, registerPreloads, usePreloadOnIntent } from './lazy-page';
 import { RootLayout } from './root-layout';
 
 const CoursesPage = page(
-  () => import('../features/public/courses-page'),
+  () => import('../features/courses/courses-page'),
   (m) => m.CoursesPage,
+);
+const CoursePage = page(
+  () => import('../features/courses/course-page'),
+  (m) => m.CoursePage,
+);
+// Open to visitors too (free previews), with react-query like the signed-in screens.
+const LessonPage = page(
+  () => import('../features/courses/lesson-page'),
+  (m) => m.LessonPage,
 );
 const TermsPage = page(
   () => import('../features/public/terms-page'),
@@ -89,12 +98,16 @@ export function AppRoutes() {
       <Route element={<RootLayout />}>
         <Route path="/" element={<HomePage />} />
         <Route path="/courses" element={<CoursesPage />} />
+        <Route path="/courses/:slug" element={<CoursePage />} />
         <Route path="/join" element={<JoinPage />} />
         <Route path="/login" element={<LoginPage />} />
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
         <Route path="/reset-password/:token" element={<ResetPasswordPage />} />
         <Route path="/terms" element={<TermsPage />} />
         <Route path="/confirm-email" element={<ConfirmEmailPage />} />
+        <Route element={<SignedInLayout />}>
+          <Route path="/courses/:slug/lessons/:lessonId" element={<LessonPage />} />
+        </Route>
         <Route element={<RequireUser />}>
           <Route element={<SignedInLayout />}>
             <Route path="/dashboard" element={<DashboardPage />} />

@@ -9,7 +9,8 @@ import { signOutWithMessage } from './signed-out';
  * - `NETWORK`: no answer at all (the connection was lost, the server is down).
  * - `UNREADABLE`: an answer without a known code (a proxy's error page, an empty body).
  */
-export type ClientErrorCode = 'REAUTH_CANCELLED' | 'NETWORK' | 'UNREADABLE';
+/** Codes the client gives failures of its own: a cancelled password prompt or upload, no answer, an answer without a code. */
+export type ClientErrorCode = 'REAUTH_CANCELLED' | 'ABORTED' | 'NETWORK' | 'UNREADABLE';
 
 export type ApiErrorCode = ErrorCode | ClientErrorCode;
 

@@ -3,8 +3,16 @@ import path from 'node:path';
 import { isAppPath } from '@common/app-paths';
 import { PUBLIC_PAGES, type PublicPageName, publicPageAt } from '@common/public-pages';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, noRouteError } from './error-handler';
+
+export interface SpaOptions {
+  /**
+   * Pages whose HTML is worked out per request from their built file (the course pages, filled
+   * with each course's title and link-preview tags); answers whether it sent the page.
+   */
+  fill?: (request: FastifyRequest, reply: FastifyReply, builtFile: string) => Promise<boolean>;
+}
 
 /**
  * Serves the built React app, compressed at build time. Hashed files under /assets are cached
@@ -15,7 +23,11 @@ import { errorBody, noRouteError } from './error-handler';
  * 404: the client shows its not-found page, and search engines and scanners see a real 404.
  * Source maps stay on the server's disk (they describe the code to anyone who asks).
  */
-export async function registerSpa(app: FastifyInstance, distDir: string): Promise<void> {
+export async function registerSpa(
+  app: FastifyInstance,
+  distDir: string,
+  options: SpaOptions = {},
+): Promise<void> {
   const hasBuild = existsSync(path.join(distDir, 'index.html'));
   const pageFiles = new Map<PublicPageName, string>();
   for (const name of Object.keys(PUBLIC_PAGES) as PublicPageName[]) {
@@ -42,7 +54,7 @@ export async function registerSpa(app: FastifyInstance, distDir: string): Promis
     app.get('/', (_request, reply) => reply.header('Cache-Control', 'no-cache').sendFile(htmlFor('/')));
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     // A missing file (a stale chunk, say) is a 404, not the page: HTML where a script belongs breaks loudly.
     const isPage =
@@ -50,6 +62,7 @@ export async function registerSpa(app: FastifyInstance, distDir: string): Promis
       !/^\/(api|media|assets)\//.test(pathname) &&
       !/\.[a-z0-9]+$/i.test(pathname);
     if (isPage && hasBuild) {
+      if (await options.fill?.(request, reply, path.join(distDir, htmlFor(pathname)))) return reply;
       return reply
         .code(isAppPath(pathname) ? 200 : 404)
         .header('Cache-Control', 'no-cache')

@@ -94,6 +94,7 @@ const envSchema = z
     JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     MEDIA_ROOTS: optionalString,
     MEDIA_DIR: optionalString,
+    LESSONS_DIR: optionalString,
     TRUSTED_PROXIES: optionalString.pipe(
       z
         .string()
@@ -149,6 +150,11 @@ export interface Config {
   mediaDir: string;
   /** Absolute folders that a media base path may point into (MEDIA_DIR's always among them). */
   mediaRoots: string[];
+  /**
+   * Where lesson videos and downloads are kept, never served as they are (LESSONS_DIR, by default
+   * DATA_DIR/lessons). Several instances of one site give it the same shared folder.
+   */
+  lessonsDir: string;
   /**
    * Proxies whose X-Forwarded-For names the visitor (TRUSTED_PROXIES): nginx on this machine by
    * default; the nginx machine's address when it forwards to this one from another machine.
@@ -242,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR ?? DEFAULT_CLIENT_DIST),
     mediaDir,
     mediaRoots,
+    lessonsDir: path.resolve(e.LESSONS_DIR ?? path.join(dataDir, 'lessons')),
     trustedProxies: e.TRUSTED_PROXIES
       ? e.TRUSTED_PROXIES.split(',').map((entry) => entry.trim())
       : ['127.0.0.1', '::1'],

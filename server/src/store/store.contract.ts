@@ -270,6 +270,35 @@ export function describeStoreContract(
       expect((await things.findOne({ name: 'y' }))?.createdAt).toBeInstanceOf(Date);
     });
 
+    it('takes a given _id, refuses it a second time with DuplicateKeyError, and finds ids by $in', async () => {
+      // Documents whose id is made from what they are about (a member's progress in a course).
+      const id = 'ab'.repeat(12);
+      await things.insertMany([{ _id: id, name: 'first', email: 'first@example.com', score: 1 }]);
+      await expect(
+        things.insertMany([{ _id: id, name: 'second', email: 'second@example.com', score: 2 }]),
+      ).rejects.toBeInstanceOf(DuplicateKeyError);
+      expect((await things.findById(id))?.name).toBe('first');
+      const other = await things.insertOne({ name: 'other', email: 'other@example.com', score: 3 });
+      const found = await things.find(
+        { _id: { $in: [id, other._id, 'cd'.repeat(12)] } },
+        { sort: { score: 1 } },
+      );
+      expect(found.map((t) => t.name)).toEqual(['first', 'other']);
+    });
+
+    it('loses no increment when many compare-and-set writers race on one document', async () => {
+      const thing = await things.insertOne({ name: 'counter', email: 'counter@example.com', score: 0 });
+      const increment = async () => {
+        for (;;) {
+          const current = (await things.findById(thing._id))!;
+          if (await things.updateOne({ _id: thing._id, score: current.score }, { score: current.score + 1 }))
+            return;
+        }
+      };
+      await Promise.all(Array.from({ length: 20 }, increment));
+      expect((await things.findById(thing._id))?.score).toBe(20);
+    });
+
     it('returns copies: changing a result does not change the store', async () => {
       const thing = await things.insertOne({ name: 'a', email: 'a@example.com', score: 1, tags: ['one'] });
       thing.tags?.push('two');

@@ -3,6 +3,7 @@ import { type ComponentType, lazy } from 'react';
 export type PanelId =
   | 'dashboard'
   | 'users'
+  | 'courses'
   | 'activity'
   | 'backgrounds'
   | 'media'
@@ -44,6 +45,14 @@ export const PANELS: PanelDefinition[] = [
     icon: '☺',
     component: lazy(() =>
       import('../users/user-management-panel').then((m) => ({ default: m.UserManagementPanel })),
+    ),
+  },
+  {
+    id: 'courses',
+    label: 'Courses',
+    icon: '✎',
+    component: lazy(() =>
+      import('../courses/admin/courses-panel').then((m) => ({ default: m.CoursesPanel })),
     ),
   },
   {

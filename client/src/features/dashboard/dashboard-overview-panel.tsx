@@ -3,10 +3,27 @@ import { MailStatusCard } from '../mail/mail-status-card';
 import { PaymentsOverviewCard } from '../payments/components/payments-overview-card';
 import { STATS_REFRESH_MS, useAdminStats } from './api';
 
-const CARDS: Array<{ key: keyof AdminStats; label: string; accent: string }> = [
-  { key: 'totalUsers', label: 'Total Users', accent: 'from-accent-400/25' },
-  { key: 'paidMembers', label: 'Paid Members', accent: 'from-emerald-400/20' },
-  { key: 'freeMembers', label: 'Free Members', accent: 'from-sky-400/20' },
+const CARDS: Array<{ key: keyof AdminStats; label: string; accent: string; note?: string }> = [
+  {
+    key: 'totalUsers',
+    label: 'Total Users',
+    accent: 'from-accent-400/25',
+    note: 'Every account, administrators too',
+  },
+  {
+    key: 'paidMembers',
+    label: 'Paid Members',
+    accent: 'from-emerald-400/20',
+    note: 'Members only, not administrators',
+  },
+  {
+    key: 'freeMembers',
+    label: 'Free Members',
+    accent: 'from-sky-400/20',
+    note: 'Members only, not administrators',
+  },
+  { key: 'newMembers7d', label: 'New members, last 7 days', accent: 'from-violet-400/15' },
+  { key: 'newMembers30d', label: 'New members, last 30 days', accent: 'from-violet-400/10' },
 ];
 
 const numberFormat = new Intl.NumberFormat();
@@ -36,6 +53,7 @@ export function DashboardOverviewPanel() {
             >
               {data ? numberFormat.format(data[card.key]) : '—'}
             </p>
+            {card.note && <p className="mt-1 text-xs text-stone-400">{card.note}</p>}
           </li>
         ))}
       </ul>

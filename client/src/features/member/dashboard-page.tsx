@@ -1,10 +1,12 @@
 import { BRAND_NAME } from '@common/constants';
 import { Link } from 'react-router';
 import { usePageMeta } from '../../app/page-meta';
-import { NAV_LINK_CLASS, PageShell } from '../../app/page-shell';
+import { PageShell } from '../../app/page-shell';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { useLogout } from '../../lib/use-logout';
+import { COMPACT_NAV_LINK } from '../courses/components/course-nav';
+import { MemberCourses } from '../courses/components/member-courses';
 import { MembershipCard } from '../payments/components/membership-card';
 
 export function DashboardPage() {
@@ -14,22 +16,28 @@ export function DashboardPage() {
     <PageShell
       nav={
         <>
-          <Link to="/account" className={NAV_LINK_CLASS}>
+          <Link to="/courses" className={`${COMPACT_NAV_LINK} max-sm:hidden`}>
+            Courses
+          </Link>
+          <Link to="/account" className={COMPACT_NAV_LINK}>
             Account
           </Link>
-          <Button variant="secondary" onClick={logout}>
+          <Button variant="secondary" className="max-sm:px-3" onClick={logout}>
             Logout
           </Button>
         </>
       }
     >
-      <Card className="max-w-lg text-center">
-        <h1 className="font-display text-3xl text-white">Your Dashboard</h1>
-        <p className="mt-4 text-lg text-stone-200">
-          This is your user dashboard. Your journey continues here.
-        </p>
-      </Card>
-      <MembershipCard />
+      <div className="mb-auto w-full max-w-5xl self-stretch sm:self-center">
+        <Card className="text-center">
+          <h1 className="font-display text-3xl text-white">Your Dashboard</h1>
+          <p className="mt-4 text-lg text-stone-200">
+            This is your user dashboard. Your journey continues here.
+          </p>
+        </Card>
+        <MembershipCard />
+        <MemberCourses />
+      </div>
     </PageShell>
   );
 }

@@ -7,7 +7,9 @@ export type ChangeTopic =
   /** The slideshow: its settings, the playlists, the media library (the public slides). */
   | 'slider'
   /** The Node.js panel's settings (DATA_DIR/app-server.json): CORS, request size, rate limit, log level. */
-  | 'app-server';
+  | 'app-server'
+  /** Courses, their sections and lessons (the public course pages' worked-out HTML). */
+  | 'courses';
 
 /** How often each process asks the store whether another one changed something. */
 export const POLL_EVERY_MS = 300;

@@ -64,6 +64,28 @@ describe('npm run seed', () => {
     expect(await usersIn(dir)).toHaveLength(11);
   });
 
+  it('--courses adds the demo courses once, published; --remove takes them away with everything they hold', async () => {
+    const dir = await withRealUser();
+    const first = await seed(dir, ['--courses']);
+    expect(first.stdout).toMatch(/Added 3 published demo courses/);
+    expect((await seed(dir, ['--courses'])).stdout).toMatch(/are in .* already/);
+    const count = async (name: string) => {
+      const store = await openEmbeddedStore(dir);
+      try {
+        return await store.collection(name).count();
+      } finally {
+        await store.close();
+      }
+    };
+    expect(await count('courses')).toBe(3);
+    expect(await count('course_lessons')).toBe(16);
+    expect(await usersIn(dir)).toHaveLength(1);
+    const { stdout } = await seed(dir, ['--remove']);
+    expect(stdout).toMatch(/Removed 3 demo courses/);
+    for (const name of ['courses', 'course_sections', 'course_lessons', 'course_lesson_bodies'])
+      expect(await count(name), name).toBe(0);
+  });
+
   it('--remove deletes every demo user and nothing else', async () => {
     const dir = await withRealUser();
     await seed(dir, ['--users', '30', '--force']);

@@ -178,18 +178,39 @@ describe('GET /api/admin/users', () => {
 });
 
 describe('GET /api/admin/stats', () => {
-  it('counts all users, paid and free members, and follows changes', async () => {
+  it('counts all users, paid and free members (never administrators), new members, and follows changes', async () => {
     const stats = async () =>
       (await t.app.inject({ url: '/api/admin/stats', headers: bearer(admin.token) })).json();
-    await seed([{ membershipTier: 'paid' }, { membershipTier: 'paid' }, { membershipTier: 'free' }]);
-    // The owner made by createUser is free.
-    expect(await stats()).toEqual({ success: true, data: { totalUsers: 4, paidMembers: 2, freeMembers: 2 } });
+    const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
+    await seed([
+      { membershipTier: 'paid', createdAt: daysAgo(2) },
+      { membershipTier: 'paid', createdAt: daysAgo(20) },
+      { membershipTier: 'free' },
+      { membershipTier: 'paid', role: 'admin', createdAt: daysAgo(1) },
+    ]);
+    // The owner made by createUser (an administrator, free, joined now) is in no member count either.
+    expect(await stats()).toEqual({
+      success: true,
+      data: {
+        totalUsers: 5,
+        paidMembers: 2,
+        freeMembers: 1,
+        administrators: 2,
+        newMembers7d: 1,
+        newMembers30d: 2,
+      },
+    });
     await t.app.inject({
       method: 'POST',
       url: '/api/admin/users',
       headers: bearer(admin.token),
       payload: { name: 'New', email: 'new@example.com', password: 'secret1', membershipTier: 'paid' },
     });
-    expect((await stats()).data).toEqual({ totalUsers: 5, paidMembers: 3, freeMembers: 2 });
+    expect((await stats()).data).toMatchObject({
+      totalUsers: 6,
+      paidMembers: 3,
+      freeMembers: 1,
+      newMembers7d: 2,
+    });
   });
 });

@@ -128,13 +128,31 @@ export class UsersService {
     });
   }
 
+  /**
+   * The overview's figures. Paid and free count members only: the few administrators (read by
+   * their role's index) are taken off the tier counts the store keeps. New members are counted
+   * from the sign-up date's index, to the minute, so the same count serves until the next write.
+   */
   async stats(): Promise<AdminStats> {
-    const [totalUsers, paidMembers, freeMembers] = await Promise.all([
+    const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    const since = (days: number) => new Date(minute - days * 24 * 60 * 60 * 1000);
+    const [totalUsers, paid, free, admins, joined7, joined30] = await Promise.all([
       this.users.count(),
       this.users.count({ membershipTier: 'paid' }),
       this.users.count({ membershipTier: 'free' }),
+      this.users.find({ role: 'admin' }),
+      this.users.count({ createdAt: { $gte: since(7) } }),
+      this.users.count({ createdAt: { $gte: since(30) } }),
     ]);
-    return { totalUsers, paidMembers, freeMembers };
+    const adminsWhere = (test: (admin: (typeof admins)[number]) => boolean) => admins.filter(test).length;
+    return {
+      totalUsers,
+      paidMembers: paid - adminsWhere((a) => a.membershipTier === 'paid'),
+      freeMembers: free - adminsWhere((a) => a.membershipTier === 'free'),
+      administrators: admins.length,
+      newMembers7d: joined7 - adminsWhere((a) => a.createdAt >= since(7)),
+      newMembers30d: joined30 - adminsWhere((a) => a.createdAt >= since(30)),
+    };
   }
 
   /** Creating an administrator needs the password again (`confirm`), a member does not. */

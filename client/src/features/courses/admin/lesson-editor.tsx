@@ -1,0 +1,194 @@
+import type { AdminLesson } from '@common/schemas/course-views';
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { CheckboxField } from '../../../components/ui/checkbox-field';
+import { INPUT_CLASS, TextField } from '../../../components/ui/text-field';
+import { useConfirm } from '../../admin/components/confirm-dialog';
+import { useNotices } from '../../admin/notices/notices';
+import '../lesson-body.css';
+import { previewMarkdown, useAdminLesson, useDeleteLesson, useUpdateLesson } from './admin-api';
+import { LessonFiles } from './lesson-files';
+
+type Draft = Pick<AdminLesson, 'title' | 'markdown' | 'freePreview' | 'durationMinutes'>;
+const pick = (lesson: AdminLesson): Draft => ({
+  title: lesson.title,
+  markdown: lesson.markdown,
+  freePreview: lesson.freePreview,
+  durationMinutes: lesson.durationMinutes,
+});
+
+/** One lesson: title, text in Markdown with its live preview, free preview, duration, its files. */
+export interface LessonEditorProps {
+  courseId: string;
+  lessonId: string;
+  onClose: () => void;
+  /** What is typed and not saved yet, or null (the editor guards leaving with it). */
+  onUnsaved: (unsaved: string | null) => void;
+}
+
+export function LessonEditor({ courseId, lessonId, onClose, onUnsaved }: LessonEditorProps) {
+  const lesson = useAdminLesson(courseId, lessonId);
+  if (lesson.isPending) return <Card className="text-stone-300">Loading the lesson…</Card>;
+  if (lesson.isError)
+    return (
+      <Card role="alert" className="text-red-200">
+        The lesson could not be loaded: {lesson.error.message}
+      </Card>
+    );
+  return <LessonForm courseId={courseId} lesson={lesson.data} onClose={onClose} onUnsaved={onUnsaved} />;
+}
+
+function LessonForm({
+  courseId,
+  lesson,
+  onClose,
+  onUnsaved,
+}: Omit<LessonEditorProps, 'lessonId'> & { lesson: AdminLesson }) {
+  const ids = useId();
+  const update = useUpdateLesson(courseId, lesson.id);
+  const remove = useDeleteLesson(courseId);
+  const confirm = useConfirm();
+  const notices = useNotices();
+  const [draft, setDraft] = useState<Draft>(() => pick(lesson));
+  const saved = pick(lesson);
+  const changed = (Object.keys(saved) as Array<keyof Draft>).filter((key) => draft[key] !== saved[key]);
+  const unsaved = changed.length ? `the lesson “${lesson.title}”` : null;
+  useEffect(() => onUnsaved(unsaved), [onUnsaved, unsaved]);
+  useEffect(() => () => onUnsaved(null), [onUnsaved]);
+  const preview = useMarkdownPreview(draft.markdown);
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) =>
+    setDraft((current) => ({ ...current, [key]: value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    try {
+      const after = await update.mutateAsync(Object.fromEntries(changed.map((key) => [key, draft[key]])));
+      setDraft(pick(after));
+      notices.success('Lesson saved.');
+    } catch (error) {
+      notices.error('The lesson was not saved.', { detail: (error as Error).message });
+    }
+  };
+
+  const deleteLesson = async () => {
+    const ok = await confirm({
+      title: `Delete the lesson “${lesson.title}”?`,
+      message: 'Its text, video or audio and downloads are deleted for good.',
+      confirmLabel: 'Delete lesson',
+      destructive: true,
+    });
+    if (!ok) return;
+    try {
+      await remove.mutateAsync(lesson.id);
+      notices.success(`Deleted “${lesson.title}”.`);
+      onClose();
+    } catch (error) {
+      notices.error('The lesson was not deleted.', { detail: (error as Error).message });
+    }
+  };
+
+  return (
+    <Card className="space-y-6" data-testid="lesson-editor">
+      <div className="flex flex-wrap items-center gap-3">
+        <h2 className="min-w-0 flex-1 truncate text-lg font-semibold text-white">Lesson: {lesson.title}</h2>
+        <Button variant="danger" onClick={deleteLesson} disabled={remove.isPending}>
+          Delete lesson
+        </Button>
+      </div>
+      <form onSubmit={submit} className="space-y-5">
+        <div className="grid gap-4 sm:grid-cols-[minmax(0,1fr)_10rem]">
+          <TextField
+            label="Lesson title"
+            value={draft.title}
+            maxLength={160}
+            required
+            onChange={(e) => set('title', e.target.value)}
+          />
+          <TextField
+            label="Duration (minutes)"
+            type="number"
+            min={0}
+            max={1440}
+            value={draft.durationMinutes ?? ''}
+            onChange={(e) =>
+              set(
+                'durationMinutes',
+                e.target.value === '' ? null : Math.max(0, Math.round(Number(e.target.value))),
+              )
+            }
+          />
+        </div>
+        <CheckboxField
+          label="Free preview: anyone who sees the course may open this lesson"
+          checked={draft.freePreview}
+          onChange={(value) => set('freePreview', value)}
+        />
+        <div className="grid gap-4 xl:grid-cols-2">
+          <div>
+            <label htmlFor={`${ids}-markdown`} className="mb-1.5 block text-sm font-medium text-stone-300">
+              Text (Markdown)
+            </label>
+            <textarea
+              id={`${ids}-markdown`}
+              className={`${INPUT_CLASS} min-h-72 font-mono text-sm`}
+              value={draft.markdown}
+              onChange={(e) => set('markdown', e.target.value)}
+              placeholder={
+                '## What you will do\n\nWrite in **Markdown**: headings, lists, [links](https://example.com), pictures from the media library.'
+              }
+            />
+          </div>
+          <div>
+            <p id={`${ids}-preview`} className="mb-1.5 text-sm font-medium text-stone-300">
+              Preview
+            </p>
+            <section
+              aria-labelledby={`${ids}-preview`}
+              className="min-h-72 overflow-auto rounded-lg border border-white/10 bg-black/20 p-4"
+            >
+              {preview === null ? (
+                <p className="text-sm text-stone-400">The lesson as members will read it shows here.</p>
+              ) : (
+                // Rendered by the server with the rules lessons are saved with (marked, then sanitize-html).
+                // biome-ignore lint/security/noDangerouslySetInnerHtml: see above
+                <div className="lesson-body" dangerouslySetInnerHTML={{ __html: preview }} />
+              )}
+            </section>
+          </div>
+        </div>
+        <div className="flex flex-wrap gap-3">
+          <Button type="submit" disabled={changed.length === 0 || update.isPending}>
+            {update.isPending ? 'Saving…' : 'Save lesson'}
+          </Button>
+          {changed.length > 0 && (
+            <Button variant="ghost" onClick={() => setDraft(saved)}>
+              Undo changes
+            </Button>
+          )}
+        </div>
+      </form>
+      <LessonFiles courseId={courseId} lesson={lesson} />
+    </Card>
+  );
+}
+
+/** The Markdown as HTML, from the server's own renderer, a moment after typing stops. */
+function useMarkdownPreview(markdown: string): string | null {
+  const [html, setHtml] = useState<string | null>(null);
+  useEffect(() => {
+    if (!markdown.trim()) {
+      setHtml(null);
+      return;
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      previewMarkdown(markdown, controller.signal).then(setHtml, () => undefined);
+    }, 300);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [markdown]);
+  return html;
+}

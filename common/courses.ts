@@ -1,0 +1,59 @@
+/**
+ * Course constants both sides use, without zod (the public course pages import these; the
+ * request schemas in schemas/courses.ts build on them).
+ */
+
+/** Who may open a course's lessons: anyone, any signed-in member, or paid members only. */
+export const COURSE_ACCESS = ['public', 'members', 'paid'] as const;
+export type CourseAccess = (typeof COURSE_ACCESS)[number];
+
+export const COURSE_ACCESS_LABELS: Record<CourseAccess, string> = {
+  public: 'Public',
+  members: 'Members',
+  paid: 'Paid members',
+};
+
+/** The people an administrator can look at a course as (the console's "Preview as…"). */
+export const PREVIEW_PERSONAS = ['visitor', 'free', 'paid'] as const;
+export type PreviewPersona = (typeof PREVIEW_PERSONAS)[number];
+
+/** Longest Markdown body of a lesson (about a short book chapter). */
+export const MAX_LESSON_MARKDOWN = 200_000;
+/** Lesson media and downloads: at least 2 GB each, as the issue asks; 4 GiB leaves room for long HD video. */
+export const MAX_LESSON_FILE_BYTES = 4 * 1024 * 1024 * 1024;
+/** Downloads one lesson may carry. */
+export const MAX_LESSON_DOWNLOADS = 30;
+/** A video or audio lesson counts as completed once this share of it was played. */
+export const AUTO_COMPLETE_SHARE = 0.9;
+/** How often the player saves the playing position while it plays. */
+export const POSITION_SAVE_EVERY_MS = 10_000;
+
+/** File types a lesson's player takes (checked again by content on the server). */
+export const LESSON_MEDIA_EXTENSIONS = {
+  video: ['mp4', 'webm', 'm4v', 'mov', 'ogv'],
+  audio: ['mp3', 'm4a', 'aac', 'ogg', 'oga', 'wav', 'flac', 'opus'],
+} as const;
+/** Downloads: documents, archives, pictures, media. Anything else is refused. */
+export const LESSON_DOWNLOAD_EXTENSIONS = [
+  'pdf',
+  'zip',
+  'epub',
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'webp',
+  'mp3',
+  'm4a',
+  'mp4',
+  'webm',
+  'docx',
+  'xlsx',
+  'pptx',
+  'odt',
+  'ods',
+  'odp',
+  'txt',
+  'csv',
+  'md',
+] as const;

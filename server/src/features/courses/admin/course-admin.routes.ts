@@ -1,0 +1,240 @@
+import type { AdminCourse, AdminCourseRow, AdminLesson, Envelope } from '@common/schemas/course-views';
+import {
+  COURSE_ACCESS_LABELS,
+  courseCreateBody,
+  coursesSettingsBody,
+  courseUpdateBody,
+  lessonCreateBody,
+  lessonUpdateBody,
+  MAX_LESSON_FILE_BYTES,
+  markdownPreviewBody,
+  outlineOrderBody,
+  sectionCreateBody,
+  sectionUpdateBody,
+} from '@common/schemas/courses';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../../app-context';
+import { AppError } from '../../../lib/app-error';
+import { parseInput } from '../../../lib/validate';
+import { type LessonFolder, receiveLessonFile } from '../lesson-files/lesson-upload';
+import { renderMarkdown } from '../markdown';
+import type { CourseAdminService } from './course-admin.service';
+import type { LessonAdminService } from './lesson-admin.service';
+
+type Ids = { id?: string; sectionId?: string; lessonId?: string; fileId?: string };
+const ID = /^[0-9a-f]{24}$/;
+
+function ids(request: FastifyRequest): Required<Ids> {
+  const params = request.params as Ids;
+  for (const value of Object.values(params))
+    if (typeof value === 'string' && !ID.test(value))
+      throw new AppError('NOT_FOUND', 'No such course, section, lesson or file.');
+  return params as Required<Ids>;
+}
+
+/**
+ * The console's Courses section (`/api/admin/courses`, behind the administrators' hook). Every
+ * change is written to the Activity log and tells the other server processes (the public course
+ * pages' HTML is worked out once per change).
+ */
+export function courseAdminRoutes(
+  ctx: AppContext,
+  courses: CourseAdminService,
+  lessons: LessonAdminService,
+  folder: LessonFolder,
+) {
+  return async (app: FastifyInstance) => {
+    await app.register(multipart, {
+      throwFileSizeLimit: false,
+      limits: { fileSize: MAX_LESSON_FILE_BYTES, files: 1, fields: 4, fieldSize: 1024, parts: 5 },
+    });
+    const changed = async (
+      request: FastifyRequest,
+      entry: Parameters<AppContext['activity']['record']>[1],
+    ) => {
+      await ctx.changes.bump('courses');
+      await ctx.activity.record(request, entry);
+    };
+    const ok = <T>(data: T) => ({ success: true, data }) as Envelope<T>;
+
+    app.get('/', async () => ok<AdminCourseRow[]>(await courses.list()));
+
+    app.post('/', async (request, reply) => {
+      const { title } = parseInput(courseCreateBody, request.body);
+      const course = await courses.create(title);
+      await changed(request, {
+        kind: 'course.created',
+        summary: `Created the course “${title}” (draft)`,
+        after: course,
+      });
+      return reply.code(201).send(ok<AdminCourse>(course));
+    });
+
+    app.get('/settings', async () => ok(await courses.settings()));
+
+    app.put('/settings', async (request) => {
+      const { before, after } = await courses.saveSettings(parseInput(coursesSettingsBody, request.body));
+      await changed(request, {
+        kind: 'course.settings',
+        summary: 'Saved the upgrade offer shown to free members',
+        before,
+        after,
+      });
+      return ok(after);
+    });
+
+    // The editor's live preview: the very rules a lesson is saved with.
+    app.post('/markdown-preview', async (request) => {
+      const { markdown } = parseInput(markdownPreviewBody, request.body);
+      return ok({ html: renderMarkdown(markdown) });
+    });
+
+    app.get('/:id', async (request) => ok<AdminCourse>(await courses.get(ids(request).id)));
+
+    app.put('/:id', async (request) => {
+      const body = parseInput(courseUpdateBody, request.body);
+      const { before, after } = await courses.update(ids(request).id, body);
+      const what = [
+        body.published !== undefined && body.published !== before.published
+          ? body.published
+            ? 'published'
+            : 'unpublished'
+          : '',
+        body.access && body.access !== before.access ? `access: ${COURSE_ACCESS_LABELS[body.access]}` : '',
+      ].filter(Boolean);
+      await changed(request, {
+        kind: 'course.updated',
+        summary: `Edited the course “${after.title}”${what.length ? ` (${what.join(', ')})` : ''}`,
+        before: {
+          title: before.title,
+          slug: before.slug,
+          summary: before.summary,
+          coverUrl: before.coverUrl,
+          access: before.access,
+          published: before.published,
+        },
+        after: body,
+      });
+      return ok(after);
+    });
+
+    app.delete('/:id', async (request) => {
+      const course = await courses.remove(ids(request).id);
+      await changed(request, {
+        kind: 'course.deleted',
+        summary: `Deleted the course “${course.title}”`,
+        before: { title: course.title, slug: course.slug },
+      });
+      return ok({ id: course._id });
+    });
+
+    app.put('/:id/order', async (request) => {
+      const order = parseInput(outlineOrderBody, request.body);
+      const course = await courses.reorder(ids(request).id, order);
+      await changed(request, {
+        kind: 'course.outline',
+        summary: `Reordered the sections and lessons of “${course.title}”`,
+        after: order,
+      });
+      return ok(course);
+    });
+
+    app.post('/:id/sections', async (request, reply) => {
+      const { title } = parseInput(sectionCreateBody, request.body);
+      const course = await courses.addSection(ids(request).id, title);
+      await changed(request, {
+        kind: 'course.outline',
+        summary: `Added the section “${title}” to “${course.title}”`,
+      });
+      return reply.code(201).send(ok(course));
+    });
+
+    app.put('/:id/sections/:sectionId', async (request) => {
+      const { id, sectionId } = ids(request);
+      const body = parseInput(sectionUpdateBody, request.body);
+      const { before, after } = await courses.updateSection(id, sectionId, body);
+      await changed(request, {
+        kind: 'course.outline',
+        summary: `Edited the section “${body.title ?? before.title}” of “${after.title}”`,
+        before: { title: before.title, drip: before.drip },
+        after: body,
+      });
+      return ok(after);
+    });
+
+    app.delete('/:id/sections/:sectionId', async (request) => {
+      const { id, sectionId } = ids(request);
+      const { section, after } = await courses.removeSection(id, sectionId);
+      await changed(request, {
+        kind: 'course.outline',
+        summary: `Deleted the section “${section.title}” of “${after.title}” and its lessons`,
+      });
+      return ok(after);
+    });
+
+    app.post('/:id/sections/:sectionId/lessons', async (request, reply) => {
+      const { id, sectionId } = ids(request);
+      const { title } = parseInput(lessonCreateBody, request.body);
+      const lesson = await lessons.add(id, sectionId, title);
+      await changed(request, { kind: 'course.outline', summary: `Added the lesson “${title}”` });
+      return reply.code(201).send(ok({ lesson, course: await courses.get(id) }));
+    });
+
+    app.get('/:id/lessons/:lessonId', async (request) => {
+      const { id, lessonId } = ids(request);
+      return ok<AdminLesson>(await lessons.get(id, lessonId));
+    });
+
+    app.put('/:id/lessons/:lessonId', async (request) => {
+      const { id, lessonId } = ids(request);
+      const { before, after } = await lessons.update(
+        id,
+        lessonId,
+        parseInput(lessonUpdateBody, request.body),
+      );
+      await changed(request, {
+        kind: 'course.lesson',
+        summary: `Edited the lesson “${after.title}”`,
+        before,
+        after,
+      });
+      return ok<AdminLesson>(after);
+    });
+
+    app.delete('/:id/lessons/:lessonId', async (request) => {
+      const { id, lessonId } = ids(request);
+      const lesson = await lessons.remove(id, lessonId);
+      await changed(request, { kind: 'course.outline', summary: `Deleted the lesson “${lesson.title}”` });
+      return ok(await courses.get(id));
+    });
+
+    // One file per request, streamed to the lessons folder: the console shows each file's progress.
+    app.post('/:id/lessons/:lessonId/files', async (request, reply) => {
+      const { id, lessonId } = ids(request);
+      await lessons.lesson(id, lessonId);
+      if (!request.isMultipart()) throw new AppError('VALIDATION', 'Send the file as multipart/form-data.');
+      const received = await receiveLessonFile(request.parts(), folder);
+      const lesson = await lessons.attach(id, lessonId, received).catch(async (error: unknown) => {
+        await folder.remove(received.storedName);
+        throw error;
+      });
+      await changed(request, {
+        kind: 'course.file',
+        summary: `Added ${received.role === 'media' ? 'the video/audio' : 'the download'} ${received.name} to the lesson “${lesson.title}”`,
+        after: { name: received.name, size: received.size, mime: received.mime },
+      });
+      return reply.code(201).send(ok<AdminLesson>(lesson));
+    });
+
+    app.delete('/:id/lessons/:lessonId/files/:fileId', async (request) => {
+      const { id, lessonId, fileId } = ids(request);
+      const { name, after } = await lessons.detach(id, lessonId, fileId);
+      await changed(request, {
+        kind: 'course.file',
+        summary: `Removed ${name} from the lesson “${after.title}”`,
+      });
+      return ok<AdminLesson>(after);
+    });
+  };
+}

@@ -1,0 +1,204 @@
+import { readFile, stat } from 'node:fs/promises';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { BRAND_NAME } from '@common/constants';
+import type { CoursePageData } from '@common/course-page-data';
+import { COURSE_PAGE_DATA_ID } from '@common/course-page-data';
+import { documentTitle, PUBLIC_PAGES } from '@common/public-pages';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../lib/app-error';
+import type { SharedChanges } from '../shared-state/shared-changes';
+import { visitorAudience } from './audience';
+import type { CoursesService } from './courses.service';
+
+interface Filled {
+  status: number;
+  identity: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+/** Worked-out pages live this long at most: a dated drip opens without any change to a course. */
+const MAX_AGE_MS = 60_000;
+const MAX_ENTRIES = 1000;
+
+/**
+ * The course pages as search engines and link previews read them: `/courses` and each published
+ * course's page answer the built page's HTML with the real title, summary, `og:` and Twitter
+ * tags, a canonical link and schema.org data in the HTML itself, and the visitor's view of the
+ * data inlined, so the page draws its content without another request. Worked out once per
+ * change of any course (the `courses` topic, seen by every process) and kept compressed.
+ */
+export class CoursePages {
+  private cache = new Map<string, Filled & { at: number }>();
+  private revision = -1;
+
+  constructor(
+    private readonly courses: CoursesService,
+    private readonly changes: SharedChanges,
+    private readonly publicUrl: string,
+  ) {}
+
+  /**
+   * Sends the page when `request` is one of ours and answers true; false lets the SPA serve it as
+   * usual. (A boolean, not the reply: a reply is a thenable, which an async function would await.)
+   */
+  async fill(request: FastifyRequest, reply: FastifyReply, builtFile: string): Promise<boolean> {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+    const pathname = request.url.split('?')[0] ?? '';
+    const match = /^\/courses(?:\/([^/]+))?\/?$/.exec(pathname);
+    if (!match) return false;
+    const slug = match[1] ? safeDecode(match[1]).toLowerCase() : null;
+    const built = await stat(builtFile).catch(() => null);
+    if (!built) return false;
+    const revision = this.changes.revision('courses');
+    if (revision !== this.revision || this.cache.size > MAX_ENTRIES) {
+      this.cache.clear();
+      this.revision = revision;
+    }
+    const key = `${built.mtimeMs}:${slug ?? ''}`;
+    let page = this.cache.get(key);
+    if (!page || Date.now() - page.at > MAX_AGE_MS) {
+      page = { ...(await this.build(builtFile, slug)), at: Date.now() };
+      this.cache.set(key, page);
+    }
+    const accepts = String(request.headers['accept-encoding'] ?? '');
+    const encoding = /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : null;
+    const body = encoding ? page[encoding] : page.identity;
+    reply
+      .code(page.status)
+      .header('Content-Type', 'text/html; charset=utf-8')
+      .header('Cache-Control', 'no-cache')
+      .header('Vary', 'Accept-Encoding');
+    if (encoding) reply.header('Content-Encoding', encoding);
+    reply.send(request.method === 'HEAD' ? undefined : body);
+    return true;
+  }
+
+  private async build(builtFile: string, slug: string | null): Promise<Filled> {
+    const template = await readFile(builtFile, 'utf8');
+    const audience = visitorAudience();
+    let data: CoursePageData;
+    let status = 200;
+    let head: Head;
+    if (slug === null) {
+      const courses = await this.courses.cards(audience);
+      data = { kind: 'catalog', courses };
+      head = {
+        title: PUBLIC_PAGES.courses.title,
+        description: PUBLIC_PAGES.courses.description,
+        path: '/courses',
+        image: courses.find((c) => c.coverUrl)?.coverUrl ?? null,
+        jsonLd: {
+          '@context': 'https://schema.org',
+          '@type': 'ItemList',
+          itemListElement: courses.map((c, i) => ({
+            '@type': 'ListItem',
+            position: i + 1,
+            url: `${this.publicUrl}/courses/${c.slug}`,
+            name: c.title,
+          })),
+        },
+      };
+    } else {
+      const course = await this.courses.course(slug, audience).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
+        throw error;
+      });
+      data = { kind: 'course', slug, course };
+      if (!course) status = 404;
+      head = course
+        ? {
+            title: course.title,
+            description: course.summary || `A course of ${BRAND_NAME}.`,
+            path: `/courses/${course.slug}`,
+            image: course.coverUrl,
+            jsonLd: {
+              '@context': 'https://schema.org',
+              '@type': 'Course',
+              name: course.title,
+              description: course.summary,
+              url: `${this.publicUrl}/courses/${course.slug}`,
+              provider: { '@type': 'Organization', name: BRAND_NAME, sameAs: this.publicUrl },
+            },
+          }
+        : {
+            title: 'Course not found',
+            description: 'There is no course at this address.',
+            path: `/courses/${slug}`,
+            image: null,
+          };
+    }
+    const html = withData(withHead(template, head, this.publicUrl), data);
+    const identity = Buffer.from(html);
+    return {
+      status,
+      identity,
+      br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }),
+      gzip: gzipSync(identity, { level: 9 }),
+    };
+  }
+}
+
+interface Head {
+  title: string;
+  description: string;
+  path: string;
+  image: string | null;
+  jsonLd?: unknown;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** JSON inside a <script> element: nothing in it can close the element or open a comment. */
+export const scriptJson = (value: unknown) =>
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+
+function withHead(html: string, head: Head, publicUrl: string): string {
+  const url = `${publicUrl}${head.path}`;
+  const description = head.description.slice(0, 300);
+  const tags = [
+    `<link rel="canonical" href="${escapeHtml(url)}" />`,
+    `<meta property="og:type" content="website" />`,
+    `<meta property="og:site_name" content="${escapeHtml(BRAND_NAME)}" />`,
+    `<meta property="og:title" content="${escapeHtml(head.title)}" />`,
+    `<meta property="og:description" content="${escapeHtml(description)}" />`,
+    `<meta property="og:url" content="${escapeHtml(url)}" />`,
+    ...(head.image
+      ? [
+          `<meta property="og:image" content="${escapeHtml(`${publicUrl}${head.image}`)}" />`,
+          // The picture the page shows first: fetched along with the page's code, not after it ran.
+          `<link rel="preload" as="image" href="${escapeHtml(head.image)}" fetchpriority="high" />`,
+        ]
+      : []),
+    `<meta name="twitter:card" content="${head.image ? 'summary_large_image' : 'summary'}" />`,
+    ...(head.jsonLd ? [`<script type="application/ld+json">${scriptJson(head.jsonLd)}</script>`] : []),
+  ];
+  return html
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(documentTitle(head.title))}</title>`)
+    .replace(
+      /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/,
+      `<meta name="description" content="${escapeHtml(description)}" />`,
+    )
+    .replace('</head>', `  ${tags.join('\n    ')}\n  </head>`);
+}
+
+function withData(html: string, data: CoursePageData): string {
+  return html.replace(
+    '</body>',
+    `<script type="application/json" id="${COURSE_PAGE_DATA_ID}">${scriptJson(data)}</script>\n  </body>`,
+  );
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return '';
+  }
+}

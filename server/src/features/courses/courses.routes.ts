@@ -1,0 +1,90 @@
+import type {
+  CompleteResult,
+  CourseCard,
+  CourseDetail,
+  Envelope,
+  LessonView,
+  MemberHome,
+  PositionResult,
+} from '@common/schemas/course-views';
+import { positionBody, previewQuery } from '@common/schemas/courses';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../app-context';
+import { AppError } from '../../lib/app-error';
+import { parseInput } from '../../lib/validate';
+import { viewerOf } from './access/access-rules';
+import { audienceOf } from './audience';
+import { type CoursesService, NO_SUCH_LESSON } from './courses.service';
+import type { ProgressService } from './progress/progress.service';
+
+type Params = { slug?: string; lessonId?: string };
+
+const ID = /^[0-9a-f]{24}$/;
+
+function lessonIdOf(params: Params): string {
+  if (!params.lessonId || !ID.test(params.lessonId)) throw new AppError('NOT_FOUND', NO_SUCH_LESSON);
+  return params.lessonId;
+}
+
+/**
+ * What visitors and members read and write (`/api/courses`). Anyone may read the catalogue, a
+ * published course's outline and its open lessons; what each answer holds follows from who asks
+ * (see access/access-rules.ts). Progress needs a signed-in member.
+ */
+export function coursesRoutes(ctx: AppContext, courses: CoursesService, progress: ProgressService) {
+  return async (app: FastifyInstance) => {
+    app.get('/', async (request, reply) => {
+      const audience = await audienceOf(request, reply, ctx);
+      return { success: true, data: await courses.cards(audience) } satisfies Envelope<CourseCard[]>;
+    });
+
+    app.get('/home', { onRequest: ctx.guards.requireUser }, async (request, reply) => {
+      const audience = await audienceOf(request, reply, ctx);
+      const tier = request.user!.membershipTier;
+      return { success: true, data: await courses.home(audience, tier) } satisfies Envelope<MemberHome>;
+    });
+
+    app.get<{ Params: Params }>('/:slug', async (request, reply) => {
+      const { as } = parseInput(previewQuery, request.query);
+      const audience = await audienceOf(request, reply, ctx, as);
+      const data = await courses.course(String(request.params.slug).toLowerCase(), audience);
+      return { success: true, data } satisfies Envelope<CourseDetail>;
+    });
+
+    app.get<{ Params: Params }>('/:slug/lessons/:lessonId', async (request, reply) => {
+      const { as } = parseInput(previewQuery, request.query);
+      const audience = await audienceOf(request, reply, ctx, as);
+      const data = await courses.lesson(
+        String(request.params.slug).toLowerCase(),
+        lessonIdOf(request.params),
+        audience,
+      );
+      return { success: true, data } satisfies Envelope<LessonView>;
+    });
+
+    app.post<{ Params: Params }>(
+      '/lessons/:lessonId/complete',
+      { onRequest: ctx.guards.requireUser },
+      async (request) => {
+        const data = await progress.complete(lessonIdOf(request.params), viewerOf(request.user!));
+        return { success: true, data } satisfies Envelope<CompleteResult>;
+      },
+    );
+
+    // Sent every ~10 s while a lesson plays, on pause and when the page goes away (fetch keepalive).
+    app.post<{ Params: Params }>(
+      '/lessons/:lessonId/position',
+      { onRequest: ctx.guards.requireUser },
+      async (request) => {
+        const { seconds, duration } = parseInput(positionBody, request.body);
+        const data = await progress.savePosition(
+          lessonIdOf(request.params),
+          viewerOf(request.user!),
+          seconds,
+          duration,
+        );
+        return { success: true, data } satisfies Envelope<PositionResult>;
+      },
+    );
+  };
+}

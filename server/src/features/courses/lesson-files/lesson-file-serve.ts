@@ -1,0 +1,132 @@
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody } from '../../../http/error-handler';
+import { etagMatches, parseRange } from '../../media/http-range';
+import { MEDIA_CSP } from '../../media/media-serve';
+import type { SessionsRepository } from '../../sessions/sessions.repository';
+import type { UsersRepository } from '../../users/users.repository';
+import { lessonLock, viewerOf } from '../access/access-rules';
+import type { CatalogRepository } from '../catalog.repository';
+import type { FileLinks } from './file-links';
+import type { LessonFilesRepository } from './lesson-files.repository';
+import type { LessonFolder } from './lesson-upload';
+
+export interface LessonFileServingDeps {
+  links: FileLinks;
+  files: LessonFilesRepository;
+  catalog: CatalogRepository;
+  users: UsersRepository;
+  sessions: SessionsRepository;
+  folder: LessonFolder;
+  clock?: () => Date;
+}
+
+/**
+ * Serves `/lesson-files/<file>/<name>?h=…&e=…&s=…`, the signed links of lesson pages. Every
+ * request (a video asks for many byte ranges) checks the signature and expiry, then reads afresh
+ * whether the link's holder may open the file now: their session still live, their account
+ * active, their tier, the course published, the lesson open to them. A member made free loses
+ * a paid course's links at the next range their player asks for. Byte ranges, ETag and HEAD as
+ * /media serves them; never cached by the browser or a proxy.
+ */
+export function registerLessonFileServing(app: FastifyInstance, deps: LessonFileServingDeps): void {
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/lesson-files/:fileId/:name',
+    handler: (request, reply) =>
+      serve(request as FastifyRequest<{ Params: { fileId: string } }>, reply, deps),
+  });
+}
+
+/** Who may open the file now, or why not (403 for a live link whose holder lost access). */
+async function allowed(
+  fileId: string,
+  query: Record<string, unknown>,
+  deps: LessonFileServingDeps,
+): Promise<
+  { storedName: string; mime: string; name: string; role: 'media' | 'download' } | 'not-found' | 'forbidden'
+> {
+  const now = deps.clock?.() ?? new Date();
+  const holder = deps.links.verify(fileId, query, now.getTime());
+  if (!holder) return 'forbidden';
+  const file = await deps.files.find(fileId);
+  const lesson = file && (await deps.catalog.findLesson(file.lessonId));
+  if (!file || !lesson) return 'not-found';
+  const [course, section, session, user] = await Promise.all([
+    deps.catalog.findCourse(lesson.courseId),
+    deps.catalog.findSection(lesson.sectionId),
+    holder.sessionId ? deps.sessions.findById(holder.sessionId) : null,
+    holder.userId ? deps.users.findById(holder.userId) : null,
+  ]);
+  if (!course || !section) return 'not-found';
+  if (holder.userId) {
+    const live = session && session.userId === holder.userId && session.expiresAt > now;
+    if (!live || !user || user.status !== 'active') return 'forbidden';
+  }
+  const viewer = viewerOf(user);
+  if (!course.published && viewer.kind !== 'admin') return 'not-found';
+  if (lessonLock(viewer, course, section.drip, lesson, now)) return 'forbidden';
+  // A file the lesson no longer lists (replaced or removed) is gone for everyone.
+  const listed = lesson.media?.id === file._id || lesson.downloads.some((d) => d.id === file._id);
+  if (!listed) return 'not-found';
+  return { storedName: file.storedName, mime: file.mime, name: file.name, role: file.role };
+}
+
+async function serve(
+  request: FastifyRequest<{ Params: { fileId: string } }>,
+  reply: FastifyReply,
+  deps: LessonFileServingDeps,
+): Promise<FastifyReply> {
+  reply.header('Cache-Control', 'private, no-store').header('Referrer-Policy', 'no-referrer');
+  const { fileId } = request.params;
+  const verdict = /^[0-9a-f]{24}$/.test(fileId)
+    ? await allowed(fileId, request.query as Record<string, unknown>, deps)
+    : 'not-found';
+  if (verdict === 'not-found') return reply.code(404).send(errorBody('NOT_FOUND', 'No such file.'));
+  if (verdict === 'forbidden')
+    return reply
+      .code(403)
+      .send(
+        errorBody(
+          'FORBIDDEN',
+          'This link has expired or is not yours. Open the lesson again for a fresh one.',
+        ),
+      );
+
+  const handle = await open(
+    deps.folder.pathOf(verdict.storedName),
+    constants.O_RDONLY | constants.O_NOFOLLOW,
+  ).catch(() => null);
+  if (!handle) return reply.code(404).send(errorBody('NOT_FOUND', 'No such file.'));
+  let streaming = false;
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return reply.code(404).send(errorBody('NOT_FOUND', 'No such file.'));
+    const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+    reply
+      .header('Content-Type', verdict.mime)
+      .header('Accept-Ranges', 'bytes')
+      .header('ETag', etag)
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Security-Policy', MEDIA_CSP)
+      .header(
+        'Content-Disposition',
+        `${verdict.role === 'download' ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(verdict.name)}`,
+      );
+    const ifNoneMatch = request.headers['if-none-match'];
+    if (ifNoneMatch && etagMatches(ifNoneMatch, etag)) return reply.code(304).send();
+    const ifRange = request.headers['if-range'];
+    const range = !ifRange || ifRange === etag ? parseRange(request.headers.range, info.size) : null;
+    if (range === 'unsatisfiable')
+      return reply.code(416).header('Content-Range', `bytes */${info.size}`).send();
+    const { start, end } = range ?? { start: 0, end: info.size - 1 };
+    if (range) reply.code(206).header('Content-Range', `bytes ${start}-${end}/${info.size}`);
+    reply.header('Content-Length', String(Math.max(0, end - start + 1)));
+    if (request.method === 'HEAD' || info.size === 0) return reply.send();
+    streaming = true;
+    return reply.send(handle.createReadStream({ start, end }));
+  } finally {
+    if (!streaming) await handle.close();
+  }
+}

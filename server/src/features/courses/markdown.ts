@@ -1,0 +1,107 @@
+import { Marked } from 'marked';
+import sanitizeHtml from 'sanitize-html';
+
+const marked = new Marked({
+  gfm: true,
+  breaks: false,
+  async: false,
+  // The lesson's title is the page's one h1: the text's own headings start a level below.
+  walkTokens(token) {
+    if (token.type === 'heading') token.depth = Math.min(6, token.depth + 1);
+  },
+});
+
+/**
+ * What survives: text formatting, headings, lists, quotes, code, tables, links and pictures.
+ * No script, style, form, frame, embed or object of any kind; no event handler or style
+ * attribute; links only to http(s), mailto and the site's own paths; pictures only from the
+ * site itself (the pages' Content-Security-Policy would refuse others anyway).
+ */
+const RULES: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'p',
+    'br',
+    'hr',
+    'strong',
+    'b',
+    'em',
+    'i',
+    'del',
+    's',
+    'sub',
+    'sup',
+    'mark',
+    'blockquote',
+    'ul',
+    'ol',
+    'li',
+    'code',
+    'pre',
+    'kbd',
+    'a',
+    'img',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
+    'input',
+  ],
+  allowedAttributes: {
+    a: ['href', 'title'],
+    img: ['src', 'alt', 'title', 'width', 'height'],
+    ol: ['start'],
+    th: ['align'],
+    td: ['align'],
+    code: ['class'],
+    // GitHub task lists: a disabled checkbox, nothing else.
+    input: ['type', 'checked', 'disabled'],
+  },
+  allowedClasses: { code: [/^language-[\w-]+$/] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: { img: [] },
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  // Whatever a discarded tag held is dropped too, not shown as text.
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template'],
+  transformTags: {
+    a: (tagName, attribs) => {
+      const external = /^(https?:)?\/\//i.test(attribs.href ?? '');
+      return {
+        tagName,
+        attribs: external ? { ...attribs, rel: 'noopener noreferrer nofollow', target: '_blank' } : attribs,
+      };
+    },
+    input: (_tagName, attribs) =>
+      attribs.type === 'checkbox'
+        ? {
+            tagName: 'input',
+            attribs: {
+              type: 'checkbox',
+              disabled: '',
+              ...(attribs.checked !== undefined ? { checked: '' } : {}),
+            },
+          }
+        : { tagName: 'span', attribs: {} },
+  },
+  exclusiveFilter: (frame) => frame.tag === 'img' && !isOwnPath(frame.attribs.src ?? ''),
+};
+RULES.allowedAttributes = { ...RULES.allowedAttributes, a: ['href', 'title', 'rel', 'target'] };
+
+/** A path on this site: starts with one slash, never two, no scheme. */
+function isOwnPath(src: string): boolean {
+  return /^\/(?!\/)/.test(src) && !/[\\\s]/.test(src);
+}
+
+/** Markdown to HTML that is safe to put in a page as it is (marked, then sanitize-html). */
+export function renderMarkdown(markdown: string): string {
+  const html = marked.parse(markdown) as string;
+  return sanitizeHtml(html, RULES).trim();
+}

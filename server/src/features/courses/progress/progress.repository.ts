@@ -1,0 +1,160 @@
+import { createHash } from 'node:crypto';
+import { type Collection, DuplicateKeyError, type Store, type StoredDoc } from '../../../store/store';
+
+/**
+ * One member's progress in one course: a single document, so that a course page, a lesson page
+ * and a saved position each read or write one document by id. Its id is made from the member and
+ * the course (the same on every process), so the first write creates it exactly once.
+ */
+export interface ProgressDoc extends StoredDoc {
+  userId: string;
+  courseId: string;
+  /** Completed lesson ids, in the order they were completed. */
+  completed: string[];
+  /** Playing position in seconds, by lesson id. */
+  positions: Record<string, number>;
+  lastLessonId: string | null;
+  lastAt: Date;
+  /** When every lesson of the course was first completed (the course's completed count went up then). */
+  completedAt: Date | null;
+  /** Goes up at every write; writes are compare-and-set on it, so none is lost to another. */
+  rev: number;
+}
+
+/** Members who started and completed a course, kept as progress is written; `_id` is the course's. */
+export interface CourseCountsDoc extends StoredDoc {
+  started: number;
+  completed: number;
+}
+
+export type ProgressChange = Partial<
+  Pick<ProgressDoc, 'completed' | 'positions' | 'lastLessonId' | 'lastAt' | 'completedAt'>
+>;
+
+const MAX_TRIES = 40;
+
+export function progressId(userId: string, courseId: string): string {
+  return createHash('sha256').update(`progress:${userId}:${courseId}`).digest('hex').slice(0, 24);
+}
+
+/** The only code that reads or writes course progress and the courses' kept counts. */
+export class ProgressRepository {
+  readonly progress: Collection<ProgressDoc>;
+  readonly counts: Collection<CourseCountsDoc>;
+
+  constructor(store: Store) {
+    this.progress = store.collection<ProgressDoc>('course_progress');
+    this.counts = store.collection<CourseCountsDoc>('course_counts');
+  }
+
+  async init(): Promise<void> {
+    await this.progress.ensureIndex({ field: 'userId' });
+    await this.progress.ensureIndex({ field: 'courseId' });
+  }
+
+  find(userId: string, courseId: string): Promise<ProgressDoc | null> {
+    return this.progress.findById(progressId(userId, courseId));
+  }
+
+  /** A member's progress in every course they started. */
+  ofMember(userId: string): Promise<ProgressDoc[]> {
+    return this.progress.find({ userId });
+  }
+
+  /**
+   * Applies `change` to the member's progress in the course (creating it on the first write) by
+   * compare-and-set, retried when another write came first. `change` sees the current document
+   * (null before the first write) and answers the fields to set, or null to write nothing.
+   * Answers the document written and whether this write created it.
+   */
+  async write(
+    userId: string,
+    courseId: string,
+    change: (current: ProgressDoc | null) => ProgressChange | null,
+  ): Promise<{ doc: ProgressDoc; created: boolean } | null> {
+    const id = progressId(userId, courseId);
+    for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+      const current = await this.progress.findById(id);
+      const fields = change(current);
+      if (!fields) return current ? { doc: current, created: false } : null;
+      if (!current) {
+        const doc = {
+          _id: id,
+          userId,
+          courseId,
+          completed: [],
+          positions: {},
+          lastLessonId: null,
+          lastAt: new Date(),
+          completedAt: null,
+          rev: 1,
+          ...fields,
+        };
+        try {
+          await this.progress.insertMany([doc]);
+          return { doc: (await this.progress.findById(id))!, created: true };
+        } catch (error) {
+          if (error instanceof DuplicateKeyError) continue;
+          throw error;
+        }
+      }
+      const written = await this.progress.updateOne(
+        { _id: id, rev: current.rev },
+        { ...fields, rev: current.rev + 1 },
+      );
+      if (written) return { doc: written, created: false };
+    }
+    throw new Error('Progress could not be saved: too many writes at once');
+  }
+
+  /** Adds to a course's kept counts (compare-and-set, retried). */
+  async addToCounts(courseId: string, change: { started?: number; completed?: number }): Promise<void> {
+    for (let attempt = 0; attempt < MAX_TRIES * 5; attempt++) {
+      const current = await this.counts.findById(courseId);
+      if (!current) {
+        try {
+          await this.counts.insertMany([
+            {
+              _id: courseId,
+              started: Math.max(0, change.started ?? 0),
+              completed: Math.max(0, change.completed ?? 0),
+            },
+          ]);
+          return;
+        } catch (error) {
+          if (error instanceof DuplicateKeyError) continue;
+          throw error;
+        }
+      }
+      const next = {
+        started: Math.max(0, current.started + (change.started ?? 0)),
+        completed: Math.max(0, current.completed + (change.completed ?? 0)),
+      };
+      if (
+        await this.counts.updateOne(
+          { _id: courseId, started: current.started, completed: current.completed },
+          next,
+        )
+      )
+        return;
+    }
+    throw new Error('The course counts could not be updated: too many writes at once');
+  }
+
+  async countsOf(courseIds: string[]): Promise<Map<string, CourseCountsDoc>> {
+    if (courseIds.length === 0) return new Map();
+    const docs = await this.counts.find({ _id: { $in: courseIds } });
+    return new Map(docs.map((doc) => [doc._id, doc]));
+  }
+
+  /** Forgets a course's progress and counts (the course was deleted), a batch at a time. */
+  async forgetCourse(courseId: string): Promise<number> {
+    await this.counts.deleteById(courseId);
+    let removed = 0;
+    for (;;) {
+      const batch = await this.progress.find({ courseId }, { limit: 500 });
+      if (batch.length === 0) return removed;
+      for (const doc of batch) if (await this.progress.deleteById(doc._id)) removed += 1;
+    }
+  }
+}
