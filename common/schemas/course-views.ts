@@ -215,8 +215,3 @@ export interface AdminLesson {
   media: (AdminLessonFile & { kind: 'video' | 'audio' }) | null;
   downloads: AdminLessonFile[];
 }
-
-export interface Envelope<T> {
-  success: true;
-  data: T;
-}

@@ -2,12 +2,12 @@ import type {
   CompleteResult,
   CourseCard,
   CourseDetail,
-  Envelope,
   LessonView,
   MemberHome,
   PositionResult,
 } from '@common/schemas/course-views';
 import type { PreviewPersona } from '@common/schemas/courses';
+import type { DataAnswer } from '@common/schemas/envelopes';
 import { api } from '../../lib/api-client';
 import { getToken } from '../../lib/auth-token';
 
@@ -18,7 +18,7 @@ import { getToken } from '../../lib/auth-token';
 const signedIn = () => Boolean(getToken());
 
 export async function fetchCourses(signal?: AbortSignal): Promise<CourseCard[]> {
-  return (await api<Envelope<CourseCard[]>>('/api/courses', { auth: signedIn(), signal })).data;
+  return (await api<DataAnswer<CourseCard[]>>('/api/courses', { auth: signedIn(), signal })).data;
 }
 
 export async function fetchCourse(
@@ -28,7 +28,7 @@ export async function fetchCourse(
 ): Promise<CourseDetail> {
   const query = preview ? `?as=${preview}` : '';
   return (
-    await api<Envelope<CourseDetail>>(`/api/courses/${encodeURIComponent(slug)}${query}`, {
+    await api<DataAnswer<CourseDetail>>(`/api/courses/${encodeURIComponent(slug)}${query}`, {
       auth: signedIn(),
       signal,
     })
@@ -43,16 +43,16 @@ export async function fetchLesson(
 ): Promise<LessonView> {
   const query = preview ? `?as=${preview}` : '';
   const url = `/api/courses/${encodeURIComponent(slug)}/lessons/${encodeURIComponent(lessonId)}${query}`;
-  return (await api<Envelope<LessonView>>(url, { auth: signedIn(), signal })).data;
+  return (await api<DataAnswer<LessonView>>(url, { auth: signedIn(), signal })).data;
 }
 
 export async function fetchHome(signal?: AbortSignal): Promise<MemberHome> {
-  return (await api<Envelope<MemberHome>>('/api/courses/home', { auth: true, signal })).data;
+  return (await api<DataAnswer<MemberHome>>('/api/courses/home', { auth: true, signal })).data;
 }
 
 export async function completeLesson(lessonId: string): Promise<CompleteResult> {
   return (
-    await api<Envelope<CompleteResult>>(`/api/courses/lessons/${lessonId}/complete`, {
+    await api<DataAnswer<CompleteResult>>(`/api/courses/lessons/${lessonId}/complete`, {
       method: 'POST',
       auth: true,
     })
@@ -82,5 +82,5 @@ export async function savePosition(
     body: JSON.stringify({ seconds, ...(duration && Number.isFinite(duration) ? { duration } : {}) }),
   }).catch(() => null);
   if (!response?.ok) return null;
-  return ((await response.json()) as Envelope<PositionResult>).data;
+  return ((await response.json()) as DataAnswer<PositionResult>).data;
 }

@@ -2,7 +2,7 @@ import type { PreviewPersona } from '@common/schemas/courses';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { completeLesson, fetchCourse, fetchHome, fetchLesson } from './api';
 
-/** react-query keys of the member's side of courses (the console's are in admin/admin-api.ts). */
+/** react-query keys of the member's side of courses (the console's are in admin/api.ts). */
 export const courseKeys = {
   all: ['courses'] as const,
   home: ['courses', 'home'] as const,

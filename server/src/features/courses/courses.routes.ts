@@ -2,12 +2,12 @@ import type {
   CompleteResult,
   CourseCard,
   CourseDetail,
-  Envelope,
   LessonView,
   MemberHome,
   PositionResult,
 } from '@common/schemas/course-views';
 import { positionBody, previewQuery } from '@common/schemas/courses';
+import type { DataAnswer } from '@common/schemas/envelopes';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { AppError } from '../../lib/app-error';
@@ -33,46 +33,53 @@ function lessonIdOf(params: Params): string {
  */
 export function coursesRoutes(ctx: AppContext, courses: CoursesService, progress: ProgressService) {
   return async (app: FastifyInstance) => {
-    app.get('/', async (request, reply) => {
+    app.get<{ Reply: DataAnswer<CourseCard[]> }>('/', async (request, reply) => {
       const audience = await audienceOf(request, reply, ctx);
-      return { success: true, data: await courses.cards(audience) } satisfies Envelope<CourseCard[]>;
+      return { success: true, data: await courses.cards(audience) };
     });
 
-    app.get('/home', { onRequest: ctx.guards.requireUser }, async (request, reply) => {
-      const audience = await audienceOf(request, reply, ctx);
-      const tier = request.user!.membershipTier;
-      return { success: true, data: await courses.home(audience, tier) } satisfies Envelope<MemberHome>;
-    });
+    app.get<{ Reply: DataAnswer<MemberHome> }>(
+      '/home',
+      { onRequest: ctx.guards.requireUser },
+      async (request, reply) => {
+        const audience = await audienceOf(request, reply, ctx);
+        const tier = request.user!.membershipTier;
+        return { success: true, data: await courses.home(audience, tier) };
+      },
+    );
 
-    app.get<{ Params: Params }>('/:slug', async (request, reply) => {
+    app.get<{ Params: Params; Reply: DataAnswer<CourseDetail> }>('/:slug', async (request, reply) => {
       const { as } = parseInput(previewQuery, request.query);
       const audience = await audienceOf(request, reply, ctx, as);
       const data = await courses.course(String(request.params.slug).toLowerCase(), audience);
-      return { success: true, data } satisfies Envelope<CourseDetail>;
+      return { success: true, data };
     });
 
-    app.get<{ Params: Params }>('/:slug/lessons/:lessonId', async (request, reply) => {
-      const { as } = parseInput(previewQuery, request.query);
-      const audience = await audienceOf(request, reply, ctx, as);
-      const data = await courses.lesson(
-        String(request.params.slug).toLowerCase(),
-        lessonIdOf(request.params),
-        audience,
-      );
-      return { success: true, data } satisfies Envelope<LessonView>;
-    });
+    app.get<{ Params: Params; Reply: DataAnswer<LessonView> }>(
+      '/:slug/lessons/:lessonId',
+      async (request, reply) => {
+        const { as } = parseInput(previewQuery, request.query);
+        const audience = await audienceOf(request, reply, ctx, as);
+        const data = await courses.lesson(
+          String(request.params.slug).toLowerCase(),
+          lessonIdOf(request.params),
+          audience,
+        );
+        return { success: true, data };
+      },
+    );
 
-    app.post<{ Params: Params }>(
+    app.post<{ Params: Params; Reply: DataAnswer<CompleteResult> }>(
       '/lessons/:lessonId/complete',
       { onRequest: ctx.guards.requireUser },
       async (request) => {
         const data = await progress.complete(lessonIdOf(request.params), viewerOf(request.user!));
-        return { success: true, data } satisfies Envelope<CompleteResult>;
+        return { success: true, data };
       },
     );
 
     // Sent every ~10 s while a lesson plays, on pause and when the page goes away (fetch keepalive).
-    app.post<{ Params: Params }>(
+    app.post<{ Params: Params; Reply: DataAnswer<PositionResult> }>(
       '/lessons/:lessonId/position',
       { onRequest: ctx.guards.requireUser },
       async (request) => {
@@ -83,7 +90,7 @@ export function coursesRoutes(ctx: AppContext, courses: CoursesService, progress
           seconds,
           duration,
         );
-        return { success: true, data } satisfies Envelope<PositionResult>;
+        return { success: true, data };
       },
     );
   };

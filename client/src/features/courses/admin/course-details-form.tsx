@@ -6,7 +6,7 @@ import { Card } from '../../../components/ui/card';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { INPUT_CLASS, TextField } from '../../../components/ui/text-field';
 import { useNotices } from '../../admin/notices/notices';
-import { useUpdateCourse } from './admin-api';
+import { useUpdateCourse } from './api';
 import { CoverPicker } from './cover-picker';
 
 type Draft = Pick<AdminCourse, 'title' | 'slug' | 'summary' | 'coverUrl' | 'access' | 'published'>;

@@ -5,7 +5,7 @@ import { Card } from '../../../components/ui/card';
 import { useConfirm } from '../../admin/components/confirm-dialog';
 import { useUnsavedChanges } from '../../admin/leave-guard';
 import { useNotices } from '../../admin/notices/notices';
-import { useAdminCourse, useDeleteCourse } from './admin-api';
+import { useAdminCourse, useDeleteCourse } from './api';
 import { CourseDetailsForm } from './course-details-form';
 import { LessonEditor } from './lesson-editor';
 import { OutlineEditor } from './outline-editor';

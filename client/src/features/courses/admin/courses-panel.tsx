@@ -5,7 +5,7 @@ import { Card } from '../../../components/ui/card';
 import { TextField } from '../../../components/ui/text-field';
 import { useConfirmLeave } from '../../admin/leave-guard';
 import { useNotices } from '../../admin/notices/notices';
-import { useCourseList, useCreateCourse } from './admin-api';
+import { useCourseList, useCreateCourse } from './api';
 import { CourseEditor } from './course-editor';
 import { CoursesSettingsCard } from './courses-settings-card';
 

@@ -6,7 +6,7 @@ import { TextField } from '../../../components/ui/text-field';
 import { useUnsavedChanges } from '../../admin/leave-guard';
 import { useNotices } from '../../admin/notices/notices';
 import { UpgradeOffer } from '../components/upgrade-offer';
-import { useCoursesSettings, useSaveCoursesSettings } from './admin-api';
+import { useCoursesSettings, useSaveCoursesSettings } from './api';
 
 /** The upgrade offer free members see beside paid courses (dashboard, locked lessons). */
 export function CoursesSettingsCard() {

@@ -7,7 +7,7 @@ import { INPUT_CLASS, TextField } from '../../../components/ui/text-field';
 import { useConfirm } from '../../admin/components/confirm-dialog';
 import { useNotices } from '../../admin/notices/notices';
 import '../lesson-body.css';
-import { previewMarkdown, useAdminLesson, useDeleteLesson, useUpdateLesson } from './admin-api';
+import { previewMarkdown, useAdminLesson, useDeleteLesson, useUpdateLesson } from './api';
 import { LessonFiles } from './lesson-files';
 
 type Draft = Pick<AdminLesson, 'title' | 'markdown' | 'freePreview' | 'durationMinutes'>;

@@ -5,7 +5,7 @@ import { useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { useNotices } from '../../admin/notices/notices';
 import { formatBytes } from '../format';
-import { adminCourseKeys, uploadLessonFile, useRemoveLessonFile } from './admin-api';
+import { adminCourseKeys, uploadLessonFile, useRemoveLessonFile } from './api';
 
 interface Sending {
   id: number;

@@ -13,7 +13,7 @@ import { INPUT_CLASS } from '../../../components/ui/text-field';
 import { useConfirm } from '../../admin/components/confirm-dialog';
 import { useNotices } from '../../admin/notices/notices';
 import { formatMinutes } from '../format';
-import { useAddLesson, useAddSection, useDeleteSection, useReorder } from './admin-api';
+import { useAddLesson, useAddSection, useDeleteSection, useReorder } from './api';
 import { moved, orderOf } from './outline-order';
 import { SectionSettings } from './section-settings';
 

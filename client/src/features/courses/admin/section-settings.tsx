@@ -4,7 +4,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { INPUT_CLASS, TextField } from '../../../components/ui/text-field';
 import { useNotices } from '../../admin/notices/notices';
-import { useUpdateSection } from './admin-api';
+import { useUpdateSection } from './api';
 
 /** A section's title and when it opens: at once, some days after the member starts, or on a date. */
 export function SectionSettings({

@@ -1,6 +1,7 @@
-import type { AdminCourse, AdminCourseRow, AdminLesson, Envelope } from '@common/schemas/course-views';
+import type { AdminCourse, AdminCourseRow, AdminLesson } from '@common/schemas/course-views';
 import {
   COURSE_ACCESS_LABELS,
+  type CoursesSettingsBody,
   courseCreateBody,
   coursesSettingsBody,
   courseUpdateBody,
@@ -12,6 +13,7 @@ import {
   sectionCreateBody,
   sectionUpdateBody,
 } from '@common/schemas/courses';
+import type { DataAnswer } from '@common/schemas/envelopes';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app-context';
@@ -56,11 +58,13 @@ export function courseAdminRoutes(
       await ctx.changes.bump('courses');
       await ctx.activity.record(request, entry);
     };
-    const ok = <T>(data: T) => ({ success: true, data }) as Envelope<T>;
+    const ok = <T>(data: T) => ({ success: true, data }) as DataAnswer<T>;
 
-    app.get('/', async () => ok<AdminCourseRow[]>(await courses.list()));
+    app.get<{ Reply: DataAnswer<AdminCourseRow[]> }>('/', async () =>
+      ok<AdminCourseRow[]>(await courses.list()),
+    );
 
-    app.post('/', async (request, reply) => {
+    app.post<{ Reply: DataAnswer<AdminCourse> }>('/', async (request, reply) => {
       const { title } = parseInput(courseCreateBody, request.body);
       const course = await courses.create(title);
       await changed(request, {
@@ -71,9 +75,11 @@ export function courseAdminRoutes(
       return reply.code(201).send(ok<AdminCourse>(course));
     });
 
-    app.get('/settings', async () => ok(await courses.settings()));
+    app.get<{ Reply: DataAnswer<CoursesSettingsBody> }>('/settings', async () =>
+      ok(await courses.settings()),
+    );
 
-    app.put('/settings', async (request) => {
+    app.put<{ Reply: DataAnswer<CoursesSettingsBody> }>('/settings', async (request) => {
       const { before, after } = await courses.saveSettings(parseInput(coursesSettingsBody, request.body));
       await changed(request, {
         kind: 'course.settings',
@@ -85,14 +91,16 @@ export function courseAdminRoutes(
     });
 
     // The editor's live preview: the very rules a lesson is saved with.
-    app.post('/markdown-preview', async (request) => {
+    app.post<{ Reply: DataAnswer<{ html: string }> }>('/markdown-preview', async (request) => {
       const { markdown } = parseInput(markdownPreviewBody, request.body);
       return ok({ html: renderMarkdown(markdown) });
     });
 
-    app.get('/:id', async (request) => ok<AdminCourse>(await courses.get(ids(request).id)));
+    app.get<{ Reply: DataAnswer<AdminCourse> }>('/:id', async (request) =>
+      ok<AdminCourse>(await courses.get(ids(request).id)),
+    );
 
-    app.put('/:id', async (request) => {
+    app.put<{ Reply: DataAnswer<AdminCourse> }>('/:id', async (request) => {
       const body = parseInput(courseUpdateBody, request.body);
       const { before, after } = await courses.update(ids(request).id, body);
       const what = [
@@ -119,7 +127,7 @@ export function courseAdminRoutes(
       return ok(after);
     });
 
-    app.delete('/:id', async (request) => {
+    app.delete<{ Reply: DataAnswer<{ id: string }> }>('/:id', async (request) => {
       const course = await courses.remove(ids(request).id);
       await changed(request, {
         kind: 'course.deleted',
@@ -129,7 +137,7 @@ export function courseAdminRoutes(
       return ok({ id: course._id });
     });
 
-    app.put('/:id/order', async (request) => {
+    app.put<{ Reply: DataAnswer<AdminCourse> }>('/:id/order', async (request) => {
       const order = parseInput(outlineOrderBody, request.body);
       const course = await courses.reorder(ids(request).id, order);
       await changed(request, {
@@ -140,7 +148,7 @@ export function courseAdminRoutes(
       return ok(course);
     });
 
-    app.post('/:id/sections', async (request, reply) => {
+    app.post<{ Reply: DataAnswer<AdminCourse> }>('/:id/sections', async (request, reply) => {
       const { title } = parseInput(sectionCreateBody, request.body);
       const course = await courses.addSection(ids(request).id, title);
       await changed(request, {
@@ -150,7 +158,7 @@ export function courseAdminRoutes(
       return reply.code(201).send(ok(course));
     });
 
-    app.put('/:id/sections/:sectionId', async (request) => {
+    app.put<{ Reply: DataAnswer<AdminCourse> }>('/:id/sections/:sectionId', async (request) => {
       const { id, sectionId } = ids(request);
       const body = parseInput(sectionUpdateBody, request.body);
       const { before, after } = await courses.updateSection(id, sectionId, body);
@@ -163,7 +171,7 @@ export function courseAdminRoutes(
       return ok(after);
     });
 
-    app.delete('/:id/sections/:sectionId', async (request) => {
+    app.delete<{ Reply: DataAnswer<AdminCourse> }>('/:id/sections/:sectionId', async (request) => {
       const { id, sectionId } = ids(request);
       const { section, after } = await courses.removeSection(id, sectionId);
       await changed(request, {
@@ -173,20 +181,23 @@ export function courseAdminRoutes(
       return ok(after);
     });
 
-    app.post('/:id/sections/:sectionId/lessons', async (request, reply) => {
-      const { id, sectionId } = ids(request);
-      const { title } = parseInput(lessonCreateBody, request.body);
-      const lesson = await lessons.add(id, sectionId, title);
-      await changed(request, { kind: 'course.outline', summary: `Added the lesson “${title}”` });
-      return reply.code(201).send(ok({ lesson, course: await courses.get(id) }));
-    });
+    app.post<{ Reply: DataAnswer<{ lesson: AdminLesson; course: AdminCourse }> }>(
+      '/:id/sections/:sectionId/lessons',
+      async (request, reply) => {
+        const { id, sectionId } = ids(request);
+        const { title } = parseInput(lessonCreateBody, request.body);
+        const lesson = await lessons.add(id, sectionId, title);
+        await changed(request, { kind: 'course.outline', summary: `Added the lesson “${title}”` });
+        return reply.code(201).send(ok({ lesson, course: await courses.get(id) }));
+      },
+    );
 
-    app.get('/:id/lessons/:lessonId', async (request) => {
+    app.get<{ Reply: DataAnswer<AdminLesson> }>('/:id/lessons/:lessonId', async (request) => {
       const { id, lessonId } = ids(request);
       return ok<AdminLesson>(await lessons.get(id, lessonId));
     });
 
-    app.put('/:id/lessons/:lessonId', async (request) => {
+    app.put<{ Reply: DataAnswer<AdminLesson> }>('/:id/lessons/:lessonId', async (request) => {
       const { id, lessonId } = ids(request);
       const { before, after } = await lessons.update(
         id,
@@ -202,7 +213,7 @@ export function courseAdminRoutes(
       return ok<AdminLesson>(after);
     });
 
-    app.delete('/:id/lessons/:lessonId', async (request) => {
+    app.delete<{ Reply: DataAnswer<AdminCourse> }>('/:id/lessons/:lessonId', async (request) => {
       const { id, lessonId } = ids(request);
       const lesson = await lessons.remove(id, lessonId);
       await changed(request, { kind: 'course.outline', summary: `Deleted the lesson “${lesson.title}”` });
@@ -210,7 +221,7 @@ export function courseAdminRoutes(
     });
 
     // One file per request, streamed to the lessons folder: the console shows each file's progress.
-    app.post('/:id/lessons/:lessonId/files', async (request, reply) => {
+    app.post<{ Reply: DataAnswer<AdminLesson> }>('/:id/lessons/:lessonId/files', async (request, reply) => {
       const { id, lessonId } = ids(request);
       await lessons.lesson(id, lessonId);
       if (!request.isMultipart()) throw new AppError('VALIDATION', 'Send the file as multipart/form-data.');
@@ -227,14 +238,17 @@ export function courseAdminRoutes(
       return reply.code(201).send(ok<AdminLesson>(lesson));
     });
 
-    app.delete('/:id/lessons/:lessonId/files/:fileId', async (request) => {
-      const { id, lessonId, fileId } = ids(request);
-      const { name, after } = await lessons.detach(id, lessonId, fileId);
-      await changed(request, {
-        kind: 'course.file',
-        summary: `Removed ${name} from the lesson “${after.title}”`,
-      });
-      return ok<AdminLesson>(after);
-    });
+    app.delete<{ Reply: DataAnswer<AdminLesson> }>(
+      '/:id/lessons/:lessonId/files/:fileId',
+      async (request) => {
+        const { id, lessonId, fileId } = ids(request);
+        const { name, after } = await lessons.detach(id, lessonId, fileId);
+        await changed(request, {
+          kind: 'course.file',
+          summary: `Removed ${name} from the lesson “${after.title}”`,
+        });
+        return ok<AdminLesson>(after);
+      },
+    );
   };
 }

@@ -1,4 +1,4 @@
-import type { AdminCourse, AdminCourseRow, AdminLesson, Envelope } from '@common/schemas/course-views';
+import type { AdminCourse, AdminCourseRow, AdminLesson } from '@common/schemas/course-views';
 import type {
   CoursesSettingsBody,
   CourseUpdateBody,
@@ -6,12 +6,13 @@ import type {
   OutlineOrderBody,
   SectionUpdateBody,
 } from '@common/schemas/courses';
+import type { DataAnswer } from '@common/schemas/envelopes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, errorCodeOf } from '../../../lib/api-client';
 import { clearToken, getToken } from '../../../lib/auth-token';
 
 const base = '/api/admin/courses';
-const data = async <T>(promise: Promise<Envelope<T>>) => (await promise).data;
+const data = async <T>(promise: Promise<DataAnswer<T>>) => (await promise).data;
 
 export const adminCourseKeys = {
   all: ['admin', 'courses'] as const,
@@ -24,14 +25,14 @@ export const adminCourseKeys = {
 export function useCourseList() {
   return useQuery({
     queryKey: adminCourseKeys.list,
-    queryFn: ({ signal }) => data(api<Envelope<AdminCourseRow[]>>(base, { auth: true, signal })),
+    queryFn: ({ signal }) => data(api<DataAnswer<AdminCourseRow[]>>(base, { auth: true, signal })),
   });
 }
 
 export function useAdminCourse(id: string) {
   return useQuery({
     queryKey: adminCourseKeys.course(id),
-    queryFn: ({ signal }) => data(api<Envelope<AdminCourse>>(`${base}/${id}`, { auth: true, signal })),
+    queryFn: ({ signal }) => data(api<DataAnswer<AdminCourse>>(`${base}/${id}`, { auth: true, signal })),
   });
 }
 
@@ -39,7 +40,7 @@ export function useAdminLesson(courseId: string, lessonId: string) {
   return useQuery({
     queryKey: adminCourseKeys.lesson(lessonId),
     queryFn: ({ signal }) =>
-      data(api<Envelope<AdminLesson>>(`${base}/${courseId}/lessons/${lessonId}`, { auth: true, signal })),
+      data(api<DataAnswer<AdminLesson>>(`${base}/${courseId}/lessons/${lessonId}`, { auth: true, signal })),
   });
 }
 
@@ -47,7 +48,7 @@ export function useCoursesSettings() {
   return useQuery({
     queryKey: adminCourseKeys.settings,
     queryFn: ({ signal }) =>
-      data(api<Envelope<CoursesSettingsBody>>(`${base}/settings`, { auth: true, signal })),
+      data(api<DataAnswer<CoursesSettingsBody>>(`${base}/settings`, { auth: true, signal })),
   });
 }
 
@@ -67,7 +68,7 @@ function useCourseChange<V>(courseId: string, send: (vars: V) => Promise<AdminCo
 }
 
 const call = <T>(method: 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) =>
-  data(api<Envelope<T>>(url, { method, body, auth: true }));
+  data(api<DataAnswer<T>>(url, { method, body, auth: true }));
 
 export function useCreateCourse() {
   const queryClient = useQueryClient();
@@ -174,7 +175,7 @@ export function useSaveCoursesSettings() {
 export async function previewMarkdown(markdown: string, signal?: AbortSignal): Promise<string> {
   return (
     await data(
-      api<Envelope<{ html: string }>>(`${base}/markdown-preview`, {
+      api<DataAnswer<{ html: string }>>(`${base}/markdown-preview`, {
         method: 'POST',
         body: { markdown },
         auth: true,
