@@ -63,6 +63,12 @@ export interface LastScanResponse {
   folderProblem: string | null;
 }
 
+/** GET /api/media/video-posters: whether this server can take a still from each video (it needs ffmpeg). */
+export interface VideoPostersResponse {
+  success: true;
+  available: boolean;
+}
+
 export interface MediaFilesResponse {
   success: true;
   files: MediaFile[];

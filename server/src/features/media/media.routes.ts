@@ -11,6 +11,7 @@ import {
   mediaScanBody,
   type ScanResponse,
   type UploadResponse,
+  type VideoPostersResponse,
 } from '@common/schemas/media';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
@@ -22,6 +23,8 @@ import { MediaService, mediaWriteError } from './media.service';
 import { deleteMedia } from './media-delete';
 import { MediaScansRepository } from './media-scans.repository';
 import { receiveUpload } from './media-upload';
+import { PictureQueue } from './picture-queue';
+import { ffmpegAvailable } from './video-still';
 
 /** Files one upload request may carry; the console sends one per request to show progress. */
 const MAX_FILES_PER_UPLOAD = 20;
@@ -31,7 +34,10 @@ export function mediaRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const scans = new MediaScansRepository(ctx.store);
     await scans.init();
-    const media = new MediaService(ctx, scans);
+    // Copies are made in the background, after the answer; a change in them reaches the slideshow.
+    const pictures = new PictureQueue(ctx.log, () => ctx.sliderConfig.markChanged());
+    app.addHook('onClose', () => pictures.close());
+    const media = new MediaService(ctx, scans, pictures);
     // Reported at start too: an owner reading the log learns it before the first upload fails.
     void media.folderProblem().then(
       (problem) => problem && ctx.log.warn(problem),
@@ -77,6 +83,10 @@ export function mediaRoutes(ctx: AppContext) {
       return { success: true, ...(await media.lastScan(basePath)) } satisfies LastScanResponse;
     });
 
+    app.get('/video-posters', async () => {
+      return { success: true, available: await ffmpegAvailable() } satisfies VideoPostersResponse;
+    });
+
     app.post('/upload', async (request, reply) => {
       if (!request.isMultipart()) throw new AppError('VALIDATION', 'Send the files as multipart/form-data.');
       let base = '';
@@ -104,6 +114,10 @@ export function mediaRoutes(ctx: AppContext) {
       }
       // Visitors' slideshows pick up the new files on their next load, not after the cache ages out.
       await ctx.sliderConfig.markChanged();
+      media.makeCopies(
+        base,
+        files.map((f) => f.path),
+      );
       await ctx.activity.record(request, {
         kind: 'media.uploaded',
         summary: `Uploaded ${files.length} file(s): ${firstNames(files.map((f) => f.name))}${refusals.length ? `; refused ${refusals.length}` : ''}`,
