@@ -4,6 +4,7 @@ import type { Playlist, PlaylistItem } from '@common/schemas/playlist';
 import type { SliderConfig } from '@common/schemas/slider';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
+import { thumbnailPolling } from '../../lib/media-tiles';
 
 export const backgroundKeys = {
   config: ['slider', 'config'] as const,
@@ -88,6 +89,7 @@ export function useLibrary(kind: LibraryKind, basePath: string | undefined, vers
   return useQuery({
     queryKey: backgroundKeys.library(kind, basePath ?? '', version),
     enabled: Boolean(basePath),
+    refetchInterval: thumbnailPolling,
     queryFn: async (): Promise<MediaFile[]> =>
       (
         await api<MediaFilesResponse>(

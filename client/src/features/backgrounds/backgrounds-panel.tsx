@@ -1,7 +1,8 @@
 import type { Playlist } from '@common/schemas/playlist';
 import type { SliderConfig } from '@common/schemas/slider';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { thumbnailsByUrl } from '../../lib/media-tiles';
 import { useConfirm } from '../admin/components/confirm-dialog';
 import { useUnsavedChanges } from '../admin/leave-guard';
 import { useNotices } from '../admin/notices/notices';
@@ -50,6 +51,10 @@ export function BackgroundsPanel() {
   const version = lastScan.data?.timestamp ?? 'never';
   const images = useLibrary('images', basePath, version);
   const videos = useLibrary('videos', basePath, version);
+  const thumbnails = useMemo(
+    () => thumbnailsByUrl([...(images.data ?? []), ...(videos.data ?? [])]),
+    [images.data, videos.data],
+  );
 
   // A library that was never scanned is scanned once, quietly, when the panel first sees it.
   const silentScan = useRef<string | null>(null);
@@ -225,6 +230,7 @@ export function BackgroundsPanel() {
       <PlaylistOrderStrip
         name={selected?.name ?? null}
         items={editor.items}
+        thumbnails={thumbnails}
         saving={busy === 'playlist'}
         onReorder={editor.reorder}
         onRemove={editor.toggle}
