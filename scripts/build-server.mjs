@@ -21,6 +21,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
  */
 export const SERVER_DIST = path.join(root, 'dist/server');
 export const SERVER_ENTRY = path.join(SERVER_DIST, 'main.js');
+/** The process that makes picture copies, started by the server when there are some to make. */
+const PICTURE_CHILD = 'server/src/features/media/picture-child.ts';
 const SOURCES = ['server/src', 'common', 'package-lock.json', 'package.json', 'scripts/build-server.mjs'];
 
 /** True when dist/server/main.js is missing or older than a source. */
@@ -36,8 +38,9 @@ export async function buildServer() {
   rmSync(SERVER_DIST, { recursive: true, force: true });
   await build({
     absWorkingDir: root,
-    entryPoints: ['server/src/main.ts'],
-    outfile: SERVER_ENTRY,
+    // The server, and beside it the child it forks for picture copies (picture-process.ts finds it there).
+    entryPoints: { main: 'server/src/main.ts', 'picture-child': PICTURE_CHILD },
+    outdir: SERVER_DIST,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -52,8 +55,9 @@ export async function buildServer() {
   });
   // No banner giving `require`/`__dirname`: nothing bundled uses them (our code is ESM and every
   // package stays external). Should that change, esbuild's stand-in would throw at run time; fail here.
-  if (readFileSync(SERVER_ENTRY, 'utf8').includes('__require('))
-    throw new Error('The server bundle calls require(): give it one (esbuild banner) or import instead.');
+  for (const file of [SERVER_ENTRY, path.join(SERVER_DIST, 'picture-child.js')])
+    if (readFileSync(file, 'utf8').includes('__require('))
+      throw new Error(`${file} calls require(): give it one (esbuild banner) or import instead.`);
 }
 
 /**

@@ -114,15 +114,16 @@ export function mediaRoutes(ctx: AppContext) {
       }
       // Visitors' slideshows pick up the new files on their next load, not after the cache ages out.
       await ctx.sliderConfig.markChanged();
-      media.makeCopies(
-        base,
-        files.map((f) => f.path),
-      );
       await ctx.activity.record(request, {
         kind: 'media.uploaded',
         summary: `Uploaded ${files.length} file(s): ${firstNames(files.map((f) => f.name))}${refusals.length ? `; refused ${refusals.length}` : ''}`,
         after: { files: files.map((f) => f.path), rejected: refusals },
       });
+      // Made in the background: the answer does not wait, and until they exist the original is served.
+      media.makeCopies(
+        base,
+        files.map((f) => f.path),
+      );
       return {
         success: true,
         uploadedCount: files.length,

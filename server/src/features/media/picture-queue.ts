@@ -1,7 +1,8 @@
 import { getsCopies } from '@common/media';
 import type { FastifyBaseLogger } from 'fastify';
 import { type MediaPath, parseMediaPath } from './media-library';
-import { type MakeOutcome, makeCopies } from './picture-maker';
+import type { MakeOutcome } from './picture-maker';
+import { PictureProcess } from './picture-process';
 import { ffmpegAvailable } from './video-still';
 
 interface Job {
@@ -10,8 +11,8 @@ interface Job {
 }
 
 /**
- * The copies still to make, one file at a time, in the background: an upload or a scan adds to
- * it and answers at once. What it holds is only work in progress (what it makes lives on disk,
+ * The copies still to make, one file at a time, in the background (in a child process, see
+ * picture-process.ts): an upload or a scan adds to it and answers at once. What it holds is only work in progress (what it makes lives on disk,
  * where every process and machine reads it); a job lost with its process is made again by the
  * next scan. Two processes given the same file meet at its lock, and one of them skips it.
  */
@@ -20,6 +21,7 @@ export class PictureQueue {
   private running: Promise<void> | null = null;
   private closed = false;
   private warnedNoFfmpeg = false;
+  private readonly maker = new PictureProcess();
 
   constructor(
     private readonly log: FastifyBaseLogger,
@@ -35,7 +37,10 @@ export class PictureQueue {
       if (!media || !getsCopies(media.category, media.name)) continue;
       this.pending.set(`${base}\0${relative}`, { base, media });
     }
-    if (this.pending.size > 0) this.running ??= this.drain();
+    // Started after the current request's answer has gone out: starting the copies process
+    // takes the event loop a few milliseconds.
+    if (this.pending.size > 0)
+      this.running ??= new Promise((resolve) => setImmediate(resolve)).then(() => this.drain());
   }
 
   /** Resolves once everything queued so far is done. */
@@ -48,6 +53,7 @@ export class PictureQueue {
     this.closed = true;
     this.pending.clear();
     await this.idle();
+    await this.maker.close();
   }
 
   private async drain(): Promise<void> {
@@ -81,19 +87,18 @@ export class PictureQueue {
   }
 
   private async make({ base, media }: Job): Promise<MakeOutcome | 'error'> {
-    try {
-      const outcome = await makeCopies(base, media);
-      if (outcome === 'unreadable')
-        this.log.warn(
-          `No picture copies for ${media.category}/${media.name}: it could not be read as a picture`,
-        );
-      if (outcome === 'skipped' && media.category === 'video') await this.sayNoFfmpeg();
-      return outcome;
-    } catch (error) {
-      // The disk refused (full, read-only): the original is still served; a later scan tries again.
-      this.log.warn({ err: error }, `Could not make picture copies of ${media.category}/${media.name}`);
+    const relative = `${media.category}/${media.name}`;
+    const reply = await this.maker.make(base, relative);
+    if ('error' in reply) {
+      // The disk refused (full, read-only), or the decoder gave up: the original is still
+      // served, and a later scan tries again.
+      this.log.warn(`Could not make picture copies of ${relative}: ${reply.error}`);
       return 'error';
     }
+    if (reply.outcome === 'unreadable')
+      this.log.warn(`No picture copies for ${relative}: it could not be read as a picture`);
+    if (reply.outcome === 'skipped' && media.category === 'video') await this.sayNoFfmpeg();
+    return reply.outcome;
   }
 
   private async sayNoFfmpeg(): Promise<void> {
