@@ -17,7 +17,10 @@ export function createMedia(slide: Slide, stills: boolean): Media {
   video.defaultMuted = true;
   video.setAttribute('muted', '');
   video.playsInline = true;
-  video.preload = 'auto';
+  // As the next slide only its start is fetched, up to its first frame; the rest streams once it
+  // shows (the engine asks for all of it then). A video that is next when the visitor leaves has
+  // cost a few hundred kilobytes, not all of it.
+  video.preload = 'metadata';
   video.className = 'h-full w-full object-cover';
   video.src = slide.src;
   return video;
@@ -43,12 +46,15 @@ export function playableSlides(slides: readonly Slide[], stills: boolean): Slide
   return stills ? slides.filter((slide) => slide.type === 'image' || slide.poster) : [...slides];
 }
 
+/**
+ * True once the item can be shown: an image loaded, a video with its first frame (`loadeddata`;
+ * browsers that preload further say `canplay` first); false when it fails.
+ */
 export function whenLoaded(media: Media): Promise<boolean> {
   return new Promise((resolve) => {
     if (media instanceof HTMLImageElement && media.complete && media.naturalWidth > 0) return resolve(true);
-    media.addEventListener(media instanceof HTMLVideoElement ? 'canplay' : 'load', () => resolve(true), {
-      once: true,
-    });
+    const ready = media instanceof HTMLVideoElement ? ['loadeddata', 'canplay'] : ['load'];
+    for (const event of ready) media.addEventListener(event, () => resolve(true), { once: true });
     media.addEventListener('error', () => resolve(false), { once: true });
   });
 }

@@ -194,6 +194,7 @@ export class SlideshowEngine {
     this.cursor = layer.slide?.src ?? null;
     const media = layer.media;
     if (media instanceof HTMLVideoElement) {
+      media.preload = 'auto';
       media.autoplay = true;
       if (!this.hidden) void media.play().catch(() => {});
     }

@@ -96,4 +96,18 @@ describe('pictures that fit the screen', () => {
     await tick(TIMING.transitionDuration);
     expect(videos().map((v) => v.getAttribute('src'))).toEqual([film.src]);
   });
+
+  it('fetches only the start of the next video, and all of it once it shows', async () => {
+    engine.setData([photo, film], TIMING);
+    await tick(0);
+    load(images()[0]);
+    await tick(SETTLE_MS + TIMING.transitionDuration);
+    const next = videos()[0]!;
+    expect(next.preload).toBe('metadata');
+    // Its first frame is enough to count as loaded.
+    load(next, 'loadeddata');
+    await tick(TIMING.cycleTime);
+    expect(layers.find((l) => l.dataset.active === 'true')?.querySelector('video')).toBe(next);
+    expect(next.preload).toBe('auto');
+  });
 });
