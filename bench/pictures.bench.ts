@@ -2,26 +2,28 @@
 // A library of 4 camera photos (4000 × 3000 JPEG, >= 6 MB each) and a 6 MB 1080p video, made once
 // in .tmp/bench-pictures/ (sharp and ffmpeg), uploaded through the API:
 //   - the upload's answer time of each 6 MB photo (the copies of the previous ones being made
-//     meanwhile), and with --before DIR the same uploads to another checkout (the code before)
+//     meanwhile); with --before DIR also on another checkout (the code before), fresh products
+//     in alternating rounds
 //   - time and peak resident memory of the server process to make the copies of the 4 photos
 //     (copies deleted, then one scan: one server process makes them all, one at a time)
 //   - the home page's media bytes until the first slide shows and over the first 30 s: a phone
 //     (390 × 844, DPR 3), a desktop (1920 × 1080), and the phone with reduced motion (video bytes)
-//   - Lighthouse mobile performance on `/` with that library (3 runs, median)
-// Usage: npx tsx bench/pictures.bench.ts [--before DIR] [--seconds 30] [--runs 3]
+//   - Lighthouse mobile performance on `/` with that library (3 runs, median), alternating with
+//     this code on an empty library and, with --before, the code before on the same library
+// Usage: npx tsx bench/pictures.bench.ts [--before DIR [--upload-rounds 2]] [--seconds 30] [--runs 3]
 // Targets: phone < 1 MB until the first slide and < 2 MB over 30 s; no video bytes with reduced
 // motion; Lighthouse performance >= 95.
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
-import { parseMediaPath } from '../server/src/features/media/media-library';
-import { COPIES_FOLDER, readCopies } from '../server/src/features/media/picture-copies';
+import { COPIES_FOLDER } from '../server/src/features/media/picture-copies';
 import { cameraLibrary, megabytes } from './support/camera-media';
-import { lighthousePerformance } from './support/lighthouse-score';
+import { copiesReady, folderBytes, peakRss } from './support/copies-progress';
+import { lighthousePerformance, type PerformanceRun } from './support/lighthouse-score';
 import { type HomeVisit, visitHome } from './support/page-media-bytes';
-import { childPids, type Product, residentMb, signIn, startProduct } from './support/product';
+import { type Product, signIn, startProduct } from './support/product';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
@@ -34,6 +36,7 @@ const { values } = parseArgs({
     before: { type: 'string' },
     seconds: { type: 'string', default: '30' },
     runs: { type: 'string', default: '3' },
+    'upload-rounds': { type: 'string', default: '2' },
   },
 });
 const seconds = Number(values.seconds);
@@ -98,57 +101,37 @@ async function uploadPhotos(product: Product, token: string): Promise<number[]> 
   return times;
 }
 
-/** Waits until every photo (and the video) has its copies; answers the ms waited. */
-async function copiesReady(base: string, names: string[]): Promise<number> {
-  const started = performance.now();
-  for (;;) {
-    const manifests = await Promise.all(names.map((name) => readCopies(base, parseMediaPath(name)!)));
-    if (manifests.every(Boolean)) return performance.now() - started;
-    if (performance.now() - started > 300_000) throw new Error('the copies were not made within 5 minutes');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-/**
- * Peak resident memory, while `work` runs, of each server process and of the process that makes
- * the copies (a child of one of them, living while there is work).
- */
-async function peakRss(product: Product, work: () => Promise<number>) {
-  const pids = await product.workerPids();
-  const before = await Promise.all(pids.map(residentMb));
-  const peak = [...before];
-  let child = 0;
-  const timer = setInterval(() => {
-    pids.forEach((pid, i) => void residentMb(pid).then((mb) => (peak[i] = Math.max(peak[i]!, mb))));
-    void Promise.all(pids.map(childPids)).then(async (lists) => {
-      for (const pid of lists.flat()) child = Math.max(child, await residentMb(pid));
-    });
-  }, 20);
-  try {
-    const ms = await work();
-    return { ms, before, peak, child: () => child };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
 const fmt = (bytes: number) => (bytes < MB ? `${(bytes / KB).toFixed(0)} KB` : megabytes(bytes));
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 const photoPaths = library.photos.map((file) => `image/${path.basename(file)}`);
 const videoPath = `video/${path.basename(library.video)}`;
 let failed = false;
 
-if (values.before) {
-  const { product, token, work } = await start(path.resolve(values.before));
+/** The 4 uploads on a fresh product started from `root` (this checkout by default); their answer times. */
+async function uploadRound(root?: string): Promise<number[]> {
+  const { product, token, work } = await start(root);
   try {
-    const times = await uploadPhotos(product, token);
-    console.log(
-      `\nUpload answer, code in ${values.before}: ${times.map((t) => `${t.toFixed(0)} ms`).join(', ')} (median ${median(times).toFixed(0)} ms)`,
-    );
+    return await uploadPhotos(product, token);
   } finally {
     await product.stop();
     await rm(work, { recursive: true, force: true });
   }
+}
+
+if (values.before) {
+  // Alternating, so that both meet the same moments of a shared machine.
+  const before: number[] = [];
+  const after: number[] = [];
+  for (let round = 0; round < Number(values['upload-rounds']); round++) {
+    before.push(...(await uploadRound(path.resolve(values.before))));
+    after.push(...(await uploadRound()));
+  }
+  const list = (times: number[]) =>
+    `${times.map((t) => t.toFixed(0)).join(', ')} ms (median ${median(times).toFixed(0)} ms)`;
+  console.log(`\nUpload answer of a 6 MB photo, code in ${values.before}: ${list(before)}`);
+  console.log(
+    `Upload answer of a 6 MB photo, this code:${' '.repeat(Math.max(0, values.before.length - 7))} ${list(after)}`,
+  );
 }
 
 const { product, token, work } = await start();
@@ -226,11 +209,42 @@ try {
     await browser.close();
   }
 
-  const lighthouse = await lighthousePerformance(`${product.url}/`, Number(values.runs), 'pictures-home');
-  const m = lighthouse.median;
-  console.log(
-    `\nLighthouse mobile, / with this library: performance ${m.performance} (runs ${lighthouse.scores.join(', ')}); FCP ${(m.fcpMs / 1000).toFixed(1)} s, LCP ${(m.lcpMs / 1000).toFixed(1)} s, TBT ${m.tbtMs.toFixed(0)} ms, CLS ${m.cls.toFixed(3)}; CPU benchmark ${m.benchmarkIndex.toFixed(0)}`,
-  );
+  // Alternating with, at the same moments of a shared machine: this code on an empty library
+  // (the machine's own score for the page) and, with --before, the code before on this library.
+  const others: Array<{ name: string; started: Awaited<ReturnType<typeof start>> }> = [];
+  others.push({ name: 'this code, empty library', started: await start() });
+  if (values.before) {
+    const before = await start(path.resolve(values.before));
+    await uploadPhotos(before.product, before.token);
+    await upload(before.product, before.token, library.video, 'video');
+    others.push({ name: `code in ${values.before}, this library`, started: before });
+  }
+  const runs: Record<string, PerformanceRun[]> = { 'this code, this library': [] };
+  for (const { name } of others) runs[name] = [];
+  try {
+    for (let i = 1; i <= Number(values.runs); i++) {
+      const ours = await lighthousePerformance(`${product.url}/`, 1, `pictures-home-${i}`);
+      runs['this code, this library']!.push(ours.median);
+      for (const [n, { name, started }] of others.entries()) {
+        const run = await lighthousePerformance(`${started.product.url}/`, 1, `pictures-${n}-home-${i}`);
+        runs[name]!.push(run.median);
+      }
+    }
+  } finally {
+    for (const { started } of others) {
+      await started.product.stop();
+      await rm(started.work, { recursive: true, force: true });
+    }
+  }
+  console.log('\nLighthouse mobile on / (median of the runs; the runs alternate):');
+  for (const [name, list] of Object.entries(runs)) {
+    const m = [...list].sort((x, y) => x.performance - y.performance)[Math.floor(list.length / 2)]!;
+    console.log(
+      `  ${name.padEnd(42)} performance ${m.performance} (runs ${list.map((r) => `${r.performance} @cpu ${r.benchmarkIndex.toFixed(0)}`).join(', ')}); FCP ${(m.fcpMs / 1000).toFixed(1)} s, LCP ${(m.lcpMs / 1000).toFixed(1)} s, TBT ${m.tbtMs.toFixed(0)} ms, CLS ${m.cls.toFixed(3)}`,
+    );
+  }
+  const ours = runs['this code, this library']!;
+  const m = [...ours].sort((x, y) => x.performance - y.performance)[Math.floor(ours.length / 2)]!;
   failed ||= m.performance < TARGETS.lighthouse;
   console.log(
     `\ntargets: phone < ${fmt(TARGETS.phoneFirstSlide)} by the first slide and < ${fmt(TARGETS.phone30s)} over ${seconds} s, no original, no video with reduced motion, Lighthouse >= ${TARGETS.lighthouse}: ${failed ? 'NOT MET' : 'met'}`,
@@ -239,12 +253,4 @@ try {
 } finally {
   await product.stop();
   await rm(work, { recursive: true, force: true });
-}
-
-async function folderBytes(folder: string): Promise<number> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
-  const sizes = await Promise.all(
-    entries.filter((e) => e.isFile()).map((e) => stat(path.join(e.parentPath, e.name)).then((s) => s.size)),
-  );
-  return sizes.reduce((a, b) => a + b, 0);
 }

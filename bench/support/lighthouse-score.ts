@@ -32,18 +32,22 @@ export async function lighthousePerformance(
   const results: PerformanceRun[] = [];
   for (let i = 1; i <= runs; i++) {
     const output = path.join(folder, `${name}-${i}.json`);
-    await promisify(execFile)(
-      path.join(ROOT, 'node_modules/.bin/lighthouse'),
-      [
-        url,
-        `--chrome-flags=${CHROME_FLAGS}`,
-        '--only-categories=performance',
-        '--output=json',
-        `--output-path=${output}`,
-        '--quiet',
-      ],
-      { env: { ...process.env, CHROME_PATH: CHROME }, maxBuffer: 64 * 1024 * 1024 },
-    );
+    const run = () =>
+      promisify(execFile)(
+        path.join(ROOT, 'node_modules/.bin/lighthouse'),
+        [
+          url,
+          `--chrome-flags=${CHROME_FLAGS}`,
+          '--only-categories=performance',
+          '--output=json',
+          `--output-path=${output}`,
+          '--quiet',
+        ],
+        { env: { ...process.env, CHROME_PATH: CHROME }, maxBuffer: 64 * 1024 * 1024 },
+      );
+    // On a busy machine Lighthouse now and then loses its trace (NO_NAVSTART): once more then.
+    await run().catch(run);
+
     const report = JSON.parse(await readFile(output, 'utf8')) as {
       environment: { benchmarkIndex: number };
       categories: { performance: { score: number } };
