@@ -29,6 +29,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
 const KB = 1024;
 const MB = 1024 * 1024;
+/** A phone's 4G: DevTools' "fast 4G" throughput, about what a phone gets from a good cell. */
+const FOUR_G = { downloadMbps: 9, uploadMbps: 1.5, latencyMs: 60 };
 const TARGETS = { phoneFirstSlide: 1 * MB, phone30s: 2 * MB, lighthouse: 95 };
 
 const { values } = parseArgs({
@@ -82,6 +84,10 @@ async function start(root?: string): Promise<{ product: Product; token: string; 
     logFile: path.join(work, 'product.log'),
     env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
     root,
+  }).catch(async (error: Error) => {
+    console.error(await readFile(path.join(work, 'product.log'), 'utf8').catch(() => ''));
+    await rm(work, { recursive: true, force: true });
+    throw error;
   });
   dataDirs.set(product, path.join(work, 'data'));
   return { product, token: await signIn(product.url, ADMIN), work };
@@ -169,11 +175,22 @@ try {
     `Disk: copies of the 4 photos ${fmt(copyBytes)} beside ${fmt(originalsBytes)} of originals; the video's stills ${fmt(posterBytes)}`,
   );
 
+  // Measured beside, at the same moments of a shared machine: this code on an empty library (the
+  // machine's own Lighthouse score for the page) and, with --before, the code before on this library.
+  const others: Array<{ name: string; started: Awaited<ReturnType<typeof start>> }> = [];
+  const runs: Record<string, PerformanceRun[]> = { 'this code, this library': [] };
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox'],
   });
   try {
+    others.push({ name: 'this code, empty library', started: await start() });
+    if (values.before) {
+      const before = await start(path.resolve(values.before));
+      await uploadPhotos(before.product, before.token);
+      await upload(before.product, before.token, library.video, 'video');
+      others.push({ name: 'code before, this library', started: before });
+    }
     const phone = {
       viewport: { width: 390, height: 844 },
       deviceScaleFactor: 3,
@@ -190,13 +207,21 @@ try {
         'phone, reduced motion',
         await visitHome(browser, product.url, { ...phone, reducedMotion: 'reduce' }, seconds),
       ],
+      // For information: the loopback hands over what Chromium asks for faster than it can stop asking.
+      ['phone on 4G (9 Mbit/s, 60 ms)', await visitHome(browser, product.url, phone, seconds, FOUR_G)],
     ];
+    const before = others.find((o) => o.name === 'code before, this library');
+    if (before)
+      visits.push([
+        'phone, code before',
+        await visitHome(browser, before.started.product.url, phone, seconds),
+      ]);
     console.log(`\nHome page media bytes (first slide | first ${seconds} s: copies, originals, video)`);
     for (const [name, visit] of visits) {
       const first = visit.firstSlideMs === null ? 'none' : `${(visit.firstSlideMs / 1000).toFixed(1)} s`;
       const o = visit.overall;
       console.log(
-        `  ${name.padEnd(24)} ${fmt(visit.untilFirstSlide.total).padStart(8)} by the first slide (${first}) | ${fmt(o.total).padStart(8)}: ${fmt(o.copies)}, ${fmt(o.originals)}, ${fmt(o.video)}`,
+        `  ${name.padEnd(30)} ${fmt(visit.untilFirstSlide.total).padStart(8)} by the first slide (${first}) | ${fmt(o.total).padStart(8)}: ${fmt(o.copies)}, ${fmt(o.originals)}, ${fmt(o.video)}`,
       );
       for (const r of visit.requests) console.log(`      ${fmt(r.bytes).padStart(8)}  ${r.path}`);
     }
@@ -205,32 +230,19 @@ try {
       phoneVisit.untilFirstSlide.total >= TARGETS.phoneFirstSlide ||
       phoneVisit.overall.total >= TARGETS.phone30s;
     failed ||= stillVisit.overall.video > 0 || phoneVisit.overall.originals > 0;
-  } finally {
-    await browser.close();
-  }
 
-  // Alternating with, at the same moments of a shared machine: this code on an empty library
-  // (the machine's own score for the page) and, with --before, the code before on this library.
-  const others: Array<{ name: string; started: Awaited<ReturnType<typeof start>> }> = [];
-  others.push({ name: 'this code, empty library', started: await start() });
-  if (values.before) {
-    const before = await start(path.resolve(values.before));
-    await uploadPhotos(before.product, before.token);
-    await upload(before.product, before.token, library.video, 'video');
-    others.push({ name: `code in ${values.before}, this library`, started: before });
-  }
-  const runs: Record<string, PerformanceRun[]> = { 'this code, this library': [] };
-  for (const { name } of others) runs[name] = [];
-  try {
+    for (const { name } of others) runs[name] = [];
     for (let i = 1; i <= Number(values.runs); i++) {
-      const ours = await lighthousePerformance(`${product.url}/`, 1, `pictures-home-${i}`);
-      runs['this code, this library']!.push(ours.median);
+      runs['this code, this library']!.push(
+        (await lighthousePerformance(`${product.url}/`, 1, `pictures-home-${i}`)).median,
+      );
       for (const [n, { name, started }] of others.entries()) {
         const run = await lighthousePerformance(`${started.product.url}/`, 1, `pictures-${n}-home-${i}`);
         runs[name]!.push(run.median);
       }
     }
   } finally {
+    await browser.close();
     for (const { started } of others) {
       await started.product.stop();
       await rm(started.work, { recursive: true, force: true });

@@ -31,6 +31,8 @@ export async function visitHome(
   url: string,
   options: BrowserContextOptions,
   seconds: number,
+  /** A network to emulate (DevTools' Network.emulateNetworkConditions), else the loopback as it is. */
+  network?: { downloadMbps: number; uploadMbps: number; latencyMs: number },
 ): Promise<HomeVisit> {
   const context = await browser.newContext(options);
   try {
@@ -58,6 +60,13 @@ export async function visitHome(
       entry.bytes = Math.max(entry.body, event.encodedDataLength);
     });
     await cdp.send('Network.enable');
+    if (network)
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: network.latencyMs,
+        downloadThroughput: (network.downloadMbps * 1_000_000) / 8,
+        uploadThroughput: (network.uploadMbps * 1_000_000) / 8,
+      });
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
 
     // The moment the first slide is on screen, told by the page itself as it happens.
