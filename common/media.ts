@@ -15,9 +15,20 @@ export interface MediaFile {
   name: string;
   size: number;
   category: MediaCategory;
+  /** A small WebP picture of it for the console's grids (a video's still), once it has been made. */
+  thumbnail?: string;
 }
 
 /** The URL under which the server serves a library file. */
 export function mediaUrl(relativePath: string): string {
   return `/media/${relativePath.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/**
+ * Whether the server makes resized copies (for a video: stills) of a library file. SVG stays
+ * vector and GIF keeps its frames, so both are served as they are; audio has no picture.
+ */
+export function getsCopies(category: MediaCategory, name: string): boolean {
+  if (category === 'video') return true;
+  return category === 'image' && !/\.(svg|gif)$/i.test(name);
 }

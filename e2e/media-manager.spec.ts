@@ -52,9 +52,12 @@ test('an administrator uploads images through the file chooser, sees them in the
   const library = page.getByRole('list', { name: 'Images in the library' });
   const dawn = library.getByRole('listitem').filter({ hasText: `dawn-${run}.png` });
   await expect(dawn).toBeVisible();
-  // The thumbnail really comes from /media, versioned by the last scan.
+  // The tile shows the small copy the server makes in the background, named by the original's version.
   const thumbnail = dawn.locator('img');
-  await expect(thumbnail).toHaveAttribute('src', new RegExp(`^/media/image/dawn-${run}\\.png\\?v=`));
+  await expect(thumbnail).toHaveAttribute(
+    'src',
+    new RegExp(`^/media/\\.copies/image/dawn-${run}\\.png/[0-9a-f]{12}-thumb\\.webp$`),
+  );
   await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
   expect(await libraryPaths('images')).toEqual(
     expect.arrayContaining([`image/dawn-${run}.png`, `image/dusk-${run}.png`]),

@@ -25,7 +25,18 @@ export const SERVER_DIST = path.join(root, 'dist/server');
 export const SERVER_ENTRY = path.join(SERVER_DIST, 'main.js');
 /** `npm start`'s supervisor (server/src/process/supervisor.ts), built with the server. */
 export const SUPERVISOR_ENTRY = path.join(SERVER_DIST, 'process/supervisor.js');
-const ENTRIES = ['server/src/main.ts', 'server/src/process/supervisor.ts'];
+/** The process that makes picture copies, started by the server when there are some to make. */
+const PICTURE_CHILD = 'server/src/features/media/picture-child.ts';
+/**
+ * What is built, and where: the server, the supervisor at the same depth as its source (it finds
+ * the checkout from there), and beside the server the child it forks for picture copies
+ * (picture-process.ts finds it there).
+ */
+const ENTRIES = [
+  { in: 'server/src/main.ts', out: 'main' },
+  { in: 'server/src/process/supervisor.ts', out: 'process/supervisor' },
+  { in: PICTURE_CHILD, out: 'picture-child' },
+];
 const SOURCES = ['server/src', 'common', 'package-lock.json', 'package.json', 'scripts/build-server.mjs'];
 
 /** True when a built file is missing or older than a source. */
@@ -42,7 +53,6 @@ export async function buildServer() {
   await build({
     absWorkingDir: root,
     entryPoints: ENTRIES,
-    outbase: 'server/src',
     outdir: SERVER_DIST,
     bundle: true,
     platform: 'node',
@@ -58,7 +68,7 @@ export async function buildServer() {
   });
   // No banner giving `require`/`__dirname`: nothing bundled uses them (our code is ESM and every
   // package stays external). Should that change, esbuild's stand-in would throw at run time; fail here.
-  for (const built of [SERVER_ENTRY, SUPERVISOR_ENTRY])
+  for (const built of [SERVER_ENTRY, SUPERVISOR_ENTRY, path.join(SERVER_DIST, 'picture-child.js')])
     if (readFileSync(built, 'utf8').includes('__require('))
       throw new Error(`${built} calls require(): give it one (esbuild banner) or import instead.`);
 }

@@ -39,6 +39,8 @@ export async function startProduct(options: {
   port?: number;
   /** How often to ask /api/health while it starts (a start-time benchmark asks often). */
   pollMs?: number;
+  /** Another checkout of the product to start instead of this one (to compare with older code). */
+  root?: string;
 }): Promise<Product> {
   const port = options.port ?? (await freePort());
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -47,7 +49,7 @@ export async function startProduct(options: {
   const log = openSync(options.logFile, 'a');
   const spawnedAt = performance.now();
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: ROOT,
+    cwd: options.root ?? ROOT,
     env,
     stdio: ['ignore', log, log],
     detached: true,

@@ -66,6 +66,12 @@ export interface LastScanResponse {
   folderProblem: string | null;
 }
 
+/** GET /api/media/video-posters: whether this server can take a still from each video (it needs ffmpeg). */
+export interface VideoPostersResponse {
+  success: true;
+  available: boolean;
+}
+
 /** GET /api/media/files, /files/images, /files/videos, /files/audio */
 export interface MediaFilesResponse {
   success: true;

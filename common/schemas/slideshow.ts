@@ -73,8 +73,21 @@ export type SlideType = 'image' | 'video';
 
 export interface Slide {
   type: SlideType;
-  /** A URL the browser can load: `/media/...` for library files. */
+  /** A URL the browser can load: `/media/...` for library files (the original, as uploaded). */
   src: string;
+  /**
+   * An image's resized WebP copies as an `<img srcset>` (`/media/.copies/… 480w, … 960w`), so
+   * each screen downloads the one its width needs; absent until they are made, and for SVG and GIF.
+   */
+  srcset?: string;
+  /** A video's still picture, shown instead of it to visitors who ask for reduced motion or to save data. */
+  poster?: SlidePoster;
+}
+
+export interface SlidePoster {
+  /** A mid-size copy, for browsers that ignore `srcset`. */
+  src: string;
+  srcset: string;
 }
 
 /** The part of the configuration every visitor may see (never the base path). */

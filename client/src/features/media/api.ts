@@ -6,6 +6,7 @@ import type {
   RejectedFile,
   ScanResponse,
   UploadResponse,
+  VideoPostersResponse,
 } from '@common/schemas/media';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, errorCodeOf } from '../../lib/api-client';
@@ -14,12 +15,18 @@ import { clearToken, getToken } from '../../lib/auth-token';
 export const mediaKeys = {
   all: ['media'] as const,
   lastScan: ['media', 'last-scan'] as const,
+  videoPosters: ['media', 'video-posters'] as const,
   files: (basePath: string, category: MediaCategory) => ['media', 'files', basePath, category] as const,
 };
 
 /** The configured base path (from the Background Manager's settings) and its last scan. */
 export function fetchLastScan(): Promise<LastScanResponse> {
   return api<LastScanResponse>('/api/media/last-scan', { auth: true });
+}
+
+/** Whether the server can take poster pictures from videos (it needs ffmpeg). */
+export async function fetchVideoPosters(): Promise<{ available: boolean }> {
+  return api<VideoPostersResponse>('/api/media/video-posters', { auth: true });
 }
 
 /** Images and videos have their own lists; audio is the general list by category. */

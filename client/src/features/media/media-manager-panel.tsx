@@ -2,9 +2,18 @@ import type { MediaCategory } from '@common/media';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { FormMessage } from '../../components/ui/form-message';
+import { thumbnailPolling } from '../../lib/media-tiles';
 import { useConfirm } from '../admin/components/confirm-dialog';
 import { useNotices } from '../admin/notices/notices';
-import { fetchFiles, fetchLastScan, mediaKeys, useDeleteFiles, useScanFiles, useUploadFile } from './api';
+import {
+  fetchFiles,
+  fetchLastScan,
+  fetchVideoPosters,
+  mediaKeys,
+  useDeleteFiles,
+  useScanFiles,
+  useUploadFile,
+} from './api';
 import { MediaLibraryCard } from './components/media-library-card';
 import { MediaTypeTabs } from './components/media-type-tabs';
 import { PendingUploads, type UploadEntry } from './components/pending-uploads';
@@ -51,6 +60,12 @@ export function MediaManagerPanel() {
     queryKey: mediaKeys.files(basePath ?? '', category),
     queryFn: () => fetchFiles(basePath!, category),
     enabled: Boolean(basePath) && libraryOpen,
+    refetchInterval: thumbnailPolling,
+  });
+  const posters = useQuery({
+    queryKey: mediaKeys.videoPosters,
+    queryFn: fetchVideoPosters,
+    enabled: category === 'video',
   });
 
   // Object URLs of previews hold the files in memory until revoked.
@@ -212,6 +227,13 @@ export function MediaManagerPanel() {
         <FormMessage tone="error">{`Error: ${errorText(settings.error, 'Could not load the library')}`}</FormMessage>
       )}
       {settings.data?.folderProblem && <FormMessage tone="error">{settings.data.folderProblem}</FormMessage>}
+      {category === 'video' && posters.data?.available === false && (
+        <FormMessage tone="error">
+          Videos get no poster picture: ffmpeg is not installed on the server. The slideshow plays them as
+          before, but visitors who ask for reduced motion or to save data see no video slides. Install ffmpeg
+          and scan again.
+        </FormMessage>
+      )}
       <ScannerCard
         basePath={basePath}
         lastScan={settings.data?.lastScan}

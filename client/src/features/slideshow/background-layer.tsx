@@ -8,6 +8,13 @@ import { usePublicSlides } from './use-public-slides';
 
 const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
 
+/** The Network Information API's data saver: Chromium-based browsers only, hence optional. */
+type NavigatorWithConnection = Navigator & {
+  connection?: { saveData?: boolean } & Partial<
+    Pick<EventTarget, 'addEventListener' | 'removeEventListener'>
+  >;
+};
+
 /**
  * The full-screen slideshow behind every page: two crossfading layers played by
  * SlideshowEngine, and the overlay colour above them. On /admin routes the Background
@@ -26,14 +33,19 @@ export function BackgroundLayer() {
     const created = new SlideshowEngine(layerA.current!, layerB.current!);
     engine.current = created;
     const motion = window.matchMedia?.(REDUCED_MOTION);
+    const connection = (navigator as NavigatorWithConnection).connection;
     const onMotion = () => created.setReducedMotion(Boolean(motion?.matches));
+    const onConnection = () => created.setSaveData(Boolean(connection?.saveData));
     const onVisibility = () => created.setHidden(document.visibilityState === 'hidden');
     onMotion();
+    onConnection();
     onVisibility();
     motion?.addEventListener('change', onMotion);
+    connection?.addEventListener?.('change', onConnection);
     document.addEventListener('visibilitychange', onVisibility);
     return () => {
       motion?.removeEventListener('change', onMotion);
+      connection?.removeEventListener?.('change', onConnection);
       document.removeEventListener('visibilitychange', onVisibility);
       created.destroy();
       engine.current = null;

@@ -1,4 +1,5 @@
 import type { Slide } from '@common/schemas/slideshow';
+import { createMedia, type Media, playableSlides, release, sameSlides, whenLoaded } from './slide-media';
 
 /** How long the next item may take to load (images 2.5 s, videos 3 s), and a pause to let it paint. */
 export const PRELOAD_TIMEOUT_MS = { image: 2500, video: 3000 } as const;
@@ -8,8 +9,6 @@ export interface SlideshowTiming {
   cycleTime: number;
   transitionDuration: number;
 }
-
-type Media = HTMLImageElement | HTMLVideoElement;
 
 interface Layer {
   el: HTMLElement;
@@ -28,9 +27,13 @@ interface Pausable {
  * The next item loads into the hidden layer while the current one shows; the new layer then
  * fades in above the old one (opacity only, so the compositor does the work). If the next item
  * fails to load in time, the current one fades out to black and the show carries on with the
- * item after it. At most two media elements exist at once: only current and next download.
+ * item after it. At most two media elements exist at once: only current and next download, so
+ * a video is fetched only once it is next. A visitor who asks for reduced motion or to save data
+ * sees videos as their posters (stills) and downloads no video.
  */
 export class SlideshowEngine {
+  /** The slides as given; `slides` are those of them that can play now. */
+  private given: Slide[] = [];
   private slides: Slide[] = [];
   private timing: SlideshowTiming = { cycleTime: 8000, transitionDuration: 1500 };
   private readonly layers: [Layer, Layer];
@@ -39,6 +42,7 @@ export class SlideshowEngine {
   private running = false;
   private hidden = false;
   private reducedMotion = false;
+  private saveData = false;
   private readonly pausables = new Set<Pausable>();
   private currentDone: Promise<void> = Promise.resolve();
   /** Until the last fade has finished, the layer it left is still on screen and not reusable. */
@@ -58,7 +62,10 @@ export class SlideshowEngine {
 
   setData(slides: Slide[], timing: SlideshowTiming): void {
     this.timing = timing;
-    if (!sameSlides(slides, this.slides)) this.slides = [...slides];
+    if (!sameSlides(slides, this.given)) {
+      this.given = [...slides];
+      this.slides = playableSlides(slides, this.stills);
+    }
     this.changed?.();
     if (!this.running) {
       this.running = true;
@@ -68,6 +75,25 @@ export class SlideshowEngine {
 
   setReducedMotion(reduced: boolean): void {
     this.reducedMotion = reduced;
+    this.replay();
+  }
+
+  /** The browser's data saver (`navigator.connection.saveData`). */
+  setSaveData(saveData: boolean): void {
+    this.saveData = saveData;
+    this.replay();
+  }
+
+  private get stills(): boolean {
+    return this.reducedMotion || this.saveData;
+  }
+
+  /** The next slide chosen follows the visitor's wishes as they are now. */
+  private replay(): void {
+    const slides = playableSlides(this.given, this.stills);
+    if (sameSlides(slides, this.slides)) return;
+    this.slides = slides;
+    this.changed?.();
   }
 
   /** While the tab is hidden nothing counts down and videos stop. */
@@ -117,14 +143,16 @@ export class SlideshowEngine {
       if (!alive()) return;
       const back = this.layers[1 - this.front]!;
       unload(back);
-      const media = createMedia(slide);
+      const media = createMedia(slide, this.stills);
       back.media = media;
       back.slide = slide;
       back.el.replaceChildren(media);
 
       const loaded = await Promise.race([
         whenLoaded(media),
-        this.delay(PRELOAD_TIMEOUT_MS[slide.type]).then(() => false),
+        this.delay(PRELOAD_TIMEOUT_MS[media instanceof HTMLVideoElement ? 'video' : 'image']).then(
+          () => false,
+        ),
       ]);
       if (loaded) {
         // Decoded and settled while the current slide still shows, so the cycle keeps its length.
@@ -166,6 +194,7 @@ export class SlideshowEngine {
     this.cursor = layer.slide?.src ?? null;
     const media = layer.media;
     if (media instanceof HTMLVideoElement) {
+      media.preload = 'auto';
       media.autoplay = true;
       if (!this.hidden) void media.play().catch(() => {});
     }
@@ -237,58 +266,14 @@ export class SlideshowEngine {
   }
 }
 
-function createMedia(slide: Slide): Media {
-  if (slide.type === 'image') {
-    const img = document.createElement('img');
-    img.alt = '';
-    img.decoding = 'async';
-    img.draggable = false;
-    img.className = 'h-full w-full object-cover';
-    img.src = slide.src;
-    return img;
-  }
-  const video = document.createElement('video');
-  // Muted and inline: the only way browsers let a background video play by itself.
-  video.muted = true;
-  video.defaultMuted = true;
-  video.setAttribute('muted', '');
-  video.playsInline = true;
-  video.preload = 'auto';
-  video.className = 'h-full w-full object-cover';
-  video.src = slide.src;
-  return video;
-}
-
-function whenLoaded(media: Media): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (media instanceof HTMLImageElement && media.complete && media.naturalWidth > 0) return resolve(true);
-    media.addEventListener(media instanceof HTMLVideoElement ? 'canplay' : 'load', () => resolve(true), {
-      once: true,
-    });
-    media.addEventListener('error', () => resolve(false), { once: true });
-  });
-}
-
-/** Stops the download of whatever the layer held and removes it. */
-function unload(layer: Layer): void {
-  const media = layer.media;
-  if (media instanceof HTMLVideoElement) {
-    media.pause();
-    media.removeAttribute('src');
-    media.load();
-  } else if (media) {
-    media.removeAttribute('src');
-  }
-  media?.remove();
-  layer.media = null;
-  layer.slide = null;
-}
-
 function setOpacity(el: HTMLElement, opacity: number, durationMs: number): void {
   el.style.transition = durationMs > 0 ? `opacity ${durationMs}ms ease-in-out` : 'none';
   el.style.opacity = String(opacity);
 }
 
-function sameSlides(a: readonly Slide[], b: readonly Slide[]): boolean {
-  return a.length === b.length && a.every((slide, i) => slide.src === b[i]!.src && slide.type === b[i]!.type);
+/** Lets go of the layer's file (stopping its download) and empties it. */
+function unload(layer: Layer): void {
+  release(layer.media);
+  layer.media = null;
+  layer.slide = null;
 }

@@ -2,14 +2,15 @@ import { unlink } from 'node:fs/promises';
 import type { DeleteResponse } from '@common/schemas/media';
 import { AppError } from '../../lib/app-error';
 import { inspectMediaFile, type MediaPath, parseMediaPath } from './media-library';
+import { removeCopies } from './picture-copies';
 
 type Summary = DeleteResponse['summary'];
 
 /**
- * Deletes library files named by their paths relative to `basePath` (`image/sunset.jpg`).
- * Every path is checked before anything is deleted: one that could lead anywhere else
- * (`..`, an absolute path, a backslash, an encoded form) refuses the whole request. Files that
- * are missing, or are links or folders, are reported as failed and left alone.
+ * Deletes library files named by their paths relative to `basePath` (`image/sunset.jpg`), each
+ * with its resized copies. Every path is checked before anything is deleted: one that could lead
+ * anywhere else (`..`, an absolute path, a backslash, an encoded form) refuses the whole request.
+ * Files that are missing, or are links or folders, are reported as failed and left alone.
  */
 export async function deleteMedia(basePath: string, paths: readonly string[]): Promise<Summary> {
   const parsed: Array<{ path: string; media: MediaPath }> = [];
@@ -34,6 +35,8 @@ export async function deleteMedia(basePath: string, paths: readonly string[]): P
     try {
       await unlink(check.absolute);
       summary.deleted += 1;
+      // Its resized copies go with it; one that resists is removed by the next scan.
+      await removeCopies(basePath, media).catch(() => undefined);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       summary.failed.push({ path, reason: code === 'ENOENT' ? 'not found' : 'could not be deleted' });

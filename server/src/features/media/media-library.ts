@@ -119,8 +119,12 @@ export type MediaFileCheck =
  * `basePath`. Symbolic links (the file itself, or a category folder linking elsewhere) are never
  * followed out of the library.
  */
-export async function inspectMediaFile(basePath: string, media: MediaPath): Promise<MediaFileCheck> {
-  const absolute = path.join(basePath, media.category, media.name);
+export function inspectMediaFile(basePath: string, media: MediaPath): Promise<MediaFileCheck> {
+  return inspectLibraryFile(basePath, path.join(basePath, media.category, media.name));
+}
+
+/** The same check for any file under `basePath` (the copies of pictures too). */
+export async function inspectLibraryFile(basePath: string, absolute: string): Promise<MediaFileCheck> {
   const info = await lstat(absolute).catch(() => null);
   if (!info) return { ok: false, problem: 'not found' };
   if (!info.isFile()) return { ok: false, problem: 'not a regular file' };

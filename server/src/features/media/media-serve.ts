@@ -1,19 +1,13 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import path from 'node:path';
 import type { MediaCategory } from '@common/media';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { errorBody } from '../../http/error-handler';
-import { etagMatches, parseRange } from './http-range';
-import { inspectMediaFile, parseMediaPath, resolveBasePath } from './media-library';
+import { inspectLibraryFile, inspectMediaFile, parseMediaPath, resolveBasePath } from './media-library';
+import { COPIES_FOLDER, COPY_FILE, copiesFolderOf } from './picture-copies';
+import { sendMediaFile } from './send-media-file';
 
-/**
- * Uploaded files are not our code: opened directly they may show themselves, but never run
- * script, submit forms or reach the page's storage (an SVG's script cannot read the token).
- */
-export const MEDIA_CSP =
-  "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox";
+export { MEDIA_CSP } from './send-media-file';
 
 const CONTENT_TYPES: Record<string, string> = {
   jpg: 'image/jpeg',
@@ -37,87 +31,89 @@ const CONTENT_TYPES: Record<string, string> = {
   wma: 'audio/x-ms-wma',
 };
 
+/** A copy's name carries its original's cache key: the same URL never answers differently. */
+const COPY_CACHE = 'public, max-age=31536000, immutable';
+const COPIES_PREFIX = `/media/${COPIES_FOLDER}/`;
+
 function contentType(category: MediaCategory, name: string): string {
   const extension = path.extname(name).slice(1).toLowerCase();
   if (extension === 'ogg') return category === 'audio' ? 'audio/ogg' : 'video/ogg';
   return CONTENT_TYPES[extension] ?? 'application/octet-stream';
 }
 
+type ServingContext = Pick<AppContext, 'config' | 'slideshowSettings'>;
+
 /**
  * Serves `/media/<category>/<file>` from the base path configured right now (it can change
- * while the server runs). Public, because the background slideshow plays for visitors too.
- * Supports byte ranges (video seeking), ETag / Last-Modified revalidation and HEAD; never lists
- * folders and never leaves the library.
+ * while the server runs), and the resized copies of its pictures under `/media/.copies/`.
+ * Public, because the background slideshow plays for visitors too. Never lists folders and
+ * never leaves the library.
  */
-export function registerMediaServing(
-  app: FastifyInstance,
-  ctx: Pick<AppContext, 'config' | 'slideshowSettings'>,
-) {
+export function registerMediaServing(app: FastifyInstance, ctx: ServingContext) {
   app.route({
     method: ['GET', 'HEAD'],
     url: '/media/*',
-    handler: (request, reply) => serve(request, reply, ctx),
+    handler: (request, reply) => serveOriginal(request, reply, ctx),
+  });
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: `${COPIES_PREFIX}*`,
+    handler: (request, reply) => serveCopy(request, reply, ctx),
   });
 }
 
-async function serve(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  ctx: Pick<AppContext, 'config' | 'slideshowSettings'>,
-): Promise<FastifyReply> {
-  const notFound = () => reply.code(404).send(errorBody('NOT_FOUND', 'No such media file'));
-  const media = parseMediaPath(decodePath(request.url));
+const notFoundOf = (reply: FastifyReply) => () =>
+  reply.code(404).send(errorBody('NOT_FOUND', 'No such media file'));
+
+async function currentBase(ctx: ServingContext): Promise<string | null> {
+  const configured = (await ctx.slideshowSettings.get()).backgroundsBasePath;
+  return resolveBasePath(configured, ctx.config.mediaRoots).catch(() => null);
+}
+
+async function serveOriginal(request: FastifyRequest, reply: FastifyReply, ctx: ServingContext) {
+  const notFound = notFoundOf(reply);
+  const media = parseMediaPath(decodePath(request.url, '/media/'));
   if (!media) return notFound();
-  const base = await resolveBasePath(
-    (await ctx.slideshowSettings.get()).backgroundsBasePath,
-    ctx.config.mediaRoots,
-  ).catch(() => null);
+  const base = await currentBase(ctx);
   if (!base) return notFound();
   const check = await inspectMediaFile(base, media);
   if (!check.ok) return notFound();
-
-  // O_NOFOLLOW: a file swapped for a link after the check is refused, not followed.
-  const handle = await open(check.absolute, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => null);
-  if (!handle) return notFound();
-  let streaming = false;
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) return notFound();
-    const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
-    const lastModified = info.mtime.toUTCString();
-    const versioned = /[?&]v=/.test(request.url);
-    reply
-      .header('Content-Type', contentType(media.category, media.name))
-      .header('Accept-Ranges', 'bytes')
-      .header('ETag', etag)
-      .header('Last-Modified', lastModified)
-      // A `?v=<last scan>` URL changes whenever the library does, so it may be kept a day.
-      .header('Cache-Control', versioned ? 'public, max-age=86400' : 'public, no-cache')
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Content-Security-Policy', MEDIA_CSP);
-
-    if (notModified(request, etag, info.mtime)) return reply.code(304).send();
-
-    const ifRange = request.headers['if-range'];
-    const rangeAllowed = !ifRange || ifRange === etag || ifRange === lastModified;
-    const range = rangeAllowed ? parseRange(request.headers.range, info.size) : null;
-    if (range === 'unsatisfiable') {
-      return reply.code(416).header('Content-Range', `bytes */${info.size}`).send();
-    }
-    const { start, end } = range ?? { start: 0, end: info.size - 1 };
-    if (range) reply.code(206).header('Content-Range', `bytes ${start}-${end}/${info.size}`);
-    reply.header('Content-Length', String(Math.max(0, end - start + 1)));
-    if (request.method === 'HEAD' || info.size === 0) return reply.send();
-    streaming = true;
-    return reply.send(handle.createReadStream({ start, end }));
-  } finally {
-    if (!streaming) await handle.close();
-  }
+  // A `?v=<last scan>` URL changes whenever the library does, so it may be kept a day.
+  const versioned = /[?&]v=/.test(request.url);
+  return sendMediaFile(
+    request,
+    reply,
+    {
+      absolute: check.absolute,
+      contentType: contentType(media.category, media.name),
+      cacheControl: versioned ? 'public, max-age=86400' : 'public, no-cache',
+    },
+    notFound,
+  );
 }
 
-/** The path after /media/, each segment decoded once; '' when it cannot be decoded. */
-function decodePath(url: string): string {
-  const raw = (url.split('?')[0] ?? '').slice('/media/'.length);
+/** `/media/.copies/<category>/<original's name>/<key>-<width>.webp`: nothing else is served there. */
+async function serveCopy(request: FastifyRequest, reply: FastifyReply, ctx: ServingContext) {
+  const notFound = notFoundOf(reply);
+  const segments = decodePath(request.url, COPIES_PREFIX).split('/');
+  const [category, name, file] = segments;
+  const media = segments.length === 3 ? parseMediaPath(`${category}/${name}`) : null;
+  if (!media || !file || !COPY_FILE.test(file)) return notFound();
+  const base = await currentBase(ctx);
+  if (!base) return notFound();
+  const check = await inspectLibraryFile(base, path.join(copiesFolderOf(base, media), file));
+  if (!check.ok) return notFound();
+  return sendMediaFile(
+    request,
+    reply,
+    { absolute: check.absolute, contentType: 'image/webp', cacheControl: COPY_CACHE },
+    notFound,
+  );
+}
+
+/** The path after `prefix`, each segment decoded once; '' when it cannot be decoded. */
+function decodePath(url: string, prefix: string): string {
+  const raw = (url.split('?')[0] ?? '').slice(prefix.length);
   try {
     return raw
       .split('/')
@@ -126,11 +122,4 @@ function decodePath(url: string): string {
   } catch {
     return '';
   }
-}
-
-function notModified(request: FastifyRequest, etag: string, mtime: Date): boolean {
-  const ifNoneMatch = request.headers['if-none-match'];
-  if (ifNoneMatch) return etagMatches(ifNoneMatch, etag);
-  const since = Date.parse(request.headers['if-modified-since'] ?? '');
-  return !Number.isNaN(since) && Math.floor(mtime.getTime() / 1000) * 1000 <= since;
 }

@@ -27,13 +27,16 @@ function upload(mediaType: string, files: FormFile[], fields: Record<string, str
   });
 }
 
-/** Every file under DATA_DIR apart from the database, the token key and the outbox. */
+/**
+ * Every file under DATA_DIR apart from the database, the token key, the outbox and the resized
+ * copies of pictures (made in the background after an upload; picture-copies.test.ts has them).
+ */
 async function filesOnDisk(): Promise<string[]> {
   const entries = await readdir(t.dataDir, { recursive: true, withFileTypes: true });
   return entries
     .filter((e) => e.isFile())
     .map((e) => path.relative(t.dataDir, path.join(e.parentPath, e.name)))
-    .filter((p) => !/^(db|outbox)\//.test(p) && p !== 'jwt-secret')
+    .filter((p) => !/^(db|outbox|media\/\.copies)\//.test(p) && p !== 'jwt-secret')
     .sort();
 }
 

@@ -12,6 +12,7 @@ import {
   type ScanResponse,
   type UploadRefusal,
   type UploadResponse,
+  type VideoPostersResponse,
 } from '@common/schemas/media';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
@@ -23,6 +24,8 @@ import { MediaService, mediaWriteError } from './media.service';
 import { deleteMedia } from './media-delete';
 import { MediaScansRepository } from './media-scans.repository';
 import { receiveUpload } from './media-upload';
+import { PictureQueue } from './picture-queue';
+import { ffmpegAvailable } from './video-still';
 
 /** Files one upload request may carry; the console sends one per request to show progress. */
 const MAX_FILES_PER_UPLOAD = 20;
@@ -32,7 +35,10 @@ export function mediaRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const scans = new MediaScansRepository(ctx.store);
     await scans.init();
-    const media = new MediaService(ctx, scans);
+    // Copies are made in the background, after the answer; a change in them reaches the slideshow.
+    const pictures = new PictureQueue(ctx.log, () => ctx.slideshowSettings.markChanged());
+    app.addHook('onClose', () => pictures.close());
+    const media = new MediaService(ctx, scans, pictures);
     // Reported at start too: an owner reading the log learns it before the first upload fails.
     void media.folderProblem().then(
       (problem) => problem && ctx.log.warn(problem),
@@ -80,6 +86,11 @@ export function mediaRoutes(ctx: AppContext) {
       return { success: true, ...(await media.lastScan(basePath)) };
     });
 
+    app.get<{ Reply: VideoPostersResponse }>('/video-posters', async () => ({
+      success: true,
+      available: await ffmpegAvailable(),
+    }));
+
     app.post<{ Reply: UploadResponse | UploadRefusal }>('/upload', async (request, reply) => {
       if (!request.isMultipart()) throw new AppError('VALIDATION', 'Send the files as multipart/form-data.');
       let base = '';
@@ -112,6 +123,11 @@ export function mediaRoutes(ctx: AppContext) {
         summary: `Uploaded ${files.length} file(s): ${firstNames(files.map((f) => f.name))}${refusals.length ? `; refused ${refusals.length}` : ''}`,
         after: { files: files.map((f) => f.path), rejected: refusals },
       });
+      // Made in the background: the answer does not wait, and until they exist the original is served.
+      media.makeCopies(
+        base,
+        files.map((f) => f.path),
+      );
       return {
         success: true,
         uploadedCount: files.length,

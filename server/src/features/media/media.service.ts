@@ -4,8 +4,16 @@ import type { LastScan } from '@common/schemas/media';
 import type { AppContext } from '../../app-context';
 import { AppError } from '../../lib/app-error';
 import { folderMessage, folderRefusal, realCause } from '../../lib/startup-error';
-import { ensureCategoryFolder, listMedia, removeStaleUploads, resolveBasePath } from './media-library';
+import {
+  ensureCategoryFolder,
+  listMedia,
+  parseMediaPath,
+  removeStaleUploads,
+  resolveBasePath,
+} from './media-library';
 import type { MediaScansRepository } from './media-scans.repository';
+import { pruneOrphanCopies, readCopies, thumbUrlOf } from './picture-copies';
+import type { PictureQueue } from './picture-queue';
 
 export const MEDIA_FOLDER = 'media folder';
 export const MEDIA_SETTING = 'the base path in Background Manager';
@@ -32,6 +40,7 @@ export class MediaService {
   constructor(
     private readonly ctx: Pick<AppContext, 'config' | 'slideshowSettings'>,
     private readonly scans: MediaScansRepository,
+    private readonly pictures: PictureQueue,
   ) {}
 
   /** The base path the Background Manager saved: the library that /media serves. */
@@ -52,7 +61,12 @@ export class MediaService {
   ): Promise<{ files: MediaFile[]; timestamp: string | null }> {
     const base = await this.resolveBase(requested);
     const [files, last] = await Promise.all([listMedia(base, category), this.scans.last(base)]);
-    return { files, timestamp: last?.timestamp ?? null };
+    return { files: await withThumbnails(base, files), timestamp: last?.timestamp ?? null };
+  }
+
+  /** Queues the copies of uploaded files; the upload's answer does not wait for them. */
+  makeCopies(base: string, paths: readonly string[]): void {
+    this.pictures.add(base, paths);
   }
 
   /** Counts the library (creating its folders on first use) and remembers when it was done. */
@@ -73,6 +87,12 @@ export class MediaService {
       },
     };
     await this.scans.record(base, scan);
+    // Files copied in or replaced by hand get their copies now; those of files gone go.
+    await pruneOrphanCopies(base, new Set(files.map((file) => file.path)));
+    this.pictures.add(
+      base,
+      files.map((file) => file.path),
+    );
     return scan;
   }
 
@@ -99,4 +119,15 @@ export class MediaService {
       throw error;
     }
   }
+}
+
+/** Each file with the URL of its thumbnail, where one has been made. */
+function withThumbnails(base: string, files: MediaFile[]): Promise<MediaFile[]> {
+  return Promise.all(
+    files.map(async (file) => {
+      const media = parseMediaPath(file.path);
+      const thumbnail = media && thumbUrlOf(media, await readCopies(base, media));
+      return thumbnail ? { ...file, thumbnail } : file;
+    }),
+  );
 }

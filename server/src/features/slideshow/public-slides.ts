@@ -7,6 +7,7 @@ import { listMedia } from '../media/media-library';
 import type { PlaylistsRepository } from '../playlists/playlists.repository';
 import { libraryUrls } from '../playlists/playlists.service';
 import { DEFAULT_SLIDES } from './default-backgrounds';
+import { withPictures } from './slide-pictures';
 import type { SlideshowSettingsRepository } from './slideshow-settings.repository';
 
 /**
@@ -115,6 +116,7 @@ export class PublicSlides {
       ];
     }
     if (slides.length === 0) slides = [...DEFAULT_SLIDES];
+    else slides = await withPictures(config.backgroundsBasePath, slides);
     return {
       slides,
       images: [],

@@ -1,6 +1,7 @@
 import { type MediaCategory, type MediaFile, mediaUrl } from '@common/media';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { tileSrc } from '../../../lib/media-tiles';
 import { CATEGORY_LABELS, formatSize } from '../upload-rules';
 
 export interface MediaLibraryCardProps {
@@ -93,9 +94,9 @@ export function MediaLibraryCard(props: MediaLibraryCardProps) {
                     onChange={() => onToggle(file.path)}
                     className="size-4 shrink-0 accent-amber-400"
                   />
-                  {category === 'image' ? (
+                  {category === 'image' || file.thumbnail ? (
                     <img
-                      src={src(file)}
+                      src={tileSrc(file, version)}
                       alt=""
                       loading="lazy"
                       className="h-10 w-14 shrink-0 rounded bg-black/40 object-cover"

@@ -14,6 +14,7 @@ import type {
 } from '@common/schemas/slideshow';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { thumbnailPolling } from '../../../lib/media-tiles';
 
 export const slideshowKeys = {
   config: ['slider', 'config'] as const,
@@ -147,6 +148,7 @@ export function useLibrary(kind: LibraryKind, basePath: string | undefined, vers
   return useQuery({
     queryKey: slideshowKeys.library(kind, basePath ?? '', version),
     enabled: Boolean(basePath),
+    refetchInterval: thumbnailPolling,
     queryFn: async (): Promise<MediaFile[]> =>
       (
         await api<MediaFilesResponse>(

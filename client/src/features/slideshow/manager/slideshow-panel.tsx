@@ -1,7 +1,8 @@
 import type { Playlist } from '@common/schemas/playlist';
 import type { SlideshowSettings } from '@common/schemas/slideshow';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { thumbnailsByUrl } from '../../../lib/media-tiles';
 import { useConfirm } from '../../admin/components/confirm-dialog';
 import { useUnsavedChanges } from '../../admin/leave-guard';
 import { useNotices } from '../../admin/notices/notices';
@@ -55,6 +56,10 @@ export function SlideshowPanel() {
   const version = lastScan.data?.timestamp ?? 'never';
   const images = useLibrary('images', basePath, version);
   const videos = useLibrary('videos', basePath, version);
+  const thumbnails = useMemo(
+    () => thumbnailsByUrl([...(images.data ?? []), ...(videos.data ?? [])]),
+    [images.data, videos.data],
+  );
 
   // A library that was never scanned is scanned once, quietly, when the panel first sees it.
   const silentScan = useRef<string | null>(null);
@@ -217,6 +222,7 @@ export function SlideshowPanel() {
       <PlaylistOrderStrip
         name={selected?.name ?? null}
         items={editor.items}
+        thumbnails={thumbnails}
         saving={updatePlaylist.isPending}
         onReorder={editor.reorder}
         onRemove={editor.toggle}

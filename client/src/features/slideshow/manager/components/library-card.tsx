@@ -3,6 +3,7 @@ import type { LastScan } from '@common/schemas/media';
 import type { PlaylistItem } from '@common/schemas/playlist';
 import { Button } from '../../../../components/ui/button';
 import { Card } from '../../../../components/ui/card';
+import { tileSrc } from '../../../../lib/media-tiles';
 import { videoFrameSrc } from '../../../../lib/video-frame';
 
 export interface LibraryCardProps {
@@ -94,8 +95,13 @@ function Grid({ title, kind, files, selected, version, onToggle }: GridProps) {
                       : 'border-transparent opacity-80 hover:border-white/30 hover:opacity-100'
                   }`}
                 >
-                  {kind === 'image' ? (
-                    <img src={src} alt="" loading="lazy" className="h-full w-full object-cover" />
+                  {kind === 'image' || file.thumbnail ? (
+                    <img
+                      src={tileSrc(file, version)}
+                      alt=""
+                      loading="lazy"
+                      className="h-full w-full object-cover"
+                    />
                   ) : (
                     <video
                       src={videoFrameSrc(src)}

@@ -7,6 +7,8 @@ import { videoFrameSrc } from '../../../../lib/video-frame';
 export interface PlaylistOrderStripProps {
   name: string | null;
   items: PlaylistItem[];
+  /** Small pictures of the library's files by their URL; an item without one shows the file itself. */
+  thumbnails: ReadonlyMap<string, string>;
   saving: boolean;
   onReorder: (from: number, to: number | undefined) => void;
   onRemove: (item: PlaylistItem) => void;
@@ -23,6 +25,7 @@ const fileName = (url: string) => decodeURIComponent(url.split('/').pop() ?? url
 export function PlaylistOrderStrip({
   name,
   items,
+  thumbnails,
   saving,
   onReorder,
   onRemove,
@@ -73,9 +76,9 @@ export function PlaylistOrderStrip({
                             : 'border-white/15'
                         }`}
                       >
-                        {item.type === 'image' ? (
+                        {item.type === 'image' || thumbnails.has(item.url) ? (
                           <img
-                            src={item.url}
+                            src={thumbnails.get(item.url) ?? item.url}
                             alt=""
                             draggable={false}
                             className="aspect-video w-full object-cover"

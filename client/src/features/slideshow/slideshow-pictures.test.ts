@@ -1,0 +1,113 @@
+import type { Slide } from '@common/schemas/slideshow';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PRELOAD_TIMEOUT_MS, SETTLE_MS, SlideshowEngine } from './slideshow-engine';
+
+const TIMING = { cycleTime: 4000, transitionDuration: 1000 };
+const copies = (name: string) =>
+  `/media/.copies/${name}/k-480.webp 480w, /media/.copies/${name}/k-1320.webp 1320w`;
+const photo: Slide = { type: 'image', src: '/media/image/photo.jpg', srcset: copies('image/photo.jpg') };
+const film: Slide = {
+  type: 'video',
+  src: '/media/video/film.mp4',
+  poster: { src: '/media/.copies/video/film.mp4/k-960.webp', srcset: copies('video/film.mp4') },
+};
+const bare: Slide = { type: 'video', src: '/media/video/bare.mp4' };
+
+let layers: [HTMLDivElement, HTMLDivElement];
+let engine: SlideshowEngine;
+
+const images = () => [...document.querySelectorAll('img')];
+const videos = () => [...document.querySelectorAll('video')];
+const activeImage = () => layers.find((l) => l.dataset.active === 'true')?.querySelector('img') ?? null;
+const tick = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+const load = (element: Element | undefined | null, event = 'load') =>
+  element!.dispatchEvent(new Event(event));
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(() => Promise.resolve());
+  vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(() => {});
+  vi.spyOn(HTMLMediaElement.prototype, 'load').mockImplementation(() => {});
+  layers = [document.createElement('div'), document.createElement('div')];
+  document.body.replaceChildren(...layers);
+  engine = new SlideshowEngine(layers[0], layers[1]);
+});
+afterEach(() => {
+  engine.destroy();
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe('pictures that fit the screen', () => {
+  it('offers the browser the copies of an image, sized to the screen width, the original as fallback', async () => {
+    engine.setData([photo, film], TIMING);
+    await tick(0);
+    const img = images()[0]!;
+    expect(img.getAttribute('srcset')).toBe(photo.srcset);
+    expect(img.getAttribute('sizes')).toBe('100vw');
+    expect(img.getAttribute('src')).toBe(photo.src);
+  });
+
+  it('shows a video as its poster and creates no video at all when reduced motion is preferred', async () => {
+    engine.setReducedMotion(true);
+    engine.setData([photo, film, bare], TIMING);
+    await tick(0);
+    load(images()[0]);
+    await tick(SETTLE_MS);
+    expect(activeImage()?.getAttribute('src')).toBe(photo.src);
+    for (const ms of [0, 1, 10, 100, 1000]) {
+      await tick(ms);
+      console.log('DEBUG', ms, images().length, videos().length);
+    }
+    // Next comes the film, as a still: an image with the poster's copies, on an image's timeout.
+    const poster = images().find((img) => img.getAttribute('src') === film.poster!.src);
+    expect(poster?.getAttribute('srcset')).toBe(film.poster!.srcset);
+    load(poster);
+    await tick(TIMING.cycleTime);
+    expect(activeImage()?.getAttribute('src')).toBe(film.poster!.src);
+    // A video without a poster has nothing to show: it is left out, and the photo comes again.
+    await tick(0);
+    load(images().find((img) => img.getAttribute('src') === photo.src && img !== activeImage()));
+    await tick(TIMING.cycleTime + SETTLE_MS);
+    expect(activeImage()?.getAttribute('src')).toBe(photo.src);
+    expect(videos()).toHaveLength(0);
+    expect(HTMLMediaElement.prototype.load).not.toHaveBeenCalled();
+  });
+
+  it('does the same when the browser asks to save data, and a poster that does not come is skipped like an image', async () => {
+    engine.setSaveData(true);
+    engine.setData([film, photo], TIMING);
+    await tick(PRELOAD_TIMEOUT_MS.image - 1);
+    expect(images()).toHaveLength(1);
+    expect(images()[0]!.getAttribute('src')).toBe(film.poster!.src);
+    await tick(1);
+    // Given up after the image timeout (not the video's), and the photo is tried next.
+    expect(images().map((img) => img.getAttribute('src'))).toEqual([photo.src]);
+    expect(videos()).toHaveLength(0);
+  });
+
+  it('plays the video itself again once the visitor no longer asks for stills', async () => {
+    engine.setSaveData(true);
+    engine.setData([photo, film], TIMING);
+    await tick(0);
+    load(images()[0]);
+    await tick(SETTLE_MS);
+    engine.setSaveData(false);
+    await tick(TIMING.transitionDuration);
+    expect(videos().map((v) => v.getAttribute('src'))).toEqual([film.src]);
+  });
+
+  it('fetches only the start of the next video, and all of it once it shows', async () => {
+    engine.setData([photo, film], TIMING);
+    await tick(0);
+    load(images()[0]);
+    await tick(SETTLE_MS + TIMING.transitionDuration);
+    const next = videos()[0]!;
+    expect(next.preload).toBe('metadata');
+    // Its first frame is enough to count as loaded.
+    load(next, 'loadeddata');
+    await tick(TIMING.cycleTime);
+    expect(layers.find((l) => l.dataset.active === 'true')?.querySelector('video')).toBe(next);
+    expect(next.preload).toBe('auto');
+  });
+});

@@ -1,0 +1,140 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Playlist, PlaylistItem } from '@common/schemas/playlist';
+import type { PublicSlidesData, SlideshowSettings } from '@common/schemas/slideshow';
+import { SLIDESHOW_DEFAULTS } from '@common/slideshow-defaults';
+import { expect, type Page, test } from '@playwright/test';
+import sharp from 'sharp';
+import { E2E_BASE_URL, E2E_DATA_DIR } from './support/env';
+import { adminToken, apiAs } from './support/session';
+
+const run = Date.now().toString(36);
+const PHOTO = `camera-${run}.jpg`;
+const CLIP = `clip-${run}.mp4`;
+const photoUrl = `/media/image/${PHOTO}`;
+const clipUrl = `/media/video/${CLIP}`;
+
+const hasFfmpeg = (() => {
+  try {
+    execFileSync('ffmpeg', ['-hide_banner', '-version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    const message = 'ffmpeg is not on PATH: the poster tests are skipped (apt-get install -y ffmpeg).';
+    if (process.env.CI) throw new Error(message);
+    console.warn(message);
+    return false;
+  }
+})();
+
+test.beforeAll(async () => {
+  test.setTimeout(90_000);
+  const media = path.join(E2E_DATA_DIR, 'media');
+  await mkdir(path.join(media, 'image'), { recursive: true });
+  await mkdir(path.join(media, 'video'), { recursive: true });
+  // A camera-size photo: 4000 × 3000 with texture, several MB.
+  const noise = { type: 'gaussian' as const, mean: 128, sigma: 40 };
+  await writeFile(
+    path.join(media, 'image', PHOTO),
+    await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#808080', noise } })
+      .jpeg({ quality: 90 })
+      .toBuffer(),
+  );
+  const items: PlaylistItem[] = [{ type: 'image', url: photoUrl }];
+  if (hasFfmpeg) {
+    execFileSync('ffmpeg', [
+      ...['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=15'],
+      ...['-t', '3', '-pix_fmt', 'yuv420p', path.join(media, 'video', CLIP)],
+    ]);
+    items.push({ type: 'video', url: clipUrl });
+  }
+  const token = await adminToken();
+  await apiAs(token, 'POST', '/api/media/scan-files', {});
+  const playlist = (
+    await apiAs<{ data: Playlist }>(token, 'POST', '/api/playlists', { name: `Pictures ${run}`, items })
+  ).data;
+  const { data: config } = await apiAs<{ data: SlideshowSettings }>(token, 'GET', '/api/slider/config');
+  await apiAs(token, 'PUT', '/api/slider/config', {
+    ...config,
+    activePlaylist: playlist._id,
+    cycleTime: 1500,
+    transitionDuration: 200,
+  });
+  // The copies are made in the background after the scan: wait until the slides offer them.
+  await expect
+    .poll(
+      async () => {
+        const answer = await fetch(`${E2E_BASE_URL}/api/slider/public`);
+        const { data } = (await answer.json()) as { data: PublicSlidesData };
+        return data.slides.every((slide) => slide.srcset || slide.poster);
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(true);
+});
+
+// Leave the site as the other specs expect it: no active playlist, default timing.
+test.afterAll(async () => {
+  const token = await adminToken();
+  const { data } = await apiAs<{ data: SlideshowSettings }>(token, 'GET', '/api/slider/config');
+  await apiAs(token, 'PUT', '/api/slider/config', { ...data, ...SLIDESHOW_DEFAULTS, activePlaylist: null });
+});
+
+/** Every media address the page asks for, in order. */
+function mediaRequests(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith('/media/')) seen.push(decodeURIComponent(pathname));
+  });
+  return seen;
+}
+
+const activeSlide = (page: Page) => page.getByTestId('slideshow').locator('[data-active="true"] > *');
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
+
+  test('the slideshow downloads a copy sized for the screen, never the camera original', async ({ page }) => {
+    const requests = mediaRequests(page);
+    await page.goto('/');
+    await expect(activeSlide(page)).toHaveAttribute('src', photoUrl, { timeout: 15_000 });
+    const shown = await activeSlide(page).evaluate((img: HTMLImageElement) =>
+      decodeURIComponent(new URL(img.currentSrc).pathname),
+    );
+    // 390 px at 3 device pixels each: the 1320 px copy, not 4000 px.
+    expect(shown).toMatch(new RegExp(`^/media/\\.copies/image/${PHOTO}/[0-9a-f]{12}-1320\\.webp$`));
+    expect(requests).toContain(shown);
+    expect(requests).not.toContain(photoUrl);
+  });
+});
+
+test.describe('with reduced motion', () => {
+  test.use({ reducedMotion: 'reduce' });
+
+  test('a video shows as its poster and not a byte of it is requested', async ({ page }) => {
+    test.skip(!hasFfmpeg, 'needs ffmpeg for the poster');
+    const requests = mediaRequests(page);
+    await page.goto('/');
+    const poster = new RegExp(
+      `^/media/\\.copies/video/${CLIP.replace('.', '\\.')}/[0-9a-f]{12}-\\d+\\.webp$`,
+    );
+    // The photo first, then the clip as its still, for a whole cycle: then round again.
+    await expect(activeSlide(page)).toHaveAttribute('src', photoUrl, { timeout: 15_000 });
+    await expect(activeSlide(page)).toHaveAttribute('src', poster, { timeout: 5_000 });
+    await expect(activeSlide(page)).toHaveAttribute('src', photoUrl, { timeout: 5_000 });
+    expect(requests.some((url) => poster.test(url))).toBe(true);
+    expect(requests.filter((url) => url.startsWith('/media/video/'))).toEqual([]);
+    await expect(page.getByTestId('slideshow').locator('video')).toHaveCount(0);
+  });
+});
+
+test('without reduced motion the same video plays, fetched only once it is next', async ({ page }) => {
+  test.skip(!hasFfmpeg, 'needs ffmpeg for the poster');
+  const requests = mediaRequests(page);
+  await page.goto('/');
+  await expect(activeSlide(page)).toHaveAttribute('src', photoUrl, { timeout: 15_000 });
+  await expect(page.getByTestId('slideshow').locator('video')).toHaveAttribute('src', clipUrl);
+  await expect(activeSlide(page)).toHaveAttribute('src', clipUrl, { timeout: 6_000 });
+  expect(requests).toContain(clipUrl);
+});

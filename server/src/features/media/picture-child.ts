@@ -1,0 +1,32 @@
+// The process that makes picture copies (started by picture-process.ts, never on its own): it
+// takes one job at a time over IPC, answers its outcome, and exits when its parent lets go of it.
+import { setPriority } from 'node:os';
+import { parseMediaPath } from './media-library';
+import { makeCopies } from './picture-maker';
+import type { CopiesJob, CopiesReply } from './picture-process';
+
+// Visitors' requests come first: on a machine this busy, the copies wait their turn for a core.
+try {
+  setPriority(19);
+} catch {
+  // Not allowed here: run at the usual priority.
+}
+
+let chain: Promise<void> = Promise.resolve();
+
+process.on('message', (job: CopiesJob) => {
+  // One at a time, in the order sent: the memory of one picture at most.
+  chain = chain.then(async () => {
+    let reply: CopiesReply;
+    try {
+      const media = parseMediaPath(job.path);
+      reply = { id: job.id, outcome: media ? await makeCopies(job.base, media) : 'gone' };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      reply = { id: job.id, error: `${code ? `${code}: ` : ''}${(error as Error).message}` };
+    }
+    process.send?.(reply);
+  });
+});
+
+process.on('disconnect', () => process.exit(0));

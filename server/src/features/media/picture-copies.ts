@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import type { Stats } from 'node:fs';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { MediaPath } from './media-library';
+
+/**
+ * Resized copies of the library's pictures (and stills of its videos) live in one hidden folder
+ * of the base path, `.copies/<category>/<file name>/`, so that every machine sharing the media
+ * folder shares them, the file lists and scans never see them, and deleting `.copies` only costs
+ * their remaking. Each file's name starts with the cache key of its original: a changed original
+ * gets new names, so a copy's URL never changes its answer and may be cached for a year.
+ */
+export const COPIES_FOLDER = '.copies';
+
+/** Widths (px) made for screens: a phone at DPR 3 (390-440 px) fits 1320, a 1080p desktop 1920. */
+export const COPY_WIDTHS = [480, 960, 1320, 1920, 2560] as const;
+/** The widest copy ever made: an original wider than this is never what the slideshow downloads. */
+export const MAX_COPY_WIDTH = COPY_WIDTHS[COPY_WIDTHS.length - 1]!;
+/** The console's grids show tiles of about 200 px: 400 covers them on a DPR-2 screen. */
+export const THUMB_WIDTH = 400;
+
+/** What was made for one original: read by the slideshow and the file lists. */
+export interface CopiesManifest {
+  key: string;
+  /** The original's size (for a video, its still's) after EXIF orientation. */
+  width: number;
+  height: number;
+  /** Widths of the copies made, smallest first; empty when there are none. */
+  widths: number[];
+  thumb: boolean;
+  /** Why nothing could be made (not retried until the original changes). */
+  failed?: string;
+}
+
+/** The widths worth making for an original `width` px wide: never wider than it, nor a near twin of it. */
+export function copyWidthsFor(width: number): number[] {
+  const widths: number[] = COPY_WIDTHS.filter((w) => w < width * 0.9);
+  if (width <= MAX_COPY_WIDTH) widths.push(width);
+  return widths;
+}
+
+/** Size and modification time stand for the content: a replaced or edited original gets a new key. */
+export function cacheKeyOf(info: Pick<Stats, 'size' | 'mtimeMs'>): string {
+  return createHash('sha1')
+    .update(`${info.size}:${Math.floor(info.mtimeMs)}`)
+    .digest('hex')
+    .slice(0, 12);
+}
+
+export function copiesFolderOf(base: string, media: MediaPath): string {
+  return path.join(base, COPIES_FOLDER, media.category, media.name);
+}
+
+export const copyFileName = (key: string, width: number | 'thumb') => `${key}-${width}.webp`;
+export const manifestName = (key: string) => `${key}.json`;
+
+/** `<key>-<width>.webp`, `<key>-thumb.webp`: the only names served from a copies folder. */
+export const COPY_FILE = /^[0-9a-f]{12}-(\d{1,5}|thumb)\.webp$/;
+
+/** The public URL of one copy of `media`. */
+export function copyUrl(media: MediaPath, file: string): string {
+  return `/media/${COPIES_FOLDER}/${media.category}/${encodeURIComponent(media.name)}/${file}`;
+}
+
+/** The manifest of the original as it is now, or null when its copies are missing or stale. */
+export async function readCopies(base: string, media: MediaPath): Promise<CopiesManifest | null> {
+  const info = await stat(path.join(base, media.category, media.name)).catch(() => null);
+  if (!info?.isFile()) return null;
+  return readManifest(copiesFolderOf(base, media), cacheKeyOf(info));
+}
+
+export async function readManifest(folder: string, key: string): Promise<CopiesManifest | null> {
+  const text = await readFile(path.join(folder, manifestName(key)), 'utf8').catch(() => null);
+  if (!text) return null;
+  try {
+    const manifest = JSON.parse(text) as CopiesManifest;
+    return manifest.key === key && Array.isArray(manifest.widths) ? manifest : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `srcset` of the copies (`url 480w, url 960w`), or undefined when there are none. */
+export function srcsetOf(media: MediaPath, manifest: CopiesManifest | null): string | undefined {
+  if (!manifest?.widths.length) return undefined;
+  return manifest.widths.map((w) => `${copyUrl(media, copyFileName(manifest.key, w))} ${w}w`).join(', ');
+}
+
+/** The URL of the copy closest to `wanted` px wide without going under it (else the widest). */
+export function copyNear(
+  media: MediaPath,
+  manifest: CopiesManifest | null,
+  wanted: number,
+): string | undefined {
+  if (!manifest?.widths.length) return undefined;
+  const width = manifest.widths.find((w) => w >= wanted) ?? manifest.widths[manifest.widths.length - 1]!;
+  return copyUrl(media, copyFileName(manifest.key, width));
+}
+
+export function thumbUrlOf(media: MediaPath, manifest: CopiesManifest | null): string | undefined {
+  return manifest?.thumb ? copyUrl(media, copyFileName(manifest.key, 'thumb')) : undefined;
+}
+
+/** Removes every copy of an original (it was deleted). */
+export function removeCopies(base: string, media: MediaPath): Promise<void> {
+  return rm(copiesFolderOf(base, media), { recursive: true, force: true });
+}
+
+/**
+ * Removes the copies whose original is gone (deleted by hand, outside the console); `present`
+ * holds the library's paths (`image/a.jpg`). Answers how many originals' copies were removed.
+ */
+export async function pruneOrphanCopies(base: string, present: ReadonlySet<string>): Promise<number> {
+  let removed = 0;
+  for (const category of ['image', 'video'] as const) {
+    const folder = path.join(base, COPIES_FOLDER, category);
+    for (const name of await readdir(folder).catch(() => [] as string[])) {
+      if (present.has(`${category}/${name}`)) continue;
+      await rm(path.join(folder, name), { recursive: true, force: true });
+      removed += 1;
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { getsCopies } from '@common/media';
+import type { Sharp, SharpOptions } from 'sharp';
+import { inspectMediaFile, type MediaPath } from './media-library';
+import {
+  type CopiesManifest,
+  cacheKeyOf,
+  copiesFolderOf,
+  copyFileName,
+  copyWidthsFor,
+  manifestName,
+  readManifest,
+  THUMB_WIDTH,
+} from './picture-copies';
+import { ffmpegAvailable, videoStill } from './video-still';
+
+/** WebP quality of the copies: a background under an overlay; 75 keeps them about a third of JPEG 90's size. */
+const COPY_QUALITY = 75;
+const THUMB_QUALITY = 70;
+/** 100 megapixels: more than any camera; beyond that an upload is a decompression bomb, not a photo. */
+const MAX_INPUT_PIXELS = 100_000_000;
+/** A build lasts seconds; a lock older than this was left by a process that died mid-build. */
+const STALE_LOCK_MS = 10 * 60 * 1000;
+const LOCK = '.lock';
+
+export type MakeOutcome =
+  /** Copies (or a video's stills) were written. */
+  | 'made'
+  /** They were there already for the original as it is. */
+  | 'current'
+  /** Nothing to make: SVG, GIF, audio, or a video while ffmpeg is missing. */
+  | 'skipped'
+  /** Another process (or machine sharing the folder) is making them right now. */
+  | 'busy'
+  /** The original is gone, or not a regular file inside the library. */
+  | 'gone'
+  /** It could not be read as a picture (recorded, not retried until the original changes). */
+  | 'unreadable';
+
+type SharpModule = typeof import('sharp')['default'];
+let loaded: Promise<SharpModule> | undefined;
+
+/**
+ * sharp (libvips) loads with the first picture, not at start: it costs each server process
+ * memory it may never need. One thread and no operation cache: copies are made one at a time
+ * in the background, and must leave the cores and the memory to the visitors.
+ */
+function loadSharp(): Promise<SharpModule> {
+  loaded ??= import('sharp').then(({ default: sharp }) => {
+    sharp.concurrency(1);
+    sharp.cache(false);
+    return sharp;
+  });
+  return loaded;
+}
+
+/**
+ * Makes the resized copies and the thumbnail of one library file (for a video: of a still taken
+ * with ffmpeg), unless they exist for the original as it is now. Every file is written under a
+ * temporary name and renamed into place, the manifest last, so a reader never sees half a set;
+ * a lock file beside them keeps two processes from making the same set at once. Disk errors
+ * (full, read-only) are thrown; a file that is no picture is recorded as unreadable.
+ */
+export async function makeCopies(base: string, media: MediaPath, force = false): Promise<MakeOutcome> {
+  if (!getsCopies(media.category, media.name)) return 'skipped';
+  if (media.category === 'video' && !(await ffmpegAvailable())) return 'skipped';
+  const check = await inspectMediaFile(base, media);
+  if (!check.ok) return 'gone';
+  const key = cacheKeyOf(await stat(check.absolute));
+  const folder = copiesFolderOf(base, media);
+  if (!force && (await readManifest(folder, key))) return 'current';
+  await mkdir(folder, { recursive: true });
+  if (!(await takeLock(folder))) return 'busy';
+  try {
+    // Another process may have finished the set while this one waited for the lock.
+    if (!force && (await readManifest(folder, key))) return 'current';
+    const source = media.category === 'video' ? await videoStill(check.absolute) : check.absolute;
+    const manifest = source
+      ? await writeCopies(source, folder, key)
+      : { key, width: 0, height: 0, widths: [], thumb: false, failed: 'no frame could be read from it' };
+    await writeAtomically(path.join(folder, manifestName(key)), JSON.stringify(manifest));
+    await removeOtherVersions(folder, key);
+    return manifest.failed ? 'unreadable' : 'made';
+  } finally {
+    await rm(path.join(folder, LOCK), { force: true });
+  }
+}
+
+async function writeCopies(source: string | Buffer, folder: string, key: string): Promise<CopiesManifest> {
+  const sharp = await loadSharp();
+  const options: SharpOptions = { autoOrient: true, limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' };
+  let meta: Awaited<ReturnType<Sharp['metadata']>>;
+  try {
+    meta = await sharp(source, options).metadata();
+  } catch (error) {
+    return { key, width: 0, height: 0, widths: [], thumb: false, failed: (error as Error).message };
+  }
+  const width = meta.autoOrient?.width ?? meta.width;
+  const height = meta.autoOrient?.height ?? meta.height;
+  // An animated WebP would lose its frames: like a GIF it is served as it is; its tile may still be a still.
+  const widths = (meta.pages ?? 1) > 1 ? [] : copyWidthsFor(width);
+  const largest = Math.max(...widths, Math.min(THUMB_WIDTH, width));
+  try {
+    // Decoded once, at the largest size needed (JPEG shrinks while decoding); the rest come from it.
+    const { data, info } = await sharp(source, options)
+      .resize({ width: largest, withoutEnlargement: true })
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true });
+    const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
+    for (const w of [...widths].reverse()) {
+      const image = sharp(data, raw);
+      if (w < info.width) image.resize({ width: w });
+      await writeAtomically(
+        path.join(folder, copyFileName(key, w)),
+        await image.webp({ quality: COPY_QUALITY }).toBuffer(),
+      );
+    }
+    const thumb = await sharp(data, raw)
+      .resize({ width: Math.min(THUMB_WIDTH, info.width) })
+      .webp({ quality: THUMB_QUALITY })
+      .toBuffer();
+    await writeAtomically(path.join(folder, copyFileName(key, 'thumb')), thumb);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code) throw error; // the disk, not the picture
+    return { key, width, height, widths: [], thumb: false, failed: (error as Error).message };
+  }
+  return { key, width, height, widths, thumb: true };
+}
+
+/** A temporary name, then a rename: readers see the whole file or none. */
+async function writeAtomically(file: string, data: string | Buffer): Promise<void> {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await writeFile(temp, data, { flag: 'wx' });
+    await rename(temp, file);
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+/** The copies of earlier versions of the original (and leftovers of an interrupted build). */
+async function removeOtherVersions(folder: string, key: string): Promise<void> {
+  for (const name of await readdir(folder)) {
+    if (name === LOCK || name.startsWith(`${key}-`) || name === manifestName(key)) continue;
+    await rm(path.join(folder, name), { force: true });
+  }
+}
+
+/** An exclusive create: one holder per folder, across processes and machines sharing the disk. */
+async function takeLock(folder: string): Promise<boolean> {
+  const lock = path.join(folder, LOCK);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await (await open(lock, 'wx')).close();
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const info = await stat(lock).catch(() => null);
+      if (info && Date.now() - info.mtimeMs < STALE_LOCK_MS) return false;
+      await rm(lock, { force: true });
+    }
+  }
+  return false;
+}

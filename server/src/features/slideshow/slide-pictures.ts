@@ -1,0 +1,35 @@
+import type { Slide } from '@common/schemas/slideshow';
+import { parseMediaPath } from '../media/media-library';
+import { copyNear, readCopies, srcsetOf } from '../media/picture-copies';
+
+/** The fallback `src` of a poster: wide enough for a phone, for browsers that ignore `srcset`. */
+const POSTER_FALLBACK_WIDTH = 960;
+
+/**
+ * Adds to each library slide what the visitor's browser chooses from: an image's resized copies
+ * (`srcset`), a video's still (`poster`). A slide whose copies are not made yet goes out as it
+ * is, and the original is what plays until they are.
+ */
+export async function withPictures(base: string, slides: readonly Slide[]): Promise<Slide[]> {
+  return Promise.all(
+    slides.map(async (slide) => {
+      const media = libraryPathOf(slide.src);
+      if (!media) return slide;
+      const manifest = await readCopies(base, media);
+      const srcset = srcsetOf(media, manifest);
+      if (!srcset) return slide;
+      if (slide.type === 'image') return { ...slide, srcset };
+      return { ...slide, poster: { src: copyNear(media, manifest, POSTER_FALLBACK_WIDTH)!, srcset } };
+    }),
+  );
+}
+
+/** `/media/image/a%20b.jpg` as the library path it names, or null for anything else. */
+function libraryPathOf(src: string) {
+  if (!src.startsWith('/media/')) return null;
+  try {
+    return parseMediaPath(src.slice('/media/'.length).split('/').map(decodeURIComponent).join('/'));
+  } catch {
+    return null;
+  }
+}
