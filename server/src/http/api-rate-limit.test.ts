@@ -35,6 +35,8 @@ async function appWithLimit(rateLimitMax: number) {
     identify: async () => ({ kind: 'visitor' }),
     counters: store.counters,
   });
+  app.post('/api/courses/lessons/:id/position', async () => ({ success: true }));
+  app.post('/api/courses/lessons/:id/complete', async () => ({ success: true }));
   app.get('/api/versioned', (request, reply) =>
     request.headers['if-none-match'] === '"v1"'
       ? reply.code(304).send()
@@ -45,6 +47,16 @@ async function appWithLimit(rateLimitMax: number) {
 }
 
 describe('the general rate limit', () => {
+  it("leaves a playing lesson's position saves out of the budget, and counts other writes", async () => {
+    const app = await appWithLimit(2);
+    const post = (url: string) => app.inject({ method: 'POST', url, remoteAddress: '10.9.9.9' });
+    for (let i = 0; i < 5; i++)
+      expect((await post('/api/courses/lessons/abc/position')).statusCode).toBe(200);
+    expect((await post('/api/courses/lessons/abc/complete')).statusCode).toBe(200);
+    expect((await post('/api/courses/lessons/abc/complete')).statusCode).toBe(200);
+    expect((await post('/api/courses/lessons/abc/complete')).statusCode).toBe(429);
+  });
+
   it('counts full answers and refunds the 304s of a client revalidating what it has', async () => {
     const app = await appWithLimit(3);
     const get = (headers: Record<string, string> = {}) =>

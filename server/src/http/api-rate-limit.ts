@@ -74,12 +74,22 @@ function tooMany(reply: FastifyReply, wait: number): AppError {
   );
 }
 
+/**
+ * A lesson's player saves its position every ~10 s while it plays (POST
+ * /api/courses/lessons/:id/position): 90 saves in 15 minutes of watching would spend a member's
+ * whole default budget and refuse everything else. Each save is a signed-in member writing their
+ * own progress row, checked by the route's guard.
+ */
+function isPositionSave(url: string): boolean {
+  return url.startsWith('/api/courses/lessons/') && url.endsWith('/position');
+}
+
 /** Runs on every request: plain string tests, no regular expression, no split. */
 function isCounted(request: FastifyRequest): boolean {
   const url = request.url;
   const method = request.method;
   if (!url.startsWith('/api/') || method === 'OPTIONS') return false;
-  if (method !== 'GET' && method !== 'HEAD') return true;
+  if (method !== 'GET' && method !== 'HEAD') return !isPositionSave(url);
   const end = url.indexOf('?');
   const pathname = end === -1 ? url : url.slice(0, end);
   return !(
