@@ -1,7 +1,8 @@
 import { MAX_UPLOAD_BYTES } from '@common/constants';
 import { describe, expect, it } from 'vitest';
+import { formatSize } from '../../lib/format-size';
 import { messageTone } from './message-tone';
-import { acceptFor, checkSelection, formatSize } from './upload-rules';
+import { acceptFor, checkSelection } from './upload-rules';
 
 /** A File that claims `size` bytes without allocating them. */
 function file(name: string, type: string, size = 10): File {

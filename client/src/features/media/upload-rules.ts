@@ -48,15 +48,3 @@ export function checkSelection(files: readonly File[], category: MediaCategory):
 export function acceptFor(category: MediaCategory): string {
   return [...MEDIA_EXTENSIONS[category].map((ext) => `.${ext}`), `${category}/*`].join(',');
 }
-
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value >= 10 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
-}

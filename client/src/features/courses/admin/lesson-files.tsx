@@ -3,8 +3,9 @@ import type { AdminLesson } from '@common/schemas/course-views';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
+import { UploadProgress } from '../../../components/ui/upload-progress';
+import { formatSize } from '../../../lib/format-size';
 import { useNotices } from '../../admin/notices/notices';
-import { formatBytes } from '../format';
 import { adminCourseKeys, uploadLessonFile, useRemoveLessonFile } from './api';
 
 interface Sending {
@@ -34,7 +35,7 @@ export function LessonFiles({ courseId, lesson }: { courseId: string; lesson: Ad
   const send = async (kind: 'media' | 'download', files: File[]) => {
     const too = files.filter((f) => f.size > MAX_LESSON_FILE_BYTES);
     for (const file of too)
-      notices.error(`${file.name} is larger than ${formatBytes(MAX_LESSON_FILE_BYTES)}.`);
+      notices.error(`${file.name} is larger than ${formatSize(MAX_LESSON_FILE_BYTES)}.`);
     for (const file of files.filter((f) => !too.includes(f))) {
       const entry: Sending = { id: ++next, name: file.name, size: file.size, progress: 0 };
       setSending((list) => [...list, entry]);
@@ -100,7 +101,7 @@ export function LessonFiles({ courseId, lesson }: { courseId: string; lesson: Ad
         {lesson.media ? (
           <FileRow
             name={lesson.media.name}
-            detail={`${lesson.media.kind === 'video' ? 'Video' : 'Audio'} · ${formatBytes(lesson.media.size)}`}
+            detail={`${lesson.media.kind === 'video' ? 'Video' : 'Audio'} · ${formatSize(lesson.media.size)}`}
             onRemove={() => remove(lesson.media!.id, lesson.media!.name)}
           />
         ) : (
@@ -124,7 +125,7 @@ export function LessonFiles({ courseId, lesson }: { courseId: string; lesson: Ad
           <FileRow
             key={file.id}
             name={file.name}
-            detail={formatBytes(file.size)}
+            detail={formatSize(file.size)}
             onRemove={() => remove(file.id, file.name)}
           />
         ))}
@@ -135,28 +136,16 @@ export function LessonFiles({ courseId, lesson }: { courseId: string; lesson: Ad
           {sending.map((entry) => (
             <li key={entry.id} className="rounded-lg border border-white/10 bg-white/5 p-2.5">
               <p className="truncate text-sm text-stone-100">
-                {entry.name} <span className="text-xs text-stone-400">· {formatBytes(entry.size)}</span>
+                {entry.name} <span className="text-xs text-stone-400">· {formatSize(entry.size)}</span>
               </p>
-              <div
-                role="progressbar"
-                aria-label={`Uploading ${entry.name}`}
-                aria-valuemin={0}
-                aria-valuemax={100}
-                aria-valuenow={Math.round(entry.progress * 100)}
-                className="mt-1.5 h-1.5 overflow-hidden rounded-full bg-white/10"
-              >
-                <div
-                  className="h-full rounded-full bg-accent-400 transition-[width]"
-                  style={{ width: `${Math.round(entry.progress * 100)}%` }}
-                />
-              </div>
+              <UploadProgress name={entry.name} progress={entry.progress} />
             </li>
           ))}
         </ul>
       )}
       <p className="text-xs text-stone-400">
         Lesson files are private: members get links that work for them only, for 20 minutes at a time. Up to{' '}
-        {formatBytes(MAX_LESSON_FILE_BYTES)} each.
+        {formatSize(MAX_LESSON_FILE_BYTES)} each.
       </p>
     </div>
   );

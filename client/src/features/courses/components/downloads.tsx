@@ -1,5 +1,5 @@
 import type { LessonFileLink } from '@common/schemas/course-views';
-import { formatBytes } from '../format';
+import { formatSize } from '../../../lib/format-size';
 
 /** The lesson's files to keep: each a signed link, fresh with every load of the lesson. */
 export function Downloads({ files }: { files: LessonFileLink[] }) {
@@ -21,7 +21,7 @@ export function Downloads({ files }: { files: LessonFileLink[] }) {
                 ⇩
               </span>
               <span className="min-w-0 flex-1 truncate font-medium text-white">{file.name}</span>
-              <span className="text-xs text-stone-400">{formatBytes(file.size)}</span>
+              <span className="text-xs text-stone-400">{formatSize(file.size)}</span>
             </a>
           </li>
         ))}

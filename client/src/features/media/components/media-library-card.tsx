@@ -1,8 +1,9 @@
 import { type MediaCategory, type MediaFile, mediaUrl } from '@common/media';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { formatSize } from '../../../lib/format-size';
 import { tileSrc } from '../../../lib/media-tiles';
-import { CATEGORY_LABELS, formatSize } from '../upload-rules';
+import { CATEGORY_LABELS } from '../upload-rules';
 
 export interface MediaLibraryCardProps {
   category: MediaCategory;

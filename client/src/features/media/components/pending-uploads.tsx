@@ -1,7 +1,8 @@
 import type { MediaCategory } from '@common/media';
 import { Button } from '../../../components/ui/button';
+import { UploadProgress } from '../../../components/ui/upload-progress';
+import { formatSize } from '../../../lib/format-size';
 import { videoFrameSrc } from '../../../lib/video-frame';
-import { formatSize } from '../upload-rules';
 
 /** An upload entry: a chosen file waiting to be sent (name, size, type, preview), with its progress. */
 export interface UploadEntry {
@@ -67,19 +68,7 @@ export function PendingUploads({
                   {formatSize(entry.size)} · {entry.type || 'unknown type'}
                 </p>
                 {entry.status === 'uploading' || entry.status === 'done' ? (
-                  <div
-                    role="progressbar"
-                    aria-label={`Uploading ${entry.name}`}
-                    aria-valuemin={0}
-                    aria-valuemax={100}
-                    aria-valuenow={Math.round(entry.progress * 100)}
-                    className="mt-1.5 h-1.5 overflow-hidden rounded-full bg-white/10"
-                  >
-                    <div
-                      className="h-full rounded-full bg-accent-400 transition-[width]"
-                      style={{ width: `${Math.round(entry.progress * 100)}%` }}
-                    />
-                  </div>
+                  <UploadProgress name={entry.name} progress={entry.progress} />
                 ) : null}
                 {entry.status === 'error' && <p className="mt-1 text-xs text-red-300">{entry.error}</p>}
               </div>
