@@ -10,12 +10,12 @@ import type { PaymentEvent, PaymentEventKind, SubscriptionState } from './paymen
  */
 
 type Loose = Record<string, unknown>;
-export const text = (value: unknown): string | undefined =>
+const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value ? value : undefined;
 /** An expandable field: an id, or the object with its id. */
-export const idOf = (value: unknown): string | undefined =>
+const idOf = (value: unknown): string | undefined =>
   text(value) ?? (value && typeof value === 'object' ? text((value as Loose).id) : undefined);
-export const dateOf = (seconds: unknown): Date | null =>
+const dateOf = (seconds: unknown): Date | null =>
   typeof seconds === 'number' && Number.isFinite(seconds) ? new Date(seconds * 1000) : null;
 
 export function priceCheck(price: Stripe.Price): PaymentsCheck {
