@@ -10,8 +10,7 @@ import type { PaymentEvent, PaymentEventKind, SubscriptionState } from './paymen
  */
 
 type Loose = Record<string, unknown>;
-const text = (value: unknown): string | undefined =>
-  typeof value === 'string' && value ? value : undefined;
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
 /** An expandable field: an id, or the object with its id. */
 const idOf = (value: unknown): string | undefined =>
   text(value) ?? (value && typeof value === 'object' ? text((value as Loose).id) : undefined);
