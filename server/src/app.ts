@@ -21,6 +21,7 @@ import { mongoTargets, type TargetConnector } from './features/database/mongo-ta
 import { healthRoutes } from './features/health/health.routes';
 import { mailRoutes } from './features/mail/mail.routes';
 import { mediaRoutes } from './features/media/media.routes';
+import { MediaFolderRepository } from './features/media/media-folder.repository';
 import { registerMediaServing } from './features/media/media-serve';
 import { nginxRoutes } from './features/nginx/nginx.routes';
 import { createPayments } from './features/payments/payments.module';
@@ -104,8 +105,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   changes.start();
   app.addHook('onClose', () => changes.stop());
   const leases = new StoreLeases(store);
-  const slideshowSettings = new SlideshowSettingsRepository(store, config.mediaDir, changes);
+  const slideshowSettings = new SlideshowSettingsRepository(store, changes);
   await slideshowSettings.init();
+  const mediaFolder = new MediaFolderRepository(store, config.mediaDir);
+  await mediaFolder.init();
   const tokenKey = await loadTokenKey(config.dataDir, config.jwtSecret);
   const tokens = new TokenService(tokenKey);
   const activityEntries = new ActivityRepository(store);
@@ -134,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     store,
     users,
     slideshowSettings,
+    mediaFolder,
     tokens,
     sessions,
     mailer,

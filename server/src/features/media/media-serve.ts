@@ -41,7 +41,7 @@ function contentType(category: MediaCategory, name: string): string {
   return CONTENT_TYPES[extension] ?? 'application/octet-stream';
 }
 
-type ServingContext = Pick<AppContext, 'config' | 'slideshowSettings'>;
+type ServingContext = Pick<AppContext, 'config' | 'mediaFolder'>;
 
 /**
  * Serves `/media/<category>/<file>` from the base path configured right now (it can change
@@ -66,7 +66,7 @@ const notFoundOf = (reply: FastifyReply) => () =>
   reply.code(404).send(errorBody('NOT_FOUND', 'No such media file'));
 
 async function currentBase(ctx: ServingContext): Promise<string | null> {
-  const configured = (await ctx.slideshowSettings.get()).backgroundsBasePath;
+  const configured = await ctx.mediaFolder.get();
   return resolveBasePath(configured, ctx.config.mediaRoots).catch(() => null);
 }
 

@@ -3,24 +3,26 @@ import { SLIDESHOW_DEFAULTS } from '@common/slideshow-defaults';
 import type { Collection, Store, StoredDoc } from '../../store/store';
 import type { SharedChanges } from '../shared-state/shared-changes';
 
+/** What this document keeps: the slideshow's own settings (the folder is the media library's). */
+export type StoredSlideshowSettings = Omit<SlideshowSettings, 'backgroundsBasePath'>;
+
 interface SettingsDoc extends StoredDoc {
   key: string;
-  value: Partial<SlideshowSettings>;
+  value: Partial<StoredSlideshowSettings>;
 }
 
 const SLIDESHOW_KEY = 'slider';
 
 /**
  * The slideshow settings, one document in the `settings` collection. Missing fields read as
- * the spec's defaults, so a new install needs no set-up. Media serving reads the base path here.
+ * the spec's defaults, so a new install needs no set-up. The media folder, which the spec's API
+ * shows among these settings, is kept by the media library (MediaFolderRepository).
  */
 export class SlideshowSettingsRepository {
   private readonly settings: Collection<SettingsDoc>;
 
   constructor(
     store: Store,
-    /** The library's folder until one is chosen (config.mediaDir). */
-    private readonly mediaDir: string,
     private readonly changes: SharedChanges,
   ) {
     this.settings = store.collection<SettingsDoc>('settings');
@@ -30,17 +32,16 @@ export class SlideshowSettingsRepository {
     await this.settings.ensureIndex({ field: 'key', unique: true });
   }
 
-  async get(): Promise<SlideshowSettings> {
+  async get(): Promise<StoredSlideshowSettings> {
     const doc = await this.settings.findOne({ key: SLIDESHOW_KEY });
     return {
-      backgroundsBasePath: this.mediaDir,
       activePlaylist: null,
       ...SLIDESHOW_DEFAULTS,
       ...doc?.value,
     };
   }
 
-  async save(config: SlideshowSettings): Promise<SlideshowSettings> {
+  async save(config: StoredSlideshowSettings): Promise<StoredSlideshowSettings> {
     const existing = await this.settings.findOne({ key: SLIDESHOW_KEY });
     if (existing) await this.settings.updateById(existing._id, { value: config });
     else await this.settings.insertOne({ key: SLIDESHOW_KEY, value: config });
