@@ -11,8 +11,9 @@ import { listenWire, type WireAnswer, type WireCommand } from './mongo-wire';
  * listCollections, $collStats, listIndexes, find, count, countDocuments' aggregate, createIndexes,
  * insert, findAndModify, delete); anything else gets MongoDB's "no such command" error. Filters,
  * sorts and updates follow mingo's implementation of MongoDB's query language: close enough to
- * exercise the driver and the adapter, but it is no proof of MongoDB's own semantics (unique
- * indexes, for one, are not enforced; only _id is kept unique). Every command received is recorded for assertions.
+ * exercise the driver and the adapter, but it is no proof of MongoDB's own semantics. Unique
+ * indexes are enforced on insert and update, with MongoDB's E11000 error; a sparse one skips
+ * documents without its fields. Every command received is recorded for assertions.
  */
 export interface StandInIndex {
   name: string;
@@ -194,6 +195,8 @@ export async function startMongoStandIn(options: StandInOptions = {}): Promise<M
         if (!coll || !found) return { value: null, lastErrorObject: { n: 0, updatedExisting: false }, ok: 1 };
         const updated = structuredClone(found);
         update(updated, document.update);
+        const clash = duplicateOf(coll, updated, found);
+        if (clash) return { ok: 0, ...clash };
         coll.docs[coll.docs.indexOf(found)] = updated;
         return {
           value: document.new ? updated : found,
@@ -224,11 +227,9 @@ export async function startMongoStandIn(options: StandInOptions = {}): Promise<M
       case 'insert': {
         const coll = created(String(document.insert));
         const docs = document.documents as Document[];
-        // _id is unique, as on MongoDB (other unique indexes are not enforced).
         for (const [index, doc] of docs.entries()) {
-          if (coll.docs.some((held) => compare(held._id, doc._id) === 0)) {
-            return { n: index, writeErrors: [duplicateId(index, doc._id)], ok: 1 };
-          }
+          const clash = duplicateOf(coll, doc);
+          if (clash) return { n: index, writeErrors: [{ index, ...clash }], ok: 1 };
           coll.docs.push(doc);
         }
         return { n: docs.length, ok: 1 };
@@ -276,15 +277,31 @@ function cursor(ns: string, firstBatch: Document[]): Document {
   return { cursor: { id: BSON.Long.fromInt(0), ns, firstBatch }, ok: 1 };
 }
 
-function duplicateId(index: number, id: unknown): Document {
-  return {
-    index,
-    code: 11000,
-    errmsg: `E11000 duplicate key error collection index: _id_ dup key: { _id: ${JSON.stringify(id)} }`,
-    keyPattern: { _id: 1 },
-    keyValue: { _id: id },
-  };
+/** MongoDB's duplicate-key error for the first unique index (_id included) `doc` would break. */
+function duplicateOf(coll: StandInCollection, doc: Document, replacing?: Document): Document | null {
+  for (const index of indexesOf(coll)) {
+    if (index !== ID_INDEX && !index.unique) continue;
+    const fields = Object.keys(index.key);
+    const values = fields.map((field) => valueAt(doc, field));
+    if (index.sparse && values.every((value) => value === undefined)) continue;
+    const taken = coll.docs.some(
+      (held) =>
+        held !== replacing && fields.every((field, i) => compare(valueAt(held, field), values[i]) === 0),
+    );
+    if (!taken) continue;
+    const keyValue = Object.fromEntries(fields.map((field, i) => [field, values[i] ?? null]));
+    return {
+      code: 11000,
+      errmsg: `E11000 duplicate key error collection index: ${index.name} dup key: ${JSON.stringify(keyValue)}`,
+      keyPattern: index.key,
+      keyValue,
+    };
+  }
+  return null;
 }
+
+const valueAt = (doc: Document, field: string): unknown =>
+  field.split('.').reduce<unknown>((value, part) => (value as Document | undefined)?.[part], doc);
 
 function noSuchCommand(name: string): Document {
   return { ok: 0, code: 59, codeName: 'CommandNotFound', errmsg: `no such command: '${name}'` };
