@@ -1,11 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { openStore } from '../../store/open-store';
-import { openEmbeddedStore } from '../../store/sqlite/store';
-import type { Store, StoredDoc } from '../../store/store';
+import type { StoredDoc } from '../../store/store';
+import { bothStores } from '../../test/both-stores';
 import { fixtures } from '../../test/media-fixtures';
-import { type MongoStandIn, startMongoStandIn } from '../../test/mongo-stand-in';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
 
 interface SettingsDoc extends StoredDoc {
@@ -13,24 +11,10 @@ interface SettingsDoc extends StoredDoc {
   value: Record<string, unknown>;
 }
 
-const standIns: MongoStandIn[] = [];
-const STORES: Array<[string, (dataDir: string) => Promise<Store>]> = [
-  ['embedded store', openEmbeddedStore],
-  [
-    'MongoDB (wire stand-in)',
-    async (dataDir) => {
-      const standIn = await startMongoStandIn();
-      standIns.push(standIn);
-      return openStore({ dataDir, mongodbUri: standIn.uri('media-folder') });
-    },
-  ],
-];
+const { stores, closeStandIns } = bothStores('media-folder');
+afterAll(closeStandIns);
 
-afterAll(async () => {
-  for (const standIn of standIns.splice(0)) await standIn.close();
-});
-
-describe.each(STORES)("the media library's folder, on the %s", (_store, open) => {
+describe.each(stores)("the media library's folder, on the %s", (_store, open) => {
   let t: TestApp | undefined;
   afterEach(async () => {
     await t?.close();
