@@ -14,10 +14,15 @@ import { PageSizeSelect } from '../../components/ui/page-size-select';
 import { Pagination } from '../../components/ui/pagination';
 import { SelectField } from '../../components/ui/select-field';
 import { INPUT_CLASS } from '../../components/ui/text-field';
+import { ApiError } from '../../lib/api-client';
 import { readSession } from '../../lib/auth-token';
 import { useConfirm } from '../admin/components/confirm-dialog';
 import { useNotices } from '../admin/notices/notices';
-import { BILLING_FILTER_OPTIONS, stripeTierWarning } from '../payments/components/billing-note';
+import {
+  BILLING_FILTER_OPTIONS,
+  isManagedByStripe,
+  stripeTierWarning,
+} from '../payments/components/billing-note';
 import { downloadUsersCsv, type UserListParams, useDeleteUser, useUpdateUser, useUserList } from './api';
 import { AddUserModal } from './components/add-user-modal';
 import { MobileSort } from './components/mobile-sort';
@@ -79,22 +84,31 @@ export function UserManagementPanel() {
       page: 1,
     }));
 
+  const confirmStripeTier = (message: string) =>
+    confirm({ title: 'Change a tier Stripe manages?', message, confirmLabel: 'Change the tier' });
+
   async function save(user: PublicUser, changes: UpdateUserBody) {
-    const id = user._id;
     const warning = stripeTierWarning(user, changes.membershipTier);
-    if (
-      warning &&
-      !(await confirm({
-        title: 'Change a tier Stripe manages?',
-        message: warning,
-        confirmLabel: 'Change the tier',
-      }))
-    )
-      return;
+    if (warning && !(await confirmStripeTier(warning))) return;
+    // The server refuses such a change unless told that the administrator saw the warning.
+    await send(user._id, warning ? { ...changes, confirmManagedByStripe: true } : changes);
+  }
+
+  async function send(id: string, changes: UpdateUserBody) {
     try {
       await update.mutateAsync({ id, changes });
       setEditingId(null);
     } catch (failure) {
+      // Stripe began managing the tier after the list was loaded: the server's warning, then once more.
+      if (
+        failure instanceof ApiError &&
+        failure.code === 'TIER_MANAGED_BY_STRIPE' &&
+        !changes.confirmManagedByStripe
+      ) {
+        if (await confirmStripeTier(failure.message))
+          await send(id, { ...changes, confirmManagedByStripe: true });
+        return;
+      }
       notices.error(`Failed to update user: ${(failure as Error).message}`);
     }
   }
@@ -114,6 +128,12 @@ export function UserManagementPanel() {
             <strong className="text-white">{user.name}</strong> ({user.email})
             {user.role === 'admin' ? ' is an administrator: they lose the console and their account. ' : ' '}
           </p>
+          {isManagedByStripe(user) && (
+            <p>
+              They pay through Stripe: their subscription is cancelled at once, with no refund for the rest of
+              the period. If Stripe cannot be reached, nothing is deleted.
+            </p>
+          )}
           <p>{DELETE_CONFIRMATION}</p>
         </>
       ),
