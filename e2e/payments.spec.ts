@@ -3,7 +3,14 @@ import { checkoutCompleted, signed, TEST_WEBHOOK_SECRET } from '../server/src/te
 import { stripePrice } from '../server/src/test/stripe-stand-in';
 import { expectNoSeriousViolations } from './support/axe';
 import { E2E_BASE_URL } from './support/env';
-import { adminToken, apiAs, openSignedIn, registerMember, tokenFor } from './support/session';
+import {
+  adminToken,
+  answerConfirmation,
+  apiAs,
+  openSignedIn,
+  registerMember,
+  tokenFor,
+} from './support/session';
 
 /**
  * Paid membership through Stripe, with a stand-in of Stripe's API (started by global-setup, its
@@ -124,4 +131,40 @@ test('the owner connects Stripe in the console and Test says what Stripe accepts
   await page.getByLabel('Secret key').fill('sk_test_not_the_right_key_0000');
   await page.getByRole('button', { name: 'Test' }).click();
   await expect(result.getByText(/Stripe refused the key/)).toBeVisible();
+});
+
+test('an administrator changes a paying member’s tier only past the warning, and deleting them cancels the subscription', async ({
+  page,
+}) => {
+  const member = await registerMember('subscriber');
+  const token = await tokenFor(member.email, member.password);
+  const me = await apiAs<{ data: { _id: string } }>(token, 'GET', '/api/auth/me');
+  const { url } = await apiAs<{ url: string }>(token, 'POST', '/api/payments/checkout', {});
+  // The member pays on Stripe's page (the stand-in), and Stripe's signed word arrives.
+  await fetch(url, { redirect: 'manual' });
+  await deliverCheckoutCompleted(me.data._id);
+
+  await openSignedIn(page, await adminToken(), '/admin/dashboard');
+  await page.getByRole('button', { name: 'User Management' }).click();
+  await page.getByPlaceholder('Search by name or email...').fill(member.email);
+  const row = page.getByRole('row').filter({ hasText: member.email });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('Stripe: Active');
+
+  await page.getByRole('button', { name: `Edit ${member.name}` }).click();
+  const editing = page.getByRole('row', { name: `Editing ${member.name}` });
+  await editing.getByLabel('Tier').selectOption('free');
+  const put = page.waitForRequest((r) => r.method() === 'PUT' && r.url().includes(me.data._id));
+  await editing.getByRole('button', { name: 'Save' }).click();
+  expect(await answerConfirmation(page, true)).toContain('Change a tier Stripe manages?');
+  // The server refuses the change unless told the warning was seen.
+  expect((await put).postDataJSON()).toMatchObject({ membershipTier: 'free', confirmManagedByStripe: true });
+  await expect(editing).toHaveCount(0);
+  await expect(row).toContainText('free');
+
+  await page.getByRole('button', { name: `Delete ${member.name}` }).click();
+  expect(await answerConfirmation(page, true)).toContain('their subscription is cancelled at once');
+  await expect(page.getByText(`No users match “${member.email}”.`)).toBeVisible();
+  const calls = (await (await fetch(`${STRIPE}/_stand-in/calls`)).json()) as Array<{ method: string }>;
+  expect(calls.filter((call) => call.method === 'DELETE')).toHaveLength(1);
 });
