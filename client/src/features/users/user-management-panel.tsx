@@ -1,6 +1,5 @@
 import { USER_SEARCH_DEBOUNCE_MS } from '@common/constants';
 import {
-  type UpdateUserBody,
   USERS_PAGE_SIZE,
   USERS_PAGE_SIZES,
   type UserListResponse,
@@ -14,16 +13,11 @@ import { PageSizeSelect } from '../../components/ui/page-size-select';
 import { Pagination } from '../../components/ui/pagination';
 import { SelectField } from '../../components/ui/select-field';
 import { INPUT_CLASS } from '../../components/ui/text-field';
-import { ApiError } from '../../lib/api-client';
 import { readSession } from '../../lib/auth-token';
 import { useConfirm } from '../admin/components/confirm-dialog';
 import { useNotices } from '../admin/notices/notices';
-import {
-  BILLING_FILTER_OPTIONS,
-  isManagedByStripe,
-  stripeTierWarning,
-} from '../payments/components/billing-note';
-import { downloadUsersCsv, type UserListParams, useDeleteUser, useUpdateUser, useUserList } from './api';
+import { BILLING_FILTER_OPTIONS, isManagedByStripe } from '../payments/components/billing-note';
+import { downloadUsersCsv, type UserListParams, useDeleteUser, useUserList } from './api';
 import { AddUserModal } from './components/add-user-modal';
 import { MobileSort } from './components/mobile-sort';
 
@@ -31,6 +25,7 @@ import { UserRow } from './components/user-row';
 import { UsersTableHead } from './components/users-table-head';
 import { firstOrderOf, SORTABLE_COLUMNS } from './sort-columns';
 import { useDebouncedValue } from './use-debounced-value';
+import { useSaveUser } from './use-save-user';
 
 export const DELETE_CONFIRMATION = 'Are you sure you want to delete this user? This action cannot be undone.';
 
@@ -53,7 +48,7 @@ export function UserManagementPanel() {
   const [exporting, setExporting] = useState(false);
 
   const list = useUserList(params);
-  const update = useUpdateUser();
+  const update = useSaveUser(() => setEditingId(null));
   const remove = useDeleteUser();
 
   // A failed fetch keeps the last table on screen; the failure is only logged.
@@ -83,35 +78,6 @@ export function UserManagementPanel() {
         current.sortBy === field ? (current.sortOrder === 'asc' ? 'desc' : 'asc') : firstOrderOf(field),
       page: 1,
     }));
-
-  const confirmStripeTier = (message: string) =>
-    confirm({ title: 'Change a tier Stripe manages?', message, confirmLabel: 'Change the tier' });
-
-  async function save(user: PublicUser, changes: UpdateUserBody) {
-    const warning = stripeTierWarning(user, changes.membershipTier);
-    if (warning && !(await confirmStripeTier(warning))) return;
-    // The server refuses such a change unless told that the administrator saw the warning.
-    await send(user._id, warning ? { ...changes, confirmManagedByStripe: true } : changes);
-  }
-
-  async function send(id: string, changes: UpdateUserBody) {
-    try {
-      await update.mutateAsync({ id, changes });
-      setEditingId(null);
-    } catch (failure) {
-      // Stripe began managing the tier after the list was loaded: the server's warning, then once more.
-      if (
-        failure instanceof ApiError &&
-        failure.code === 'TIER_MANAGED_BY_STRIPE' &&
-        !changes.confirmManagedByStripe
-      ) {
-        if (await confirmStripeTier(failure.message))
-          await send(id, { ...changes, confirmManagedByStripe: true });
-        return;
-      }
-      notices.error(`Failed to update user: ${(failure as Error).message}`);
-    }
-  }
 
   async function destroy(user: PublicUser) {
     if (user._id === readSession()?.userId) {
@@ -249,7 +215,7 @@ export function UserManagementPanel() {
                 highlighted={highlightId === user._id}
                 onEdit={() => setEditingId(user._id)}
                 onCancel={() => setEditingId(null)}
-                onSave={(changes) => save(user, changes)}
+                onSave={(changes) => update.save(user, changes)}
                 onDelete={() => destroy(user)}
               />
             ))}

@@ -1,9 +1,8 @@
 import type { AdminCourse, AdminCourseRow, AdminLesson } from '@common/schemas/course-views';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openMongoStore } from '../../store/mongo/store';
 import type { Store } from '../../store/store';
+import { bothStores } from '../../test/both-stores';
 import { adminApi } from '../../test/courses-kit';
-import { type MongoStandIn, startMongoStandIn } from '../../test/mongo-stand-in';
 import { TEST_WEBHOOK_SECRET } from '../../test/stripe-events';
 import {
   type StripeStandIn,
@@ -22,35 +21,22 @@ import type { UserDoc } from '../users/users.repository';
  * and nothing of it in the courses (progress gone, each course's numbers still right).
  */
 let stripe: StripeStandIn;
-let mongo: MongoStandIn;
-let databases = 0;
+const { stores, closeStandIns } = bothStores('deletion');
 const cleanups: Array<() => Promise<unknown>> = [];
 
 beforeAll(async () => {
   stripe = await startStripeStandIn();
   stripe.prices.set('price_monthly', stripePrice('price_monthly'));
-  mongo = await startMongoStandIn();
 });
 afterAll(async () => {
   await stripe.close();
-  await mongo.close();
+  await closeStandIns();
 });
 afterEach(async () => {
   stripe.outage = false;
   stripe.calls.length = 0;
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-const STORES: Array<[string, ((dataDir: string) => Promise<Store>) | undefined]> = [
-  ['SQLite', undefined],
-  [
-    'MongoDB (the wire stand-in)',
-    () => {
-      databases += 1;
-      return openMongoStore(mongo.uri(`deletion-${databases}`));
-    },
-  ],
-];
 
 const WITH_STRIPE = {
   PUBLIC_URL: 'https://members.example.com',
@@ -59,13 +45,13 @@ const WITH_STRIPE = {
   STRIPE_PRICE_IDS: 'price_monthly',
 };
 
-async function site(openStore: ((dataDir: string) => Promise<Store>) | undefined, stripeSetUp = true) {
+async function site(openStore: (dataDir: string) => Promise<Store>, stripeSetUp = true) {
   const t = await createTestApp(
     stripeSetUp ? { ...WITH_STRIPE, STRIPE_API_BASE: stripe.url } : { PUBLIC_URL: WITH_STRIPE.PUBLIC_URL },
-    openStore ? { openStore } : {},
+    { openStore },
   );
   cleanups.push(() => t.close());
-  const admin = await createUser(t, { role: 'admin', email: `owner${databases}-${Date.now()}@example.com` });
+  const admin = await createUser(t, { role: 'admin' });
   return { t, admin };
 }
 
@@ -106,7 +92,7 @@ const WAYS = [
   ],
 ] as const;
 
-describe.each(STORES)('deleting an account on %s', (_store, openStore) => {
+describe.each(stores)('deleting an account on the %s', (_store, openStore) => {
   describe.each(WAYS)('%s', (_way, remove) => {
     it('cancels the Stripe subscription at once, then deletes the account', async () => {
       const { t, admin } = await site(openStore);
