@@ -97,6 +97,10 @@ test('a free member upgrades through Stripe and sees the paid tier without a rel
   await expect(billing.getByText('Active')).toBeVisible();
   await expect(billing.getByText('Next payment')).toBeVisible();
   await expectNoSeriousViolations(page, 'the account page’s Billing');
+  // Deleting the account would end the subscription too, and the page says so before anyone asks.
+  await expect(
+    page.getByRole('region', { name: 'Delete account' }).getByText(/Your subscription is cancelled at once/),
+  ).toBeVisible();
   await billing.getByRole('button', { name: 'Manage billing' }).click();
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.getByRole('heading', { name: 'Your Account' })).toBeVisible();
