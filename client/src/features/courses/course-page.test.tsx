@@ -160,6 +160,11 @@ describe('a locked paid course, as a signed-in free member', () => {
     open('/courses/deep-work?checkout=success');
     expect(await screen.findByText(/Your payment is being confirmed with Stripe/)).toBeTruthy();
     expect(await screen.findByTestId('lock-note')).toBeTruthy();
+    // No second checkout while the first is being confirmed: the owner's offer alone.
+    const link = await screen.findByRole('link', { name: 'See the Architect tier' });
+    await waitFor(() => expect(site.calls.some((call) => call.path === '/api/payments/plans')).toBe(true));
+    await waitFor(() => expect(link.className).toContain('bg-accent'));
+    expect(screen.queryByRole('button', { name: /Upgrade/ })).toBeNull();
 
     // Stripe's webhook made the member paid: the next reading of their tier says so.
     site.tier = 'paid';
@@ -171,5 +176,12 @@ describe('a locked paid course, as a signed-in free member', () => {
     expect(await screen.findByRole('link', { name: 'Start: First steps' })).toBeTruthy();
     expect(screen.queryByTestId('lock-note')).toBeNull();
     expect(courseReads()).toBe(2);
+  });
+
+  it('says a cancelled checkout changed nothing, and offers the Upgrade button again', async () => {
+    open('/courses/deep-work?checkout=cancelled');
+    expect(await screen.findByText(/Checkout cancelled: nothing was charged/)).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Upgrade — £12.00 a month' })).toBeTruthy();
+    expect(screen.getByTestId('lock-note')).toBeTruthy();
   });
 });

@@ -1,9 +1,8 @@
 import type { UpgradeOfferSettings } from '@common/schemas/course-views';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { queryClient } from '../../lib/query-client';
-import { usePaymentPlans } from '../payments/api';
 import { CheckoutReturnNotice } from '../payments/components/checkout-return-notice';
-import { UpgradeButton } from '../payments/components/upgrade-button';
+import { UpgradeButton, useUpgradeShown } from '../payments/components/upgrade-button';
 import { UpgradeOffer } from './components/upgrade-offer';
 
 /*
@@ -16,8 +15,9 @@ import { UpgradeOffer } from './components/upgrade-offer';
 
 /**
  * The owner's offer, with the Upgrade button once the server says members can pay (`available`
- * of `/api/payments/plans`, which the dashboard's button reads too); without Stripe, the owner's
- * offer alone. Stripe's page sends the member back to `returnPath`.
+ * of `/api/payments/plans`, which the dashboard's button reads too) and no payment is being
+ * confirmed; without Stripe, the owner's offer alone. Stripe's page sends the member back to
+ * `returnPath`.
  */
 export function CourseUpgradeOffer(props: { offer: UpgradeOfferSettings | null; returnPath: string }) {
   return (
@@ -28,11 +28,9 @@ export function CourseUpgradeOffer(props: { offer: UpgradeOfferSettings | null; 
 }
 
 function OfferWithButton({ offer, returnPath }: { offer: UpgradeOfferSettings | null; returnPath: string }) {
-  const plans = usePaymentPlans();
+  const shown = useUpgradeShown();
   return (
-    <UpgradeOffer offer={offer}>
-      {plans.data?.available ? <UpgradeButton returnPath={returnPath} /> : null}
-    </UpgradeOffer>
+    <UpgradeOffer offer={offer}>{shown ? <UpgradeButton returnPath={returnPath} /> : null}</UpgradeOffer>
   );
 }
 
