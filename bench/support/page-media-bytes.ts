@@ -2,11 +2,11 @@ import type { Browser, BrowserContextOptions } from '@playwright/test';
 
 /** Bytes received for the slideshow's files, by kind, as Chromium counted them on the wire. */
 export interface MediaBytes {
-  /** Resized copies of pictures and stills of videos (`/media/.copies/`). */
+  /** Resized copies of pictures and stills of videos (`/media/.copies/…webp`). */
   copies: number;
   /** Pictures as uploaded (`/media/image/`). */
   originals: number;
-  /** Videos (`/media/video/`). */
+  /** Videos: as uploaded (`/media/video/`) or their copies (`/media/.copies/video/…mp4`). */
   video: number;
   total: number;
 }
@@ -111,7 +111,8 @@ export async function visitHome(
 function tally(entries: Iterable<{ path: string; bytes: number }>): MediaBytes {
   const bytes: MediaBytes = { copies: 0, originals: 0, video: 0, total: 0 };
   for (const { path, bytes: n } of entries) {
-    if (path.startsWith('/media/.copies/')) bytes.copies += n;
+    if (path.startsWith('/media/.copies/video/') && path.endsWith('.mp4')) bytes.video += n;
+    else if (path.startsWith('/media/.copies/')) bytes.copies += n;
     else if (path.startsWith('/media/image/')) bytes.originals += n;
     else if (path.startsWith('/media/video/')) bytes.video += n;
     bytes.total += n;
