@@ -143,4 +143,37 @@ describe('pictures that fit the screen', () => {
     await tick(SETTLE_MS + TIMING.transitionDuration);
     expect(videos().map((v) => v.getAttribute('src'))).toEqual([film.src]);
   });
+
+  it('starts loading the next video only its time-out and settle before its turn, which comes on time', async () => {
+    const timing = { cycleTime: 8000, transitionDuration: 1500 };
+    engine.setData([photo, film], timing);
+    await tick(0);
+    load(images()[0]);
+    await tick(SETTLE_MS);
+    const lead = PRELOAD_TIMEOUT_MS.video + SETTLE_MS;
+    await tick(timing.cycleTime - lead - 1);
+    expect(videos()).toHaveLength(0);
+    await tick(1);
+    const next = videos()[0]!;
+    expect(next.getAttribute('src')).toBe(film.src);
+    // Its first frame came as fast as it may come last: it shows when the photo's time is up.
+    await tick(PRELOAD_TIMEOUT_MS.video - 1);
+    load(next, 'loadeddata');
+    await tick(SETTLE_MS);
+    expect(activeImage()?.getAttribute('src')).toBe(photo.src);
+    await tick(1);
+    expect(layers.find((l) => l.dataset.active === 'true')?.querySelector('video')).toBe(next);
+  });
+
+  it('fades through black at its turn when the next video does not load within its time-out', async () => {
+    const timing = { cycleTime: 8000, transitionDuration: 1500 };
+    engine.setData([photo, film], timing);
+    await tick(0);
+    load(images()[0]);
+    await tick(SETTLE_MS + timing.cycleTime - 1);
+    expect(activeImage()?.getAttribute('src')).toBe(photo.src);
+    await tick(1);
+    expect(layers.some((l) => l.dataset.active === 'true')).toBe(false);
+    expect(videos()).toHaveLength(0);
+  });
 });
