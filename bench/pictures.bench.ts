@@ -229,7 +229,10 @@ try {
       console.log(
         `  ${name.padEnd(30)} ${fmt(visit.untilFirstSlide.total).padStart(8)} by the first slide (${first}) | ${fmt(o.total).padStart(8)}: ${fmt(o.copies)}, ${fmt(o.originals)}, ${fmt(o.video)}`,
       );
-      for (const r of visit.requests) console.log(`      ${fmt(r.bytes).padStart(8)}  ${r.path}`);
+      for (const r of visit.requests)
+        console.log(
+          `      ${fmt(r.bytes).padStart(8)}  ${r.path} (asked at ${(r.atMs / 1000).toFixed(1)} s)`,
+        );
     }
     const [[, phoneVisit], , [, stillVisit]] = visits as [[string, HomeVisit], unknown, [string, HomeVisit]];
     failed ||=
