@@ -14,8 +14,9 @@ import {
   manifestName,
   readManifest,
   THUMB_WIDTH,
+  videoCopyFileName,
 } from './picture-copies';
-import { makeVideoCopies } from './video-copies';
+import { encodeVideoCopy, videoCopyWidthsFor, whyNoVideoCopy } from './video-copies';
 import { ffmpegAvailable, videoStill } from './video-still';
 
 /** WebP quality of the copies: a background under an overlay; 75 keeps them about a third of JPEG 90's size. */
@@ -110,14 +111,11 @@ export async function makeCopies(
       await writeAtomically(path.join(folder, manifestName(key)), JSON.stringify(manifest));
     }
     if (media.category === 'video' && !manifest.failed) {
-      const copies = await makeVideoCopies(
-        check.absolute,
-        manifest.width,
-        folder,
-        key,
-        keepingLock(folder, onProgress),
-      );
-      manifest = { ...manifest, ...copies };
+      const progress = keepingLock(folder, onProgress);
+      manifest = {
+        ...manifest,
+        ...(await writeVideoCopies(check.absolute, manifest.width, folder, key, progress)),
+      };
       await writeAtomically(path.join(folder, manifestName(key)), JSON.stringify(manifest));
     }
     await removeOtherVersions(folder, key);
@@ -180,9 +178,42 @@ async function writeCopies(source: string | Buffer, folder: string, key: string)
   return { key, width, height, widths, thumb: true };
 }
 
+/**
+ * A video's H.264 copies, each encoded under a temporary name and renamed into place once whole;
+ * none, with a note saying why, when ffmpeg cannot make them or the video is too long.
+ */
+async function writeVideoCopies(
+  file: string,
+  width: number,
+  folder: string,
+  key: string,
+  onProgress: () => void,
+): Promise<Pick<CopiesManifest, 'videoWidths' | 'videoNote'>> {
+  const widths = videoCopyWidthsFor(width);
+  if (widths.length === 0) return { videoWidths: [] };
+  const refusal = await whyNoVideoCopy(file);
+  if (refusal) return { videoWidths: [], videoNote: refusal };
+  for (const w of widths) {
+    const target = path.join(folder, videoCopyFileName(key, w));
+    const temp = temporaryNameOf(target);
+    try {
+      const failure = await encodeVideoCopy(file, w, temp, onProgress);
+      if (failure) return { videoWidths: [], videoNote: `ffmpeg could not copy it (${failure})` };
+      await rename(temp, target);
+    } finally {
+      await rm(temp, { force: true });
+    }
+  }
+  return { videoWidths: widths };
+}
+
+/** Hidden and of another extension: never served, and removed with the leftovers of an interrupted build. */
+const temporaryNameOf = (file: string) =>
+  path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
+
 /** A temporary name, then a rename: readers see the whole file or none. */
 async function writeAtomically(file: string, data: string | Buffer): Promise<void> {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = temporaryNameOf(file);
   try {
     await writeFile(temp, data, { flag: 'wx' });
     await rename(temp, file);

@@ -1,8 +1,5 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { rename, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { VIDEO_COPY_WIDTHS, videoCopyFileName } from './picture-copies';
+import { VIDEO_COPY_WIDTHS } from './picture-copies';
 
 /**
  * A background clip lasts seconds to minutes. Copying takes about half a second of one core per
@@ -41,45 +38,30 @@ export function videoCopyWidthsFor(width: number): number[] {
   return VIDEO_COPY_WIDTHS.filter((w) => w < width * 0.9);
 }
 
-export interface VideoCopiesResult {
-  videoWidths: number[];
-  videoNote?: string;
+/**
+ * Why `file` gets no copy although it is wide enough (it lasts more than
+ * MAX_VIDEO_COPY_SECONDS, or its length cannot be read), or null when it may have one.
+ */
+export async function whyNoVideoCopy(file: string): Promise<string | null> {
+  const seconds = await durationOf(file);
+  if (seconds === null) return 'its length could not be read';
+  if (seconds > MAX_VIDEO_COPY_SECONDS)
+    return `it lasts more than ${MAX_VIDEO_COPY_SECONDS / 60} minutes: every screen plays the original`;
+  return null;
 }
 
 /**
- * Makes the H.264 copies of the video `file` (shown `width` px wide) into `folder` as
- * `<key>-<width>.mp4`, each under a temporary name renamed into place once whole. A video that
- * ffmpeg cannot copy, or longer than MAX_VIDEO_COPY_SECONDS, gets none, with a note saying why;
- * a full or read-only disk is thrown. `onProgress` is called as ffmpeg advances.
+ * Encodes the copy of the video `file`, `width` px wide, into `output` (which the caller renames
+ * into place once whole). Answers null when ffmpeg finished well, else what it said; a full or
+ * read-only disk is thrown. `onProgress` is called as ffmpeg advances.
  */
-export async function makeVideoCopies(
+export function encodeVideoCopy(
   file: string,
   width: number,
-  folder: string,
-  key: string,
+  output: string,
   onProgress: () => void,
-): Promise<VideoCopiesResult> {
-  const widths = videoCopyWidthsFor(width);
-  if (widths.length === 0) return { videoWidths: [] };
-  const seconds = await durationOf(file);
-  if (seconds === null) return { videoWidths: [], videoNote: 'its length could not be read' };
-  if (seconds > MAX_VIDEO_COPY_SECONDS)
-    return {
-      videoWidths: [],
-      videoNote: `it lasts more than ${MAX_VIDEO_COPY_SECONDS / 60} minutes: every screen plays the original`,
-    };
-  for (const w of widths) {
-    const target = path.join(folder, videoCopyFileName(key, w));
-    const temp = path.join(folder, `.${path.basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
-    try {
-      const failure = await runFfmpeg(encodeArgs(file, w, temp), onProgress);
-      if (failure) return { videoWidths: [], videoNote: `ffmpeg could not copy it (${failure})` };
-      await rename(temp, target);
-    } finally {
-      await rm(temp, { force: true });
-    }
-  }
-  return { videoWidths: widths };
+): Promise<string | null> {
+  return runFfmpeg(encodeArgs(file, width, output), onProgress);
 }
 
 /** The video's length in seconds (ffprobe, which comes with ffmpeg), or null. */
