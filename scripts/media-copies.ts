@@ -6,6 +6,7 @@
 //            DATA_DIR/media unless set. Pass it when the console's Background Manager uses another.
 //   --force  remake every copy, even those that are current (after a change of widths or quality)
 import { readdir, stat } from 'node:fs/promises';
+import { setPriority } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { getsCopies } from '@common/media';
@@ -14,6 +15,14 @@ import { COPIES_FOLDER, pruneOrphanCopies } from '../server/src/features/media/p
 import { type MakeOutcome, makeCopies } from '../server/src/features/media/picture-maker';
 import { ffmpegAvailable } from '../server/src/features/media/video-still';
 import { loadConfig } from '../server/src/settings/config';
+
+// Safe while the server runs: like its copies process, this one (and the ffmpeg it starts) lets
+// the visitors' requests have the cores first.
+try {
+  setPriority(19);
+} catch {
+  // Not allowed here: run at the usual priority.
+}
 
 const { values } = parseArgs({
   options: { base: { type: 'string' }, force: { type: 'boolean', default: false } },
