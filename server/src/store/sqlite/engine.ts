@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { Anchors } from './anchors';
 import { Catalog, type IndexRecord } from './catalog';
 import { storeFault } from './faults';
+import { GroupCommit } from './group-commit';
 
 /** Page cache of the server's connection: the hot index pages of a million members, within the memory budget. */
 const CACHE_KIB = 16_384;
@@ -39,6 +40,8 @@ export class SqliteEngine {
   readonly anchors: Anchors;
   /** Read it through `has`, `indexesOf` and `collectionNames`: they first look for other workers' commits. */
   readonly catalog: Catalog;
+  /** Every write of the connection goes through it (see group-commit.ts). */
+  private readonly writes: GroupCommit;
 
   constructor(
     readonly db: Database.Database,
@@ -50,6 +53,7 @@ export class SqliteEngine {
     this.dataVersion = this.dataVersionQuery.get() as number;
     this.anchors = new Anchors(db, (sql) => this.statement(sql), anchorSpacing);
     this.catalog = new Catalog(db, this.anchors, (sql) => this.statement(sql));
+    this.writes = new GroupCommit(db, BUSY_TIMEOUT_MS, (error) => storeFault(error, dir));
   }
 
   /**
@@ -73,6 +77,20 @@ export class SqliteEngine {
     } catch (error) {
       throw storeFault(error, this.dir);
     }
+  }
+
+  /**
+   * Runs `work` in the transaction of the next group commit; resolves once that is committed.
+   * `work` runs in a savepoint: what it throws undoes its own changes only.
+   */
+  write<R>(work: () => R): Promise<R> {
+    if (!this.open) return Promise.reject(new Error('The store is closed'));
+    return this.writes.run(work);
+  }
+
+  /** Transactions this connection committed through `write`. */
+  get commits(): number {
+    return this.writes.commits;
   }
 
   statement(sql: string): Database.Statement {
@@ -150,6 +168,7 @@ export class SqliteEngine {
 
   close(): void {
     if (!this.open) return;
+    this.writes.drain();
     this.open = false;
     this.statements.clear();
     // Closing checkpoints the write-ahead log into the database file and removes it.
