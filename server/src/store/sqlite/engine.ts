@@ -3,6 +3,7 @@ import { Anchors } from './anchors';
 import { Catalog, type IndexRecord } from './catalog';
 import { storeFault } from './faults';
 import { GroupCommit } from './group-commit';
+import { LogSync } from './log-sync';
 
 /** Page cache of the server's connection: the hot index pages of a million members, within the memory budget. */
 const CACHE_KIB = 16_384;
@@ -42,6 +43,7 @@ export class SqliteEngine {
   readonly catalog: Catalog;
   /** Every write of the connection goes through it (see group-commit.ts). */
   private readonly writes: GroupCommit;
+  private readonly log: LogSync;
 
   constructor(
     readonly db: Database.Database,
@@ -53,7 +55,14 @@ export class SqliteEngine {
     this.dataVersion = this.dataVersionQuery.get() as number;
     this.anchors = new Anchors(db, (sql) => this.statement(sql), anchorSpacing);
     this.catalog = new Catalog(db, this.anchors, (sql) => this.statement(sql));
-    this.writes = new GroupCommit(db, BUSY_TIMEOUT_MS, (error) => storeFault(error, dir));
+    this.log = new LogSync(`${file}-wal`);
+    this.writes = new GroupCommit(db, {
+      lockWaitMs: BUSY_TIMEOUT_MS,
+      fault: (error) => storeFault(error, dir),
+      syncAfterCommit: db.pragma('journal_mode', { simple: true }) === 'wal',
+      syncLog: (done) => this.log.sync(done),
+      syncLogNow: () => this.log.syncNow(),
+    });
   }
 
   /**
@@ -169,6 +178,7 @@ export class SqliteEngine {
   close(): void {
     if (!this.open) return;
     this.writes.drain();
+    this.log.close();
     this.open = false;
     this.statements.clear();
     // Closing checkpoints the write-ahead log into the database file and removes it.

@@ -10,32 +10,68 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+interface Committed {
+  pending: Pending;
+  value: unknown;
+}
+
+export interface GroupCommitOptions {
+  /** How long a batch may wait for the write lock before failing as a busy database. */
+  lockWaitMs: number;
+  /** SQLite's refusals as the product's answers (faults.ts). */
+  fault: (error: unknown) => unknown;
+  /**
+   * False when the database is not in WAL mode (a file system without shared memory): COMMIT
+   * then stays at synchronous=FULL and nothing is synced afterwards.
+   */
+  syncAfterCommit: boolean;
+  /** Makes everything written to the log so far durable, off the event loop (log-sync.ts). */
+  syncLog: (done: (error: Error | null) => void) => void;
+  /** The same, on the spot. */
+  syncLogNow: () => void;
+}
+
 /**
  * Group commit: the writes this connection is asked for during one turn of the event loop are
- * made in one IMMEDIATE transaction, each in a savepoint of its own, and committed together at
- * the end of the turn. With synchronous=FULL every commit waits for an fsync of the log, on the
- * event loop (better-sqlite3 is synchronous); 200 saves a second made 200 fsyncs a second, and
- * what arrived during one waited for it. Now writes that arrive while a commit is under way share
- * the next one. Nothing is answered before its batch is committed: a write resolves after COMMIT
- * returned, so durability is that of a lone write; a write that throws is rolled back to its
- * savepoint and rejected alone, and a failed COMMIT rejects the whole batch.
+ * made in one IMMEDIATE transaction, each in a savepoint of its own (a write that throws is
+ * undone and refused alone), then committed together, and the log is made durable for all of
+ * them with one fsync. A write resolves only once that fsync has returned: what is answered is on
+ * stable storage, as with a lone commit at synchronous=FULL.
  *
- * The write lock may be held by another connection to the file (another worker committing).
- * SQLite's busy handler would sleep on the event loop until it is free (1, 2, 5, 10 ms…, measured
- * at 2.3 ms a wait, 1,100 waits in 15 s at 200 saves a second); instead the batch asks for the
- * lock without waiting, and asks again a millisecond later, the loop serving reads meanwhile and
- * the batch taking the writes that arrive. After `lockWaitMs` the batch fails as a busy database.
+ * Why not a commit at synchronous=FULL: SQLite then fsyncs inside COMMIT, on the event loop
+ * (better-sqlite3 is synchronous), holding the write lock all the while. At 200 saves a second
+ * that was 200 fsyncs a second of a blocked loop (3 to 5 ms each while the disk is shared), and
+ * the other worker waited for the lock meanwhile. Here COMMIT runs at synchronous=NORMAL (SQLite
+ * writes the log but does not fsync it, and still syncs the log's header when it starts it anew
+ * and both files around a checkpoint), which takes microseconds; the fsync runs in libuv's thread
+ * pool, and the writes committed while one is under way share the next. The connection is at
+ * FULL whenever it is not committing a batch, so anything written outside this path (a new
+ * collection's table, the NeDB import) is durable when its statement returns.
+ *
+ * What changes: another request may read a committed write before its fsync has returned (as
+ * InnoDB and MongoDB allow too); a power cut in that millisecond loses a write nobody was told
+ * was saved. A write that depends on it is logged after it, so the fsync that makes it durable
+ * covers the first one too.
+ *
+ * The write lock may be held by another connection (another worker committing). SQLite's busy
+ * handler would sleep on the event loop until it is free (measured: 1,100 sleeps of 2.3 ms on
+ * average in 15 s at 200 saves a second); instead the batch asks for it without waiting, and again
+ * a millisecond later, taking in the writes that arrive meanwhile. After `lockWaitMs` it fails as
+ * a busy database.
  */
 export class GroupCommit {
   private queue: Pending[] = [];
   private scheduled = false;
   /** When the batch first found the write lock taken, or null. */
   private waitingSince: number | null = null;
-  private readonly begin: Database.Statement;
-  private readonly commit: Database.Statement;
-  private readonly rollback: Database.Statement;
-  private readonly noWait: Database.Statement;
-  private readonly wait: Database.Statement;
+  /** Committed, waiting for the next fsync of the log. */
+  private unsynced: Committed[] = [];
+  /** The group whose fsync is under way. */
+  private syncing: Committed[] | null = null;
+  private readonly statements: Record<
+    'begin' | 'commit' | 'rollback' | 'noWait' | 'wait' | 'relaxed' | 'full',
+    Database.Statement
+  >;
   /** Runs its argument in a savepoint of the batch's transaction (better-sqlite3 nests that way). */
   private readonly savepointed: (work: () => unknown) => unknown;
   /** Transactions committed, for tests and the curious. */
@@ -43,102 +79,141 @@ export class GroupCommit {
 
   constructor(
     private readonly db: Database.Database,
-    private readonly lockWaitMs: number,
-    /** SQLite's refusals as the product's answers (faults.ts). */
-    private readonly fault: (error: unknown) => unknown,
+    private readonly options: GroupCommitOptions,
   ) {
-    this.begin = db.prepare('BEGIN IMMEDIATE');
-    this.commit = db.prepare('COMMIT');
-    this.rollback = db.prepare('ROLLBACK');
-    this.noWait = db.prepare('PRAGMA busy_timeout = 0');
-    this.wait = db.prepare(`PRAGMA busy_timeout = ${lockWaitMs}`);
+    this.statements = {
+      begin: db.prepare('BEGIN IMMEDIATE'),
+      commit: db.prepare('COMMIT'),
+      rollback: db.prepare('ROLLBACK'),
+      noWait: db.prepare('PRAGMA busy_timeout = 0'),
+      wait: db.prepare(`PRAGMA busy_timeout = ${options.lockWaitMs}`),
+      relaxed: db.prepare(`PRAGMA synchronous = ${options.syncAfterCommit ? 'NORMAL' : 'FULL'}`),
+      full: db.prepare('PRAGMA synchronous = FULL'),
+    };
     this.savepointed = db.transaction((work: () => unknown) => work());
   }
 
-  /** Runs `work` in the next batch; resolves with its result once the batch is committed. */
+  /** Runs `work` in the next batch; resolves with its result once the batch is durable. */
   run<R>(work: () => R): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush(false));
-      }
+      this.schedule(() => setImmediate(() => this.flush(false)));
     });
   }
 
-  /** Commits what is queued now, waiting for the lock if need be (the store is closing). */
+  /**
+   * Commits what is queued, waiting for the lock if need be, and syncs the log on the spot (the
+   * store is closing): every write asked for is then settled.
+   */
   drain(): void {
     while (this.queue.length > 0) this.flush(true);
-  }
-
-  private flush(blocking: boolean): void {
-    this.scheduled = false;
-    if (this.queue.length === 0) return;
-    if (!this.lock(blocking)) return;
-    const batch = this.queue.splice(0);
-    const done: Array<{ pending: Pending; value: unknown }> = [];
-    for (let i = 0; i < batch.length; i++) {
-      const pending = batch[i]!;
-      try {
-        done.push({ pending, value: this.savepointed(pending.work) });
-      } catch (error) {
-        if (this.db.inTransaction) {
-          pending.reject(this.fault(error));
-          continue;
-        }
-        // SQLite rolled the whole transaction back (a full disk, an I/O error): the writes before
-        // this one are lost with it, and those after it go to the next batch.
-        for (const earlier of done) earlier.pending.reject(this.fault(error));
-        pending.reject(this.fault(error));
-        this.requeue(batch.slice(i + 1));
-        return;
-      }
-    }
+    // The fsync under way may have begun before the last commits: one more covers them all.
+    const waiting = [...(this.syncing ?? []), ...this.unsynced.splice(0)];
+    if (waiting.length === 0) return;
     try {
-      this.commit.run();
+      this.options.syncLogNow();
     } catch (error) {
-      if (this.db.inTransaction) this.rollback.run();
-      for (const { pending } of done) pending.reject(this.fault(error));
+      for (const { pending } of waiting) pending.reject(this.options.fault(error));
       return;
     }
-    this.commits += 1;
-    for (const { pending, value } of done) pending.resolve(value);
+    for (const { pending, value } of waiting) pending.resolve(value);
   }
 
-  /** Takes the write lock (BEGIN IMMEDIATE); false when it is held elsewhere and a retry is set. */
-  private lock(blocking: boolean): boolean {
+  private schedule(later: () => void): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    later();
+  }
+
+  private flush(closing: boolean): void {
+    this.scheduled = false;
+    if (this.queue.length === 0 || !this.lock(closing)) return;
+    const batch = this.queue.splice(0);
+    const done: Committed[] = [];
     try {
-      if (blocking) this.begin.run();
-      else {
-        this.noWait.run();
+      for (let i = 0; i < batch.length; i++) {
+        const pending = batch[i]!;
         try {
-          this.begin.run();
+          done.push({ pending, value: this.savepointed(pending.work) });
+        } catch (error) {
+          if (this.db.inTransaction) {
+            pending.reject(this.options.fault(error));
+            continue;
+          }
+          // SQLite rolled the whole transaction back (a full disk, an I/O error): the writes
+          // before this one are lost with it, and those after it go to the next batch.
+          for (const earlier of [...done.map((d) => d.pending), pending])
+            earlier.reject(this.options.fault(error));
+          this.queue.unshift(...batch.slice(i + 1));
+          if (this.queue.length > 0) this.schedule(() => setImmediate(() => this.flush(false)));
+          return;
+        }
+      }
+      try {
+        this.statements.commit.run();
+      } catch (error) {
+        if (this.db.inTransaction) this.statements.rollback.run();
+        for (const { pending } of done) pending.reject(this.options.fault(error));
+        return;
+      }
+    } finally {
+      this.statements.full.run();
+    }
+    this.commits += 1;
+    if (!this.options.syncAfterCommit) {
+      for (const { pending, value } of done) pending.resolve(value);
+      return;
+    }
+    this.unsynced.push(...done);
+    if (!closing) this.sync();
+  }
+
+  /** One fsync at a time; what is committed meanwhile waits for the next one. */
+  private sync(): void {
+    if (this.syncing || this.unsynced.length === 0) return;
+    const group = this.unsynced.splice(0);
+    this.syncing = group;
+    this.options.syncLog((error) => {
+      this.syncing = null;
+      for (const { pending, value } of group) {
+        if (error) pending.reject(this.options.fault(error));
+        else pending.resolve(value);
+      }
+      this.sync();
+    });
+  }
+
+  /**
+   * Takes the write lock (BEGIN IMMEDIATE) at synchronous=NORMAL, which can only be set outside a
+   * transaction; false when the lock is held elsewhere (a retry is set) or cannot be had.
+   */
+  private lock(closing: boolean): boolean {
+    const { begin, noWait, wait, relaxed, full } = this.statements;
+    try {
+      relaxed.run();
+      if (closing) begin.run();
+      else {
+        noWait.run();
+        try {
+          begin.run();
         } finally {
-          this.wait.run();
+          wait.run();
         }
       }
       this.waitingSince = null;
       return true;
     } catch (error) {
+      full.run();
       const busy = (error as { code?: string }).code === 'SQLITE_BUSY';
       const now = Date.now();
       this.waitingSince ??= now;
-      if (!busy || blocking || now - this.waitingSince >= this.lockWaitMs) {
+      if (!busy || closing || now - this.waitingSince >= this.options.lockWaitMs) {
         this.waitingSince = null;
-        for (const pending of this.queue.splice(0)) pending.reject(this.fault(error));
+        for (const pending of this.queue.splice(0)) pending.reject(this.options.fault(error));
         return false;
       }
-      this.scheduled = true;
-      setTimeout(() => this.flush(false), LOCK_RETRY_MS);
+      this.schedule(() => setTimeout(() => this.flush(false), LOCK_RETRY_MS));
       return false;
-    }
-  }
-
-  private requeue(rest: Pending[]): void {
-    this.queue.unshift(...rest);
-    if (this.queue.length > 0 && !this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.flush(false));
     }
   }
 }
