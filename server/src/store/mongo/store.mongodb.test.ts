@@ -1,4 +1,5 @@
 import { describe, it } from 'vitest';
+import { describeConcurrentWritesContract } from '../concurrent-writes.contract';
 import { describeStoreContract } from '../store.contract';
 import { openMongoStore } from './store';
 
@@ -10,6 +11,7 @@ import { openMongoStore } from './store';
 const uri = process.env.MONGODB_URI;
 if (uri) {
   describeStoreContract('mongodb', () => openMongoStore(uri));
+  describeConcurrentWritesContract('mongodb', () => openMongoStore(uri));
 } else {
   describe('Store contract: mongodb', () => {
     it.skip('runs only when MONGODB_URI is set', () => {});
