@@ -69,7 +69,11 @@ export interface Collection<T extends StoredDoc> {
   findInBatches(filter: Filter, options?: BatchOptions): AsyncIterable<T[]>;
   /** Matching documents; with `limit`, the work stops there (a search matching most of a million). */
   count(filter?: Filter, options?: CountOptions): Promise<number>;
-  /** Sets the given fields (undefined values are unset) and bumps `updatedAt`; null when absent. */
+  /**
+   * Sets the given fields (undefined values are unset) and bumps `updatedAt`; null when absent.
+   * A field inside an object may be named by its dotted path (`'positions.abc': 3`): it is set
+   * alone and its siblings kept, so two writes of two such fields at once lose neither.
+   */
   updateById(id: string, changes: DocChanges<T>): Promise<T | null>;
   /** Like updateById, but only when `filter` also matches: a compare-and-set. */
   updateOne(filter: Filter, changes: DocChanges<T>): Promise<T | null>;

@@ -1,5 +1,6 @@
 import { describe, it } from 'vitest';
 import { type MongoStandIn, startMongoStandIn } from '../../test/mongo-stand-in';
+import { describeConcurrentWritesContract } from '../concurrent-writes.contract';
 import { describeStoreContract } from '../store.contract';
 import { openMongoStore } from './store';
 
@@ -22,6 +23,7 @@ describeStoreContract(
 const uri = process.env.MONGODB_URI;
 if (uri) {
   describeStoreContract('mongodb', () => openMongoStore(uri));
+  describeConcurrentWritesContract('mongodb', () => openMongoStore(uri));
 } else {
   describe('Store contract: mongodb', () => {
     it.skip('runs on a real server only when MONGODB_URI is set', () => {});

@@ -149,22 +149,20 @@ export class SqliteCollection<T extends StoredDoc> implements Collection<T> {
   }
 
   private write<R>(work: () => R): Promise<R> {
-    return this.gate.run(async () =>
-      this.engine.run(() => {
-        this.engine.catalog.ensureCollection(this.name);
+    return this.gate.run(async () => {
+      this.engine.run(() => this.engine.catalog.ensureCollection(this.name));
+      // Committed with the other writes of this turn of the event loop (group-commit.ts), in
+      // an IMMEDIATE transaction: the write lock is taken at its start, as a transaction that
+      // reads first and writes later could not take it once another worker has written
+      // meanwhile (SQLITE_BUSY). Anchors moved out of bounds by the write are settled before
+      // it commits.
+      return this.engine.write(() => {
         this.engine.changed(this.name);
-        // Anchors moved out of bounds by the write are settled before it commits. IMMEDIATE:
-        // the write lock is taken at the start, as a transaction that reads first and writes
-        // later could not take it once another worker has written meanwhile (SQLITE_BUSY).
-        return this.engine.db
-          .transaction(() => {
-            const result = work();
-            this.engine.rebalance();
-            return result;
-          })
-          .immediate();
-      }),
-    );
+        const result = work();
+        this.engine.rebalance();
+        return result;
+      });
+    });
   }
 }
 

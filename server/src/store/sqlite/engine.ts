@@ -2,6 +2,8 @@ import Database from 'better-sqlite3';
 import { Anchors } from './anchors';
 import { Catalog, type IndexRecord } from './catalog';
 import { storeFault } from './faults';
+import { GroupCommit } from './group-commit';
+import { LogSync } from './log-sync';
 
 /** Page cache of the server's connection: the hot index pages of a million members, within the memory budget. */
 const CACHE_KIB = 16_384;
@@ -39,6 +41,9 @@ export class SqliteEngine {
   readonly anchors: Anchors;
   /** Read it through `has`, `indexesOf` and `collectionNames`: they first look for other workers' commits. */
   readonly catalog: Catalog;
+  /** Every write of the connection goes through it (see group-commit.ts). */
+  private readonly writes: GroupCommit;
+  private readonly log: LogSync;
 
   constructor(
     readonly db: Database.Database,
@@ -50,6 +55,14 @@ export class SqliteEngine {
     this.dataVersion = this.dataVersionQuery.get() as number;
     this.anchors = new Anchors(db, (sql) => this.statement(sql), anchorSpacing);
     this.catalog = new Catalog(db, this.anchors, (sql) => this.statement(sql));
+    this.log = new LogSync(`${file}-wal`);
+    this.writes = new GroupCommit(db, {
+      lockWaitMs: BUSY_TIMEOUT_MS,
+      fault: (error) => storeFault(error, dir),
+      syncAfterCommit: db.pragma('journal_mode', { simple: true }) === 'wal',
+      syncLog: (done) => this.log.sync(done),
+      syncLogNow: () => this.log.syncNow(),
+    });
   }
 
   /**
@@ -73,6 +86,20 @@ export class SqliteEngine {
     } catch (error) {
       throw storeFault(error, this.dir);
     }
+  }
+
+  /**
+   * Runs `work` in the transaction of the next group commit; resolves once that is committed.
+   * `work` runs in a savepoint: what it throws undoes its own changes only.
+   */
+  write<R>(work: () => R): Promise<R> {
+    if (!this.open) return Promise.reject(new Error('The store is closed'));
+    return this.writes.run(work);
+  }
+
+  /** Transactions this connection committed through `write`. */
+  get commits(): number {
+    return this.writes.commits;
   }
 
   statement(sql: string): Database.Statement {
@@ -150,6 +177,8 @@ export class SqliteEngine {
 
   close(): void {
     if (!this.open) return;
+    this.writes.drain();
+    this.log.close();
     this.open = false;
     this.statements.clear();
     // Closing checkpoints the write-ahead log into the database file and removes it.

@@ -25,8 +25,9 @@ export interface EmbeddedStoreOptions {
 }
 
 /**
- * The default store: SQLite in one file, DATA_DIR/db/site.sqlite. WAL journal with
- * synchronous=FULL: a write resolves only once its commit is on stable storage. Each collection
+ * The default store: SQLite in one file, DATA_DIR/db/site.sqlite. WAL journal; a write resolves
+ * only once its commit is on stable storage, the writes of one turn of the event loop sharing
+ * one commit and one fsync (group-commit.ts). Each collection
  * is a table of JSON documents; its indexes are SQL indexes on the fields' json_extract
  * expressions; counts live in a table kept by triggers in the same transactions as the writes.
  */

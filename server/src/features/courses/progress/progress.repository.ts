@@ -28,8 +28,11 @@ export interface CourseCountsDoc extends StoredDoc {
 }
 
 export type ProgressChange = Partial<
-  Pick<ProgressDoc, 'completed' | 'positions' | 'lastLessonId' | 'lastAt' | 'completedAt'>
->;
+  Pick<ProgressDoc, 'completed' | 'lastLessonId' | 'lastAt' | 'completedAt'>
+> & {
+  /** One lesson's playing position, written alone (`positions.<lesson id>`), never the whole map. */
+  position?: { lessonId: string; seconds: number };
+};
 
 const MAX_TRIES = 40;
 
@@ -62,6 +65,27 @@ export class ProgressRepository {
   }
 
   /**
+   * Keeps a lesson's playing position and where the member left off, in one write: no read
+   * before it and no compare-and-set. Each field is set alone (the position by its dotted path)
+   * and none is worked out from what is stored, so this overwrites nothing another write changes,
+   * and a completion's compare-and-set (on `rev`, which this leaves alone) never writes them
+   * from a stale read. Answers the document as written, or null when the member has no progress
+   * in the course yet (`write` then creates it, counting the start).
+   */
+  setPosition(
+    userId: string,
+    courseId: string,
+    position: { lessonId: string; seconds: number },
+    at: Date,
+  ): Promise<ProgressDoc | null> {
+    return this.progress.updateById(progressId(userId, courseId), {
+      [`positions.${position.lessonId}`]: position.seconds,
+      lastLessonId: position.lessonId,
+      lastAt: at,
+    });
+  }
+
+  /**
    * Applies `change` to the member's progress in the course (creating it on the first write) by
    * compare-and-set, retried when another write came first. `change` sees the current document
    * (null before the first write) and answers the fields to set, or null to write nothing.
@@ -75,15 +99,16 @@ export class ProgressRepository {
     const id = progressId(userId, courseId);
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
       const current = await this.progress.findById(id);
-      const fields = change(current);
-      if (!fields) return current ? { doc: current, created: false } : null;
+      const asked = change(current);
+      if (!asked) return current ? { doc: current, created: false } : null;
+      const { position, ...fields } = asked;
       if (!current) {
         const doc = {
           _id: id,
           userId,
           courseId,
           completed: [],
-          positions: {},
+          positions: position ? { [position.lessonId]: position.seconds } : {},
           lastLessonId: null,
           lastAt: new Date(),
           completedAt: null,
@@ -100,7 +125,11 @@ export class ProgressRepository {
       }
       const written = await this.progress.updateOne(
         { _id: id, rev: current.rev },
-        { ...fields, rev: current.rev + 1 },
+        {
+          ...fields,
+          ...(position ? { [`positions.${position.lessonId}`]: position.seconds } : {}),
+          rev: current.rev + 1,
+        },
       );
       if (written) return { doc: written, created: false };
     }

@@ -50,15 +50,20 @@ export class ProgressService {
     duration?: number,
   ): Promise<PositionResult> {
     const { course, lesson } = await this.openLesson(lessonId, viewer);
+    const position = Math.floor(seconds * 10) / 10;
     const watched = Boolean(
       lesson.media && duration && duration > 0 && seconds >= duration * AUTO_COMPLETE_SHARE,
     );
+    // What a playing lesson sends every ~10 s: the position alone, one write (see setPosition).
+    // The first save in a course (the start is counted) and a save past the share (completion
+    // is worked out from the stored list) go through record's compare-and-set.
+    if (!watched) {
+      const kept = { lessonId: lesson._id, seconds: position };
+      const doc = await this.progress.setPosition(progressOwner(viewer)!, course._id, kept, this.clock());
+      if (doc) return { saved: true, completed: doc.completed.includes(lesson._id) };
+    }
     const lessonIds = watched ? (await this.catalog.lessonsOf(course._id)).map((l) => l._id) : undefined;
-    const { doc } = await this.record(viewer, course, lesson._id, {
-      complete: watched,
-      lessonIds,
-      position: Math.floor(seconds * 10) / 10,
-    });
+    const { doc } = await this.record(viewer, course, lesson._id, { complete: watched, lessonIds, position });
     return { saved: doc !== null, completed: doc?.completed.includes(lesson._id) ?? false };
   }
 
@@ -95,8 +100,7 @@ export class ProgressService {
     const written = await this.progress.write(userId, course._id, (current) => {
       finishing = false;
       const change: ProgressChange = { lastLessonId: lessonId, lastAt: now };
-      if (what.position !== undefined)
-        change.positions = { ...(current?.positions ?? {}), [lessonId]: what.position };
+      if (what.position !== undefined) change.position = { lessonId, seconds: what.position };
       const completed = current?.completed ?? [];
       if (what.complete && !completed.includes(lessonId)) {
         change.completed = [...completed, lessonId];
