@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { ADMIN } from './support/env';
+import { ADMIN, E2E_RATE_LIMIT_MAX } from './support/env';
 import { adminToken, answerConfirmation, apiAs, confirmPassword, openSignedIn } from './support/session';
 
 interface Status {
@@ -25,7 +25,7 @@ async function serverStartedAt(): Promise<number> {
 
 test.afterAll(async () => {
   // Leave the settings as the other specs expect them.
-  await apiAs(await adminToken(), 'POST', '/api/admin/nodejs/config', { rateLimitMax: 100 });
+  await apiAs(await adminToken(), 'POST', '/api/admin/nodejs/config', { rateLimitMax: E2E_RATE_LIMIT_MAX });
 });
 
 test('the status block shows uptime, version, memory and CPU in the spec formats, and updates', async ({

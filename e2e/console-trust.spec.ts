@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousViolations } from './support/axe';
-import { ADMIN } from './support/env';
+import { ADMIN, E2E_RATE_LIMIT_MAX } from './support/env';
 import { adminToken, apiAs, confirmPassword, openSignedIn, tokenFor } from './support/session';
 
 test.use({ bypassCSP: true });
@@ -64,7 +64,7 @@ test('a system change asks for the password in the console’s dialog, and a wro
   );
   expect(after.config.rateLimitMax).toBe(4321);
   // Within the 10 minutes a second change is one click.
-  await page.getByLabel('Rate Limit Max Requests').fill('100');
+  await page.getByLabel('Rate Limit Max Requests').fill(String(E2E_RATE_LIMIT_MAX));
   await page.getByRole('button', { name: 'Save Configuration' }).click();
   await expect(page.getByRole('dialog', { name: 'Confirm it is you' })).toBeHidden();
   await expect(

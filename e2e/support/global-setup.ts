@@ -3,8 +3,17 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { writeSavedSettings } from '../../server/src/settings/app-server-file';
 import { startStripeStandIn } from '../../server/src/test/stripe-stand-in';
-import { ADMIN, E2E_BASE_URL, E2E_DATA_DIR, E2E_DIR, E2E_MAIL_DIR, E2E_PORT } from './env';
+import {
+  ADMIN,
+  E2E_BASE_URL,
+  E2E_DATA_DIR,
+  E2E_DIR,
+  E2E_MAIL_DIR,
+  E2E_PORT,
+  E2E_RATE_LIMIT_MAX,
+} from './env';
 
 /**
  * Starts what the browser tests talk to: a real SMTP server that files each message it
@@ -15,6 +24,8 @@ import { ADMIN, E2E_BASE_URL, E2E_DATA_DIR, E2E_DIR, E2E_MAIL_DIR, E2E_PORT } fr
 export default async function globalSetup(): Promise<() => Promise<void>> {
   await rm(E2E_DIR, { recursive: true, force: true });
   await mkdir(E2E_MAIL_DIR, { recursive: true });
+  await mkdir(E2E_DATA_DIR, { recursive: true });
+  await writeSavedSettings(E2E_DATA_DIR, { rateLimitMax: E2E_RATE_LIMIT_MAX });
 
   let received = 0;
   const smtp = new SMTPServer({
