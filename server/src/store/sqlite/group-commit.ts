@@ -44,7 +44,8 @@ export interface GroupCommitOptions {
  * the other worker waited for the lock meanwhile. Here COMMIT runs at synchronous=NORMAL (SQLite
  * writes the log but does not fsync it, and still syncs the log's header when it starts it anew
  * and both files around a checkpoint), which takes microseconds; the fsync runs in libuv's thread
- * pool, and the writes committed while one is under way share the next. The connection is at
+ * pool, and the writes committed while one is under way share the next (the figures of both
+ * ways are in docs/performance.md, "Courses"). The connection is at
  * FULL whenever it is not committing a batch, so anything written outside this path (a new
  * collection's table, the NeDB import) is durable when its statement returns.
  *
@@ -54,8 +55,8 @@ export interface GroupCommitOptions {
  * covers the first one too.
  *
  * The write lock may be held by another connection (another worker committing). SQLite's busy
- * handler would sleep on the event loop until it is free (measured: 1,100 sleeps of 2.3 ms on
- * average in 15 s at 200 saves a second); instead the batch asks for it without waiting, and again
+ * handler would sleep on the event loop until it is free (traced at 200 saves a second: some 1,100
+ * sleeps of 1 to 20 ms in 15 s); instead the batch asks for it without waiting, and again
  * a millisecond later, taking in the writes that arrive meanwhile. After `lockWaitMs` it fails as
  * a busy database.
  */
