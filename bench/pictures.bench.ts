@@ -5,7 +5,8 @@
 //     meanwhile); with --before DIR also on another checkout (the code before), fresh products
 //     in alternating rounds
 //   - time and peak resident memory of the server process to make the copies of the 4 photos
-//     (copies deleted, then one scan: one server process makes them all, one at a time)
+//     (copies deleted, then one scan: one server process makes them all, one at a time), then
+//     the video's poster and its 1280 px H.264 copy for phones (the copies process and its ffmpeg)
 //   - the home page's media bytes until the first slide shows and over the first 30 s: a phone
 //     (390 × 844, DPR 3), a desktop (1920 × 1080), and the phone with reduced motion (video bytes)
 //   - Lighthouse mobile performance on `/` with that library (3 runs, median), alternating with
@@ -164,15 +165,20 @@ try {
     await copiesReady(base, photoPaths);
     return performance.now() - started;
   });
-  await copiesReady(base, [videoPath]);
+  const video = await peakRss(product, () => copiesReady(base, [videoPath]));
   const each = rebuild.peak.map((peak, i) => `${rebuild.before[i]!.toFixed(0)} → ${peak.toFixed(0)} MB`);
   console.log(
     `Copies of the 4 photos from a scan: ${(rebuild.ms / 1000).toFixed(1)} s; RSS of the server processes ${each.join(', ')} (before → peak); the copies process peaked at ${rebuild.child().toFixed(0)} MB`,
   );
-  const copyBytes = await folderBytes(path.join(base, COPIES_FOLDER, 'image'));
-  const posterBytes = await folderBytes(path.join(base, COPIES_FOLDER, 'video'));
   console.log(
-    `Disk: copies of the 4 photos ${fmt(copyBytes)} beside ${fmt(originalsBytes)} of originals; the video's stills ${fmt(posterBytes)}`,
+    `The video's poster and copy for phones, after them: ${(video.ms / 1000).toFixed(1)} s more; the copies process with its ffmpeg peaked at ${video.child().toFixed(0)} MB`,
+  );
+  const copyBytes = await folderBytes(path.join(base, COPIES_FOLDER, 'image'));
+  const videoFolder = path.join(base, COPIES_FOLDER, 'video');
+  const videoCopyBytes = await folderBytes(videoFolder, '.mp4');
+  const posterBytes = (await folderBytes(videoFolder)) - videoCopyBytes;
+  console.log(
+    `Disk: copies of the 4 photos ${fmt(copyBytes)} beside ${fmt(originalsBytes)} of originals; the video's stills ${fmt(posterBytes)}, its copy for phones ${fmt(videoCopyBytes)} beside ${fmt((await stat(library.video)).size)}`,
   );
 
   // Measured beside, at the same moments of a shared machine: this code on an empty library (the
@@ -223,7 +229,10 @@ try {
       console.log(
         `  ${name.padEnd(30)} ${fmt(visit.untilFirstSlide.total).padStart(8)} by the first slide (${first}) | ${fmt(o.total).padStart(8)}: ${fmt(o.copies)}, ${fmt(o.originals)}, ${fmt(o.video)}`,
       );
-      for (const r of visit.requests) console.log(`      ${fmt(r.bytes).padStart(8)}  ${r.path}`);
+      for (const r of visit.requests)
+        console.log(
+          `      ${fmt(r.bytes).padStart(8)}  ${r.path} (asked at ${(r.atMs / 1000).toFixed(1)} s)`,
+        );
     }
     const [[, phoneVisit], , [, stillVisit]] = visits as [[string, HomeVisit], unknown, [string, HomeVisit]];
     failed ||=

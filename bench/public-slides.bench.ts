@@ -135,11 +135,7 @@ async function seed(dataDir: string): Promise<void> {
     images: items.map((i) => i.url),
     videos: [],
   });
-  const slideshowSettings = new SlideshowSettingsRepository(
-    store,
-    path.join(dataDir, 'media'),
-    new SharedChanges(store),
-  );
+  const slideshowSettings = new SlideshowSettingsRepository(store, new SharedChanges(store));
   await slideshowSettings.init();
   await slideshowSettings.save({ ...(await slideshowSettings.get()), activePlaylist: playlist._id });
   await store.close();

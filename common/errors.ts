@@ -18,8 +18,20 @@ export const ERROR_STATUS = {
   ACCOUNT_SUSPENDED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  /**
+   * A console tier change on a member whose tier Stripe manages (a live subscription), sent
+   * without `confirmManagedByStripe: true`: the administrator is to be warned first.
+   */
+  TIER_MANAGED_BY_STRIPE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  /**
+   * An account was not deleted because its paid subscription could not be cancelled at the
+   * payment provider (unreachable, refusing, or no longer set up): nothing was deleted, so nobody
+   * goes on paying for an account that is gone. 424 (Failed Dependency), not a 5xx: nginx does not
+   * send it on to another instance, and it is not the server's fault.
+   */
+  SUBSCRIPTION_NOT_CANCELLED: 424,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,

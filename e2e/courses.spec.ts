@@ -1,5 +1,6 @@
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousViolations } from './support/axe';
 import { drag, notice, outlineOrder, settle, signIn } from './support/courses';
 import { E2E_BASE_URL } from './support/env';
@@ -15,6 +16,13 @@ const SLUG = `morning-practice-${run}`;
 const OFFER = `Every course, every week: the Architect tier ${run}.`;
 const VIDEO = path.resolve(import.meta.dirname, 'fixtures/lesson.mp4');
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+const SHOTS = process.env.SHOTS_DIR;
+
+async function shoot(page: Page, name: string): Promise<void> {
+  if (!SHOTS) return;
+  await mkdir(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
 
 test('the owner builds a course with a video, a text lesson and a download, orders it by drag and keyboard, and publishes it', async ({
   page,
@@ -156,6 +164,29 @@ test('a free member sees the paid course locked, with the owner’s upgrade offe
   await expect(page.getByRole('heading', { name: 'What the paid membership opens' })).toBeVisible();
   await expect(page.getByTestId('upgrade-offer')).toContainText(OFFER);
   await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+});
+
+test('a visitor sees why the paid course is locked and what to do, on a desktop and a phone', async ({
+  page,
+}) => {
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`/courses/${SLUG}`);
+    const lock = page.getByTestId('lock-note');
+    await expect(lock).toContainText('Part of the paid membership: join, then upgrade to open it.');
+    await expect(lock.getByTestId('upgrade-offer')).toContainText(OFFER);
+    await expect(lock.getByRole('link', { name: 'See the Architect tier' })).toHaveAttribute('href', '/join');
+    await expect(lock.getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/join');
+    await expect(lock.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login');
+    // Paying needs an account first: no Upgrade button for a visitor.
+    await expect(page.getByRole('button', { name: /Upgrade/ })).toHaveCount(0);
+    await settle(page);
+    await expectNoSeriousViolations(page, `a locked paid course for a visitor at ${viewport.width}px`);
+    await shoot(page, `course-locked-visitor-${viewport.width}`);
+  }
 });
 
 test('a paid member watches, leaves at 40 %, resumes there in another browser, and completes the course', async ({

@@ -42,9 +42,11 @@ test.beforeAll(async () => {
   );
   const items: PlaylistItem[] = [{ type: 'image', url: photoUrl }];
   if (hasFfmpeg) {
+    // 1080p, as a camera films: wide enough for a phone-sized copy.
     execFileSync('ffmpeg', [
-      ...['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=15'],
-      ...['-t', '3', '-pix_fmt', 'yuv420p', path.join(media, 'video', CLIP)],
+      ...['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=15'],
+      ...['-t', '3', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'],
+      path.join(media, 'video', CLIP),
     ]);
     items.push({ type: 'video', url: clipUrl });
   }
@@ -66,7 +68,7 @@ test.beforeAll(async () => {
       async () => {
         const answer = await fetch(`${E2E_BASE_URL}/api/slider/public`);
         const { data } = (await answer.json()) as { data: PublicSlidesData };
-        return data.slides.every((slide) => slide.srcset || slide.poster);
+        return data.slides.every((slide) => slide.srcset || (slide.poster && slide.copies));
       },
       { timeout: 60_000 },
     )
@@ -107,6 +109,20 @@ test.describe('on a phone', () => {
     expect(requests).toContain(shown);
     expect(requests).not.toContain(photoUrl);
   });
+
+  test('the video plays from its copy sized for a phone, never the 1080p original', async ({ page }) => {
+    test.skip(!hasFfmpeg, 'needs ffmpeg for the copy');
+    const requests = mediaRequests(page);
+    await page.goto('/');
+    const copy = new RegExp(`^/media/\\.copies/video/${CLIP.replace('.', '\\.')}/[0-9a-f]{12}-1280\\.mp4$`);
+    await expect(activeSlide(page)).toHaveAttribute('src', copy, { timeout: 15_000 });
+    // It really plays: its frames advance in the browser.
+    await expect
+      .poll(() => activeSlide(page).evaluate((video: HTMLVideoElement) => video.currentTime))
+      .toBeGreaterThan(0.2);
+    expect(await activeSlide(page).evaluate((video: HTMLVideoElement) => video.videoWidth)).toBe(1280);
+    expect(requests.filter((url) => url.startsWith('/media/video/'))).toEqual([]);
+  });
 });
 
 test.describe('with reduced motion', () => {
@@ -129,12 +145,18 @@ test.describe('with reduced motion', () => {
   });
 });
 
-test('without reduced motion the same video plays, fetched only once it is next', async ({ page }) => {
-  test.skip(!hasFfmpeg, 'needs ffmpeg for the poster');
-  const requests = mediaRequests(page);
-  await page.goto('/');
-  await expect(activeSlide(page)).toHaveAttribute('src', photoUrl, { timeout: 15_000 });
-  await expect(page.getByTestId('slideshow').locator('video')).toHaveAttribute('src', clipUrl);
-  await expect(activeSlide(page)).toHaveAttribute('src', clipUrl, { timeout: 6_000 });
-  expect(requests).toContain(clipUrl);
+test.describe('on a 1080p screen', () => {
+  test.use({ viewport: { width: 1920, height: 1080 } });
+
+  test('without reduced motion the same video plays as it is, fetched only once it is next', async ({
+    page,
+  }) => {
+    test.skip(!hasFfmpeg, 'needs ffmpeg for the poster');
+    const requests = mediaRequests(page);
+    await page.goto('/');
+    await expect(activeSlide(page)).toHaveAttribute('src', photoUrl, { timeout: 15_000 });
+    await expect(page.getByTestId('slideshow').locator('video')).toHaveAttribute('src', clipUrl);
+    await expect(activeSlide(page)).toHaveAttribute('src', clipUrl, { timeout: 6_000 });
+    expect(requests).toContain(clipUrl);
+  });
 });

@@ -279,7 +279,9 @@ test('Export CSV downloads the searched, sorted list', async ({ page }) => {
     .replace(/^\uFEFF/, '')
     .trim()
     .split('\r\n');
-  expect(lines[0]).toBe('"Name","Email","Role","Tier","Status","Created"');
+  expect(lines[0]).toBe(
+    '"Name","Email","Role","Tier","Status","Created","Tier source","Subscription status","Period end","Stripe customer"',
+  );
   // Every cell is quoted; these names hold no comma or quote.
   const names = lines.slice(1).map((line) => line.split(',')[0]!.slice(1, -1));
   expect(names.every((name) => name.startsWith(run))).toBe(true);

@@ -1,10 +1,12 @@
 // Makes (or with --force, remakes) the resized copies and thumbnails of every picture of the
-// media library, and the posters of its videos, one file at a time; safe while the server runs.
+// media library, and the posters and phone-sized copies of its videos, one file at a time; safe
+// while the server runs.
 // Usage: npm run media:copies [-- --base DIR] [-- --force]
 //   --base   the library's folder (holding image/ and video/); by default MEDIA_DIR, itself
 //            DATA_DIR/media unless set. Pass it when the console's Background Manager uses another.
 //   --force  remake every copy, even those that are current (after a change of widths or quality)
 import { readdir, stat } from 'node:fs/promises';
+import { setPriority } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { getsCopies } from '@common/media';
@@ -13,6 +15,14 @@ import { COPIES_FOLDER, pruneOrphanCopies } from '../server/src/features/media/p
 import { type MakeOutcome, makeCopies } from '../server/src/features/media/picture-maker';
 import { ffmpegAvailable } from '../server/src/features/media/video-still';
 import { loadConfig } from '../server/src/settings/config';
+
+// Safe while the server runs: like its copies process, this one (and the ffmpeg it starts) lets
+// the visitors' requests have the cores first.
+try {
+  setPriority(19);
+} catch {
+  // Not allowed here: run at the usual priority.
+}
 
 const { values } = parseArgs({
   options: { base: { type: 'string' }, force: { type: 'boolean', default: false } },
@@ -29,7 +39,7 @@ const library = await listMedia(base);
 const files = library.filter((file) => getsCopies(file.category, file.name));
 if (files.some((file) => file.category === 'video') && !(await ffmpegAvailable()))
   console.warn(
-    'ffmpeg is not installed: videos get no poster (apt-get install ffmpeg, then run this again).',
+    'ffmpeg is not installed: videos get no poster and no copy for phones (apt-get install ffmpeg, then run this again).',
   );
 const pruned = await pruneOrphanCopies(base, new Set(library.map((file) => file.path)));
 console.log(
@@ -41,15 +51,16 @@ const started = performance.now();
 for (const file of files) {
   const fileStarted = performance.now();
   let outcome: MakeOutcome | 'error';
+  let note: string | undefined;
   try {
-    outcome = await makeCopies(base, parseMediaPath(file.path)!, values.force);
+    ({ outcome, note } = await makeCopies(base, parseMediaPath(file.path)!, { force: values.force }));
   } catch (error) {
     outcome = 'error';
     console.error(`  ${file.path}: ${(error as Error).message}`);
   }
   counts[outcome] = (counts[outcome] ?? 0) + 1;
   console.log(
-    `  ${file.path.padEnd(50)} ${outcome.padEnd(10)} ${Math.round(performance.now() - fileStarted)} ms`,
+    `  ${file.path.padEnd(50)} ${outcome.padEnd(10)} ${Math.round(performance.now() - fileStarted)} ms${note ? ` (no copy for phones: ${note})` : ''}`,
   );
 }
 

@@ -2,11 +2,11 @@ import type { Browser, BrowserContextOptions } from '@playwright/test';
 
 /** Bytes received for the slideshow's files, by kind, as Chromium counted them on the wire. */
 export interface MediaBytes {
-  /** Resized copies of pictures and stills of videos (`/media/.copies/`). */
+  /** Resized copies of pictures and stills of videos (`/media/.copies/…webp`). */
   copies: number;
   /** Pictures as uploaded (`/media/image/`). */
   originals: number;
-  /** Videos (`/media/video/`). */
+  /** Videos: as uploaded (`/media/video/`) or their copies (`/media/.copies/video/…mp4`). */
   video: number;
   total: number;
 }
@@ -16,8 +16,8 @@ export interface HomeVisit {
   firstSlideMs: number | null;
   untilFirstSlide: MediaBytes;
   overall: MediaBytes;
-  /** Every media address asked for, in order, with its bytes. */
-  requests: Array<{ path: string; bytes: number }>;
+  /** Every media address asked for, in order, with its bytes and when it was asked for (ms from navigation). */
+  requests: Array<{ path: string; bytes: number; atMs: number }>;
 }
 
 /**
@@ -41,11 +41,20 @@ export async function visitHome(
     // Chromium reports a chunk's wire bytes in `encodedDataLength` only some of the time (often
     // all of it at the end); its body bytes always. Media is never compressed on the way, so the
     // body bytes are the count while a response is coming, and the finished total replaces them.
-    const requests = new Map<string, { path: string; bytes: number; body: number; done: boolean }>();
+    const requests = new Map<
+      string,
+      { path: string; bytes: number; body: number; done: boolean; atMs: number }
+    >();
     cdp.on('Network.requestWillBeSent', (event) => {
       const path = new URL(event.request.url).pathname;
       if (path.startsWith('/media/'))
-        requests.set(event.requestId, { path: decodeURIComponent(path), bytes: 0, body: 0, done: false });
+        requests.set(event.requestId, {
+          path: decodeURIComponent(path),
+          bytes: 0,
+          body: 0,
+          done: false,
+          atMs: performance.now() - started,
+        });
     });
     cdp.on('Network.dataReceived', (event) => {
       const entry = requests.get(event.requestId);
@@ -101,7 +110,7 @@ export async function visitHome(
     await Promise.race([firstShown, page.waitForTimeout(seconds * 1000)]);
     const left = seconds * 1000 - (performance.now() - started);
     if (left > 0) await page.waitForTimeout(left);
-    const list = [...requests.values()].map(({ path, bytes }) => ({ path, bytes }));
+    const list = [...requests.values()].map(({ path, bytes, atMs }) => ({ path, bytes, atMs }));
     return { firstSlideMs, untilFirstSlide, overall: tally(list), requests: list };
   } finally {
     await context.close();
@@ -111,7 +120,8 @@ export async function visitHome(
 function tally(entries: Iterable<{ path: string; bytes: number }>): MediaBytes {
   const bytes: MediaBytes = { copies: 0, originals: 0, video: 0, total: 0 };
   for (const { path, bytes: n } of entries) {
-    if (path.startsWith('/media/.copies/')) bytes.copies += n;
+    if (path.startsWith('/media/.copies/video/') && path.endsWith('.mp4')) bytes.video += n;
+    else if (path.startsWith('/media/.copies/')) bytes.copies += n;
     else if (path.startsWith('/media/image/')) bytes.originals += n;
     else if (path.startsWith('/media/video/')) bytes.video += n;
     bytes.total += n;

@@ -93,6 +93,30 @@ export interface AccountExport {
    * (an administrator's edits): those entries hold other people's records.
    */
   activity: ActivityEntry[];
+  /** Where the member is in each course they started. (Their billing is the user record's `billing`.) */
+  courseProgress: ExportedCourseProgress[];
+}
+
+/** A lesson named in the export: its title, or null when the owner has since removed it. */
+export interface ExportedLesson {
+  id: string;
+  title: string | null;
+}
+
+/** The member's progress in one course, as "Download my data" gives it. */
+export interface ExportedCourseProgress {
+  courseId: string;
+  /** The course's title and address now; null when the owner has since removed the course. */
+  title: string | null;
+  slug: string | null;
+  /** In the order they were completed. */
+  completedLessons: ExportedLesson[];
+  /** Where playback was left, in seconds. */
+  positions: Array<ExportedLesson & { seconds: number }>;
+  lastLesson: ExportedLesson | null;
+  lastAt: string;
+  /** When every lesson of the course was first completed. */
+  completedAt: string | null;
 }
 
 export type AccountExportResponse = JsonFile<AccountExport>;

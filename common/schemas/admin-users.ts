@@ -78,6 +78,11 @@ export const updateUserBody = z.object({
   role: role.optional(),
   membershipTier: membershipTier.optional(),
   status: status.optional(),
+  /**
+   * The administrator saw the warning that Stripe manages this member's tier (a live
+   * subscription) and changes it anyway; without it such a change is refused (TIER_MANAGED_BY_STRIPE).
+   */
+  confirmManagedByStripe: z.boolean({ error: 'confirmManagedByStripe must be true or false' }).optional(),
 });
 export type UpdateUserBody = z.infer<typeof updateUserBody>;
 

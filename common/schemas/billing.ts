@@ -18,6 +18,9 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 /** Statuses in which the member has paid access: past_due is the grace while the provider retries. */
 export const PAYING_STATUSES: readonly SubscriptionStatus[] = ['active', 'trialing', 'past_due'];
 
+/** Statuses from which a subscription never charges again; any other may (unpaid and paused ones can resume). */
+export const ENDED_STATUSES: readonly SubscriptionStatus[] = ['canceled', 'incomplete_expired'];
+
 export const SUBSCRIPTION_STATUS_LABELS: Record<SubscriptionStatus, string> = {
   active: 'Active',
   trialing: 'Trial',

@@ -82,6 +82,18 @@ export interface Slide {
   srcset?: string;
   /** A video's still picture, shown instead of it to visitors who ask for reduced motion or to save data. */
   poster?: SlidePoster;
+  /**
+   * A video's smaller H.264 copies, narrowest first (a `<video>` has no `srcset`): the player
+   * plays the narrowest at least as wide as the screen in device pixels, else `src`, the
+   * original. Absent until they are made, and for videos no wider than them.
+   */
+  copies?: SlideCopy[];
+}
+
+export interface SlideCopy {
+  src: string;
+  /** In pixels. */
+  width: number;
 }
 
 export interface SlidePoster {

@@ -3,6 +3,7 @@ import type { ActivityLog } from './features/activity/activity.service';
 import type { Guards } from './features/auth/auth.guard';
 import type { ReauthProofs } from './features/auth/reauth';
 import type { TokenService } from './features/auth/token-service';
+import type { MediaFolderRepository } from './features/media/media-folder.repository';
 import type { SessionsService } from './features/sessions/sessions.service';
 import type { SharedChanges } from './features/shared-state/shared-changes';
 import type { StoreLeases } from './features/shared-state/store-lease';
@@ -19,8 +20,10 @@ export interface AppContext {
   config: Readonly<Config>;
   store: Store;
   users: UsersRepository;
-  /** Slideshow settings; also where the media library's base path is kept. */
+  /** The slideshow's settings, and the revision that cached public slides follow. */
   slideshowSettings: SlideshowSettingsRepository;
+  /** The media library's folder (the spec's `backgroundsBasePath`). */
+  mediaFolder: MediaFolderRepository;
   tokens: TokenService;
   /** Server-side sessions: start, check, end (see features/sessions). */
   sessions: SessionsService;

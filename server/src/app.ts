@@ -2,6 +2,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { AppContext } from './app-context';
 import { accountRoutes } from './features/account/account.routes';
 import { AccountService } from './features/account/account.service';
+import { AccountRemoval } from './features/account/account-removal';
+import { CourseRecords } from './features/account/course-records';
 import { ActivityRepository } from './features/activity/activity.repository';
 import { activityRoutes } from './features/activity/activity.routes';
 import { ActivityLog } from './features/activity/activity.service';
@@ -21,6 +23,7 @@ import { mongoTargets, type TargetConnector } from './features/database/mongo-ta
 import { healthRoutes } from './features/health/health.routes';
 import { mailRoutes } from './features/mail/mail.routes';
 import { mediaRoutes } from './features/media/media.routes';
+import { MediaFolderRepository } from './features/media/media-folder.repository';
 import { registerMediaServing } from './features/media/media-serve';
 import { nginxRoutes } from './features/nginx/nginx.routes';
 import { createPayments } from './features/payments/payments.module';
@@ -104,8 +107,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   changes.start();
   app.addHook('onClose', () => changes.stop());
   const leases = new StoreLeases(store);
-  const slideshowSettings = new SlideshowSettingsRepository(store, config.mediaDir, changes);
+  const slideshowSettings = new SlideshowSettingsRepository(store, changes);
   await slideshowSettings.init();
+  const mediaFolder = new MediaFolderRepository(store, config.mediaDir);
+  await mediaFolder.init();
   const tokenKey = await loadTokenKey(config.dataDir, config.jwtSecret);
   const tokens = new TokenService(tokenKey);
   const activityEntries = new ActivityRepository(store);
@@ -134,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     store,
     users,
     slideshowSettings,
+    mediaFolder,
     tokens,
     sessions,
     mailer,
@@ -182,9 +188,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ),
     { prefix: '/api/auth' },
   );
+  // Deleting an account cancels its paid subscription first, and takes its course progress with it.
+  const courseRecords = new CourseRecords(store);
+  const removal = new AccountRemoval(users, sessions, {
+    endBilling: (user, by) => payments.service.cancelForDeletion(user, by),
+    forget: (user) => courseRecords.forget(user),
+  });
   await app.register(
     accountRoutes(
-      new AccountService({ users, sessions, mailer, publicUrl: config.publicUrl, log: app.log, activity }),
+      new AccountService({
+        users,
+        sessions,
+        mailer,
+        publicUrl: config.publicUrl,
+        log: app.log,
+        activity,
+        removal,
+        courseProgress: (userId) => courseRecords.exportOf(userId),
+      }),
       ctx.guards,
       signInLimiter,
       activity,
@@ -200,7 +221,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (admin) => {
       admin.addHook('onRequest', ctx.guards.requireAdmin);
-      await admin.register(adminUsersRoutes(new UsersService(users, sessions, leases), ctx, payments.tiers));
+      await admin.register(
+        adminUsersRoutes(new UsersService(users, sessions, leases, removal), ctx, payments.tiers),
+      );
       await admin.register(adminSessionsRoutes(sessions, users, activity));
       await admin.register(activityRoutes(activity));
       await admin.register(

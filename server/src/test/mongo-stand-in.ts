@@ -1,6 +1,19 @@
-import { Query, update } from 'mingo';
-import { compare } from 'mingo/util';
-import { BSON, type Document } from 'mongodb';
+import { update } from 'mingo';
+import type { Document } from 'mongodb';
+import {
+  countDocuments,
+  cursor,
+  duplicateOf,
+  indexesOf,
+  matching,
+  noSuchCommand,
+  ordering,
+  type StandInCollection,
+  type StandInData,
+  type StandInIndex,
+  sizeOf,
+  sizeOfDb,
+} from './mongo-stand-in-data';
 import { listenWire, type WireAnswer, type WireCommand } from './mongo-wire';
 
 /**
@@ -11,23 +24,10 @@ import { listenWire, type WireAnswer, type WireCommand } from './mongo-wire';
  * listCollections, $collStats, listIndexes, find, count, countDocuments' aggregate, createIndexes,
  * insert, findAndModify, delete); anything else gets MongoDB's "no such command" error. Filters,
  * sorts and updates follow mingo's implementation of MongoDB's query language: close enough to
- * exercise the driver and the adapter, but it is no proof of MongoDB's own semantics (unique
- * indexes, for one, are not enforced; only _id is kept unique). Every command received is recorded for assertions.
+ * exercise the driver and the adapter, but it is no proof of MongoDB's own semantics. Unique
+ * indexes are enforced on insert and update, with MongoDB's E11000 error; a sparse one skips
+ * documents without its fields. Every command received is recorded for assertions.
  */
-export interface StandInIndex {
-  name: string;
-  key: Record<string, number>;
-  unique?: boolean;
-  sparse?: boolean;
-}
-
-export interface StandInCollection {
-  docs: Document[];
-  indexes?: StandInIndex[];
-}
-
-export type StandInData = Record<string, Record<string, StandInCollection>>;
-
 export interface StandInOptions {
   data?: StandInData;
   version?: string;
@@ -49,8 +49,6 @@ export interface MongoStandIn {
 }
 
 const HANDSHAKES = new Set(['hello', 'ismaster', 'isMaster', 'endSessions']);
-
-const ID_INDEX: StandInIndex = { name: '_id_', key: { _id: 1 } };
 
 export async function startMongoStandIn(options: StandInOptions = {}): Promise<MongoStandIn> {
   const data: StandInData = structuredClone(options.data ?? {});
@@ -194,6 +192,8 @@ export async function startMongoStandIn(options: StandInOptions = {}): Promise<M
         if (!coll || !found) return { value: null, lastErrorObject: { n: 0, updatedExisting: false }, ok: 1 };
         const updated = structuredClone(found);
         update(updated, document.update);
+        const clash = duplicateOf(coll, updated, found);
+        if (clash) return { ok: 0, ...clash };
         coll.docs[coll.docs.indexOf(found)] = updated;
         return {
           value: document.new ? updated : found,
@@ -224,11 +224,9 @@ export async function startMongoStandIn(options: StandInOptions = {}): Promise<M
       case 'insert': {
         const coll = created(String(document.insert));
         const docs = document.documents as Document[];
-        // _id is unique, as on MongoDB (other unique indexes are not enforced).
         for (const [index, doc] of docs.entries()) {
-          if (coll.docs.some((held) => compare(held._id, doc._id) === 0)) {
-            return { n: index, writeErrors: [duplicateId(index, doc._id)], ok: 1 };
-          }
+          const clash = duplicateOf(coll, doc);
+          if (clash) return { n: index, writeErrors: [{ index, ...clash }], ok: 1 };
           coll.docs.push(doc);
         }
         return { n: docs.length, ok: 1 };
@@ -248,49 +246,3 @@ export async function startMongoStandIn(options: StandInOptions = {}): Promise<M
     close: wire.close,
   };
 }
-
-const matching = (docs: Document[], filter: Document | undefined) =>
-  docs.filter((doc) => new Query(filter ?? {}).test(doc));
-
-function ordering(sort: Record<string, number>) {
-  return (a: Document, b: Document) => {
-    for (const [field, direction] of Object.entries(sort)) {
-      const order = compare(a[field], b[field]);
-      if (order !== 0) return order * direction;
-    }
-    return 0;
-  };
-}
-
-/** The pipeline the driver's countDocuments sends: $match, then $skip and $limit, then $group. */
-function countDocuments(ns: string, docs: Document[], pipeline: Document[]): Document {
-  let found = matching(docs, pipeline[0]!.$match);
-  for (const stage of pipeline.slice(1)) {
-    if (stage.$skip) found = found.slice(stage.$skip);
-    if (stage.$limit) found = found.slice(0, stage.$limit);
-  }
-  return cursor(ns, found.length ? [{ _id: 1, n: found.length }] : []);
-}
-
-function cursor(ns: string, firstBatch: Document[]): Document {
-  return { cursor: { id: BSON.Long.fromInt(0), ns, firstBatch }, ok: 1 };
-}
-
-function duplicateId(index: number, id: unknown): Document {
-  return {
-    index,
-    code: 11000,
-    errmsg: `E11000 duplicate key error collection index: _id_ dup key: { _id: ${JSON.stringify(id)} }`,
-    keyPattern: { _id: 1 },
-    keyValue: { _id: id },
-  };
-}
-
-function noSuchCommand(name: string): Document {
-  return { ok: 0, code: 59, codeName: 'CommandNotFound', errmsg: `no such command: '${name}'` };
-}
-
-const sizeOf = (docs: Document[]) => docs.reduce((sum, doc) => sum + BSON.calculateObjectSize(doc), 0);
-const sizeOfDb = (db: Record<string, StandInCollection>) =>
-  Object.values(db).reduce((sum, c) => sum + sizeOf(c.docs) * 2, 0);
-const indexesOf = (coll: StandInCollection): StandInIndex[] => [ID_INDEX, ...(coll.indexes ?? [])];

@@ -31,6 +31,8 @@ export interface StripeStandIn {
   checkoutSessions: Map<string, StripeObject>;
   /** The API key it accepts; any other gets Stripe's 401. */
   apiKey: string;
+  /** While set, every API call is answered with Stripe's own trouble (a 500 `api_error`), still recorded. */
+  outage: boolean;
   close(): Promise<void>;
 }
 
@@ -155,11 +157,23 @@ export async function startStripeStandIn(
     apiKey: options.apiKey ?? 'sk_test_standin0000000000000000',
   };
   let url = '';
+  const standIn: StripeStandIn = {
+    url,
+    port: 0,
+    ...state,
+    outage: false,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const address = new URL(req.url ?? '/', 'http://stand-in');
     const path = address.pathname;
-    const raw = req.method === 'GET' ? address.search.slice(1) : await bodyOf(req);
+    // Stripe's client sends the parameters of a GET or a DELETE in the address, others in the body.
+    const raw = req.method === 'GET' || req.method === 'DELETE' ? address.search.slice(1) : await bodyOf(req);
 
     // The two pages a member's browser visits.
     const page = /^\/(checkout|portal)\/([\w-]+)$/.exec(path);
@@ -176,6 +190,8 @@ export async function startStripeStandIn(
     });
     if (req.headers.authorization !== `Bearer ${state.apiKey}`)
       return stripeError(res, 401, 'invalid_request_error', 'Invalid API Key provided: sk_test_****0000');
+    if (standIn.outage)
+      return stripeError(res, 500, 'api_error', 'An unknown error occurred (stand-in outage).');
 
     if (req.method === 'POST' && path === '/v1/customers') {
       const customer = {
@@ -264,6 +280,29 @@ export async function startStripeStandIn(
         );
       return send(res, 200, found);
     }
+    const cancel = /^\/v1\/subscriptions\/([\w-]+)$/.exec(path);
+    if (req.method === 'DELETE' && cancel) {
+      const subscription = state.subscriptions.get(cancel[1]!);
+      if (!subscription)
+        return stripeError(res, 404, 'invalid_request_error', `No such subscription: '${cancel[1]}'`, {
+          code: 'resource_missing',
+          param: 'id',
+        });
+      if (subscription.status === 'canceled')
+        return stripeError(
+          res,
+          400,
+          'invalid_request_error',
+          'A canceled subscription can only update its cancellation_details.',
+        );
+      Object.assign(subscription, {
+        status: 'canceled',
+        canceled_at: nowSeconds(),
+        ended_at: nowSeconds(),
+        cancellation_details: { comment: body['cancellation_details[comment]'] ?? null },
+      });
+      return send(res, 200, subscription);
+    }
     return stripeError(
       res,
       404,
@@ -316,14 +355,6 @@ export async function startStripeStandIn(
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   url = `http://127.0.0.1:${port}`;
-  return {
-    url,
-    port,
-    ...state,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  Object.assign(standIn, { url, port });
+  return standIn;
 }

@@ -4,6 +4,7 @@ import { usePageMeta } from '../../app/page-meta';
 import { PageShell } from '../../app/page-shell';
 import { CourseNav, useSignedIn } from './components/course-nav';
 import { LockNote } from './components/lock-note';
+import { CheckoutReturn, MemberOffer, useCheckoutReturn } from './components/member-offer';
 import { Outline } from './components/outline';
 import { ProgressBar } from './components/progress-bar';
 import { formatMinutes } from './format';
@@ -18,7 +19,8 @@ export function CoursePage() {
   const { slug = '' } = useParams();
   const preview = usePreviewPersona();
   const signedIn = useSignedIn();
-  const { data: course, pending, error, notFound } = useCourse(slug, preview);
+  const { data: course, pending, error, notFound, reload } = useCourse(slug, preview);
+  const returning = useCheckoutReturn() && signedIn;
   usePageMeta({
     title: course?.title ?? (notFound ? 'Course not found' : 'Course'),
     description: course?.summary || 'A course.',
@@ -74,11 +76,21 @@ export function CoursePage() {
                     </div>
                   )}
                   <div className="mt-6">
+                    {returning && <CheckoutReturn onPaid={reload} />}
                     {pending ? (
                       <div className="h-11" />
                     ) : course.lock ? (
                       <>
-                        <LockNote lock={course.lock} offer={course.offer} signedIn={signedIn && !preview} />
+                        <LockNote
+                          lock={course.lock}
+                          offer={course.offer}
+                          signedIn={signedIn && !preview}
+                          memberOffer={
+                            course.viewer.kind === 'free' && !preview ? (
+                              <MemberOffer offer={course.offer} returnPath={`/courses/${course.slug}`} />
+                            ) : undefined
+                          }
+                        />
                         {course.next && (
                           <Link
                             to={`/courses/${course.slug}/lessons/${course.next.id}${query}`}

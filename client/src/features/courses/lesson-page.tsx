@@ -7,6 +7,7 @@ import { CourseNav, useSignedIn } from './components/course-nav';
 import { Downloads } from './components/downloads';
 import { LessonPlayer } from './components/lesson-player';
 import { LockNote } from './components/lock-note';
+import { CheckoutReturn, MemberOffer, useCheckoutReturn } from './components/member-offer';
 import { Outline } from './components/outline';
 import { ProgressBar } from './components/progress-bar';
 import { formatMinutes } from './format';
@@ -28,6 +29,7 @@ export function LessonPage() {
   const outline = useCourseOutline(slug, preview);
   const complete = useCompleteLesson();
   const lesson = lessonQuery.data;
+  const returning = useCheckoutReturn() && signedIn;
   usePageMeta({
     title: lesson?.title ?? 'Lesson',
     description: lesson ? `${lesson.title}, a lesson of ${lesson.course.title}.` : 'A lesson.',
@@ -47,6 +49,10 @@ export function LessonPage() {
       <div className="mb-auto grid w-full max-w-6xl gap-8 self-stretch lg:grid-cols-[minmax(0,1fr)_20rem] xl:self-center">
         <div className="min-w-0">
           <PreviewBanner persona={preview} />
+          {/* Back from Stripe Checkout: how it went; the lesson opens once the payment is confirmed. */}
+          {returning && (
+            <CheckoutReturn onPaid={() => void queryClient.invalidateQueries({ queryKey: courseKeys.all })} />
+          )}
           {lessonQuery.isError ? (
             <div className="rounded-2xl border border-white/10 bg-stone-950/70 p-8 backdrop-blur-xl">
               <h1 className="font-display text-3xl text-white">Lesson not found</h1>
@@ -86,7 +92,19 @@ export function LessonPage() {
               </p>
               {lesson.lock ? (
                 <div className="mt-6 rounded-xl border border-white/10 bg-black/30 p-5">
-                  <LockNote lock={lesson.lock} offer={lesson.offer} signedIn={signedIn && !preview} />
+                  <LockNote
+                    lock={lesson.lock}
+                    offer={lesson.offer}
+                    signedIn={signedIn && !preview}
+                    memberOffer={
+                      lesson.viewer.kind === 'free' && !preview ? (
+                        <MemberOffer
+                          offer={lesson.offer}
+                          returnPath={`/courses/${lesson.course.slug}/lessons/${lesson.id}`}
+                        />
+                      ) : undefined
+                    }
+                  />
                 </div>
               ) : (
                 <>

@@ -1,6 +1,6 @@
 import type { CourseCard, CourseDetail } from '@common/schemas/course-views';
 import type { PreviewPersona } from '@common/schemas/courses';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../lib/api-client';
 import { useHydrated } from '../../lib/use-hydrated';
 import { useStoredToken } from '../../lib/use-stored-token';
@@ -13,6 +13,8 @@ export interface Loaded<T> {
   pending: boolean;
   error: string | null;
   notFound: boolean;
+  /** Reads the signed-in person's view again (after a payment, say); what shows stays until it comes. */
+  reload: () => void;
 }
 
 /**
@@ -29,10 +31,14 @@ function useLoaded<T>(
   const token = useStoredToken();
   const [fetched, setFetched] = useState<{
     key: string;
+    /** Which reading this is: a reload asks again for the same key. */
+    round: number;
     data: T | null;
     error: string | null;
     notFound: boolean;
   } | null>(null);
+  const [round, setRound] = useState(0);
+  const reload = useCallback(() => setRound((n) => n + 1), []);
   const needsFetch = hydrated && (token !== null || injected === undefined);
   // A new function at every render; what it loads is said by `key`.
   const loader = useRef(load);
@@ -41,22 +47,29 @@ function useLoaded<T>(
     if (!needsFetch) return;
     const controller = new AbortController();
     loader.current(controller.signal).then(
-      (data) => setFetched({ key, data, error: null, notFound: false }),
+      (data) => setFetched({ key, round, data, error: null, notFound: false }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
         const notFound = error instanceof ApiError && error.status === 404;
-        setFetched({ key, data: null, error: notFound ? null : (error as Error).message, notFound });
+        setFetched({
+          key,
+          round,
+          data: null,
+          error: notFound ? null : (error as Error).message,
+          notFound,
+        });
       },
     );
     return () => controller.abort();
-  }, [needsFetch, key]);
+  }, [needsFetch, key, round]);
   const mine = fetched?.key === key ? fetched : null;
-  if (mine) return { data: mine.data, pending: false, error: mine.error, notFound: mine.notFound };
+  if (mine) return { data: mine.data, pending: false, error: mine.error, notFound: mine.notFound, reload };
   return {
     data: injected ?? null,
     pending: needsFetch,
     error: null,
     notFound: injected === null && !needsFetch,
+    reload,
   };
 }
 

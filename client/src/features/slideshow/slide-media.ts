@@ -5,8 +5,9 @@ export type Media = HTMLImageElement | HTMLVideoElement;
 /**
  * The element that shows a slide. A picture comes with its resized copies (`srcset`): the
  * browser downloads the one the screen's width and pixel density need, never the camera
- * original. With `stills` (the visitor asks for reduced motion or to save data) a video is shown
- * as its poster, and not a byte of the video is asked for.
+ * original; a video plays the copy that fits the screen (`videoSource`). With `stills` (the
+ * visitor asks for reduced motion or to save data) a video is shown as its poster, and not a
+ * byte of the video is asked for.
  */
 export function createMedia(slide: Slide, stills: boolean): Media {
   if (slide.type === 'image') return picture(slide.src, slide.srcset);
@@ -22,8 +23,17 @@ export function createMedia(slide: Slide, stills: boolean): Media {
   // cost a few hundred kilobytes, not all of it.
   video.preload = 'metadata';
   video.className = 'h-full w-full object-cover';
-  video.src = slide.src;
+  video.src = videoSource(slide, window.innerWidth * (window.devicePixelRatio || 1));
   return video;
+}
+
+/**
+ * What a `<video srcset>` would choose, had it one: the narrowest copy at least as wide as the
+ * screen's `devicePixels` across (one within a tenth of it will do, the slack the server's widths
+ * allow too), else the original, which is wider than every copy.
+ */
+export function videoSource(slide: Slide, devicePixels: number): string {
+  return slide.copies?.find((copy) => copy.width >= devicePixels * 0.9)?.src ?? slide.src;
 }
 
 function picture(src: string, srcset: string | undefined): HTMLImageElement {
@@ -81,7 +91,8 @@ export function sameSlides(a: readonly Slide[], b: readonly Slide[]): boolean {
         slide.src === other.src &&
         slide.type === other.type &&
         slide.srcset === other.srcset &&
-        slide.poster?.srcset === other.poster?.srcset
+        slide.poster?.srcset === other.poster?.srcset &&
+        slide.copies?.map((copy) => copy.src).join() === other.copies?.map((copy) => copy.src).join()
       );
     })
   );

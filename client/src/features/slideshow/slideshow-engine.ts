@@ -28,7 +28,8 @@ interface Pausable {
  * fades in above the old one (opacity only, so the compositor does the work). If the next item
  * fails to load in time, the current one fades out to black and the show carries on with the
  * item after it. At most two media elements exist at once: only current and next download, so
- * a video is fetched only once it is next. A visitor who asks for reduced motion or to save data
+ * a video is fetched only once it is next, and only from its preload time-out before its turn
+ * (its first frame, then all of it once it shows). A visitor who asks for reduced motion or to save data
  * sees videos as their posters (stills) and downloads no video.
  */
 export class SlideshowEngine {
@@ -45,6 +46,8 @@ export class SlideshowEngine {
   private saveData = false;
   private readonly pausables = new Set<Pausable>();
   private currentDone: Promise<void> = Promise.resolve();
+  /** When a next video may start loading: its preload time-out and settle before the slide's time is up. */
+  private videoLoadMay: Promise<void> = Promise.resolve();
   /** Until the last fade has finished, the layer it left is still on screen and not reusable. */
   private transitionDone: Promise<void> = Promise.resolve();
   private changed: (() => void) | null = null;
@@ -140,6 +143,12 @@ export class SlideshowEngine {
       const position = cursor ? this.slides.findIndex((s) => s.src === cursor) : -1;
       const slide = this.slides[(position + 1) % this.slides.length]!;
       await this.transitionDone;
+      // A video is the costly one: it starts loading only as late as its time-out allows, so a
+      // visitor who leaves (or hides the tab) before has not paid for its start.
+      if (slide.type === 'video' && !this.stills) {
+        await this.videoLoadMay;
+        if (alive() && !this.slides.includes(slide)) continue; // the slides changed meanwhile
+      }
       if (!alive()) return;
       const back = this.layers[1 - this.front]!;
       unload(back);
@@ -206,6 +215,7 @@ export class SlideshowEngine {
       unload(old);
     });
     this.currentDone = this.clock(layer);
+    this.videoLoadMay = this.delay(Math.max(0, this.timing.cycleTime - PRELOAD_TIMEOUT_MS.video - SETTLE_MS));
   }
 
   /** Resolves when the slide has had its time: the cycle time, and for a video also its end. */
@@ -237,6 +247,7 @@ export class SlideshowEngine {
       if (layer.media === leaving) unload(layer);
     });
     this.currentDone = Promise.resolve();
+    this.videoLoadMay = Promise.resolve();
   }
 
   /** A timeout that stops counting while the tab is hidden. */

@@ -12,6 +12,14 @@ const film: Slide = {
   poster: { src: '/media/.copies/video/film.mp4/k-960.webp', srcset: copies('video/film.mp4') },
 };
 const bare: Slide = { type: 'video', src: '/media/video/bare.mp4' };
+const phoneCopy = '/media/.copies/video/film.mp4/k-1280.mp4';
+const filmWithCopy: Slide = { ...film, copies: [{ src: phoneCopy, width: 1280 }] };
+
+/** The screen as the player sees it: CSS pixels across and device pixels per CSS pixel. */
+function screenOf(width: number, pixelRatio: number) {
+  vi.spyOn(window, 'innerWidth', 'get').mockReturnValue(width);
+  vi.spyOn(window, 'devicePixelRatio', 'get').mockReturnValue(pixelRatio);
+}
 
 let layers: [HTMLDivElement, HTMLDivElement];
 let engine: SlideshowEngine;
@@ -55,10 +63,8 @@ describe('pictures that fit the screen', () => {
     load(images()[0]);
     await tick(SETTLE_MS);
     expect(activeImage()?.getAttribute('src')).toBe(photo.src);
-    for (const ms of [0, 1, 10, 100, 1000]) {
-      await tick(ms);
-      console.log('DEBUG', ms, images().length, videos().length);
-    }
+    // Once the photo's fade is over, the next slide loads.
+    await tick(TIMING.transitionDuration);
     // Next comes the film, as a still: an image with the poster's copies, on an image's timeout.
     const poster = images().find((img) => img.getAttribute('src') === film.poster!.src);
     expect(poster?.getAttribute('srcset')).toBe(film.poster!.srcset);
@@ -109,5 +115,65 @@ describe('pictures that fit the screen', () => {
     await tick(TIMING.cycleTime);
     expect(layers.find((l) => l.dataset.active === 'true')?.querySelector('video')).toBe(next);
     expect(next.preload).toBe('auto');
+  });
+
+  it.each([
+    ['a phone (390 px at 3 device pixels: 1170)', 390, 3, phoneCopy],
+    ['a large phone (448 px at 3: 1344, within a tenth of 1280)', 448, 3, phoneCopy],
+    ['a small laptop (1280 px at 1)', 1280, 1, phoneCopy],
+    ['a tablet (820 px at 2: 1640)', 820, 2, filmWithCopy.src],
+    ['a desktop (1920 px at 1)', 1920, 1, filmWithCopy.src],
+  ])(
+    'plays on %s the video copy that fits the screen, else the original',
+    async (_, width, ratio, expected) => {
+      screenOf(width, ratio);
+      engine.setData([photo, filmWithCopy], TIMING);
+      await tick(0);
+      load(images()[0]);
+      await tick(SETTLE_MS + TIMING.transitionDuration);
+      expect(videos().map((v) => v.getAttribute('src'))).toEqual([expected]);
+    },
+  );
+
+  it('plays the original of a video whose copies are not made yet, on any screen', async () => {
+    screenOf(390, 3);
+    engine.setData([photo, film], TIMING);
+    await tick(0);
+    load(images()[0]);
+    await tick(SETTLE_MS + TIMING.transitionDuration);
+    expect(videos().map((v) => v.getAttribute('src'))).toEqual([film.src]);
+  });
+
+  it('starts loading the next video only its time-out and settle before its turn, which comes on time', async () => {
+    const timing = { cycleTime: 8000, transitionDuration: 1500 };
+    engine.setData([photo, film], timing);
+    await tick(0);
+    load(images()[0]);
+    await tick(SETTLE_MS);
+    const lead = PRELOAD_TIMEOUT_MS.video + SETTLE_MS;
+    await tick(timing.cycleTime - lead - 1);
+    expect(videos()).toHaveLength(0);
+    await tick(1);
+    const next = videos()[0]!;
+    expect(next.getAttribute('src')).toBe(film.src);
+    // Its first frame came as fast as it may come last: it shows when the photo's time is up.
+    await tick(PRELOAD_TIMEOUT_MS.video - 1);
+    load(next, 'loadeddata');
+    await tick(SETTLE_MS);
+    expect(activeImage()?.getAttribute('src')).toBe(photo.src);
+    await tick(1);
+    expect(layers.find((l) => l.dataset.active === 'true')?.querySelector('video')).toBe(next);
+  });
+
+  it('fades through black at its turn when the next video does not load within its time-out', async () => {
+    const timing = { cycleTime: 8000, transitionDuration: 1500 };
+    engine.setData([photo, film], timing);
+    await tick(0);
+    load(images()[0]);
+    await tick(SETTLE_MS + timing.cycleTime - 1);
+    expect(activeImage()?.getAttribute('src')).toBe(photo.src);
+    await tick(1);
+    expect(layers.some((l) => l.dataset.active === 'true')).toBe(false);
+    expect(videos()).toHaveLength(0);
   });
 });

@@ -1,6 +1,5 @@
 import { USER_SEARCH_DEBOUNCE_MS } from '@common/constants';
 import {
-  type UpdateUserBody,
   USERS_PAGE_SIZE,
   USERS_PAGE_SIZES,
   type UserListResponse,
@@ -17,8 +16,8 @@ import { INPUT_CLASS } from '../../components/ui/text-field';
 import { readSession } from '../../lib/auth-token';
 import { useConfirm } from '../admin/components/confirm-dialog';
 import { useNotices } from '../admin/notices/notices';
-import { BILLING_FILTER_OPTIONS, stripeTierWarning } from '../payments/components/billing-note';
-import { downloadUsersCsv, type UserListParams, useDeleteUser, useUpdateUser, useUserList } from './api';
+import { BILLING_FILTER_OPTIONS, isManagedByStripe } from '../payments/components/billing-note';
+import { downloadUsersCsv, type UserListParams, useDeleteUser, useUserList } from './api';
 import { AddUserModal } from './components/add-user-modal';
 import { MobileSort } from './components/mobile-sort';
 
@@ -26,6 +25,7 @@ import { UserRow } from './components/user-row';
 import { UsersTableHead } from './components/users-table-head';
 import { firstOrderOf, SORTABLE_COLUMNS } from './sort-columns';
 import { useDebouncedValue } from './use-debounced-value';
+import { useSaveUser } from './use-save-user';
 
 export const DELETE_CONFIRMATION = 'Are you sure you want to delete this user? This action cannot be undone.';
 
@@ -48,7 +48,7 @@ export function UserManagementPanel() {
   const [exporting, setExporting] = useState(false);
 
   const list = useUserList(params);
-  const update = useUpdateUser();
+  const update = useSaveUser(() => setEditingId(null));
   const remove = useDeleteUser();
 
   // A failed fetch keeps the last table on screen; the failure is only logged.
@@ -79,26 +79,6 @@ export function UserManagementPanel() {
       page: 1,
     }));
 
-  async function save(user: PublicUser, changes: UpdateUserBody) {
-    const id = user._id;
-    const warning = stripeTierWarning(user, changes.membershipTier);
-    if (
-      warning &&
-      !(await confirm({
-        title: 'Change a tier Stripe manages?',
-        message: warning,
-        confirmLabel: 'Change the tier',
-      }))
-    )
-      return;
-    try {
-      await update.mutateAsync({ id, changes });
-      setEditingId(null);
-    } catch (failure) {
-      notices.error(`Failed to update user: ${(failure as Error).message}`);
-    }
-  }
-
   async function destroy(user: PublicUser) {
     if (user._id === readSession()?.userId) {
       notices.error('You cannot delete your own account here.', {
@@ -114,6 +94,12 @@ export function UserManagementPanel() {
             <strong className="text-white">{user.name}</strong> ({user.email})
             {user.role === 'admin' ? ' is an administrator: they lose the console and their account. ' : ' '}
           </p>
+          {isManagedByStripe(user) && (
+            <p>
+              They pay through Stripe: their subscription is cancelled at once, with no refund for the rest of
+              the period. If Stripe cannot be reached, nothing is deleted.
+            </p>
+          )}
           <p>{DELETE_CONFIRMATION}</p>
         </>
       ),
@@ -229,7 +215,7 @@ export function UserManagementPanel() {
                 highlighted={highlightId === user._id}
                 onEdit={() => setEditingId(user._id)}
                 onCancel={() => setEditingId(null)}
-                onSave={(changes) => save(user, changes)}
+                onSave={(changes) => update.save(user, changes)}
                 onDelete={() => destroy(user)}
               />
             ))}

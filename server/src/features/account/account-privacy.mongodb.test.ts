@@ -1,9 +1,12 @@
+import type { AdminCourse, AdminLesson } from '@common/schemas/course-views';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openMongoStore } from '../../store/mongo/store';
 import type { Store } from '../../store/store';
+import { adminApi } from '../../test/courses-kit';
 import { type MongoStandIn, startMongoStandIn } from '../../test/mongo-stand-in';
 import { bearer, confirmed, createTestApp, createUser, readOutbox, type TestApp } from '../../test/test-app';
 import type { ActivityDoc } from '../activity/activity.repository';
+import type { UserDoc } from '../users/users.repository';
 
 /**
  * What "Download my data" hands out and what "Delete my account" leaves behind: the export holds
@@ -159,5 +162,73 @@ describe.each(STORES)('deleting an account anonymises the Activity log (%s)', (_
     await expectAdaForgotten(t, ada.user._id, before);
     const listed = await inject(t, 'GET', '/api/admin/activity?pageSize=100', bearer(admin.token));
     expect(listed.json().data[0].summary).toBe(`Deleted deleted member #${ada.user._id.slice(-6)}`);
+  });
+});
+
+describe.each(STORES)('"Download my data" on %s', (_label, _kind, storeOf) => {
+  it('holds where the member is in each course, and their billing record without what only the site uses', async () => {
+    const t = await app(await storeOf());
+    const owner = await createUser(t, { role: 'admin' });
+    const call = adminApi(t, owner.token);
+    let course = await call<AdminCourse>('POST', '/api/admin/courses', { title: 'Breathing Basics' });
+    course = await call<AdminCourse>('POST', `/api/admin/courses/${course.id}/sections`, {
+      title: 'Week one',
+    });
+    const add = async (title: string) =>
+      (
+        await call<{ lesson: AdminLesson }>(
+          'POST',
+          `/api/admin/courses/${course.id}/sections/${course.sections[0]!.id}/lessons`,
+          { title },
+        )
+      ).lesson.id;
+    const [first, second] = [await add('Sit down'), await add('Breathe out')];
+    await call('PUT', `/api/admin/courses/${course.id}`, { access: 'members', published: true });
+
+    const member = await createUser(t, { email: 'learner@example.com' });
+    const asMember = bearer(member.token);
+    expect((await inject(t, 'POST', `/api/courses/lessons/${first}/complete`, asMember)).statusCode).toBe(
+      200,
+    );
+    const position = await inject(t, 'POST', `/api/courses/lessons/${second}/position`, asMember, {
+      seconds: 42.5,
+    });
+    expect(position.statusCode, position.body).toBe(200);
+    await t.store.collection<UserDoc>('users').updateById(member.user._id, {
+      membershipTier: 'paid',
+      tierSource: 'stripe',
+      billing: {
+        customerId: 'cus_learner',
+        subscriptionId: 'sub_learner',
+        status: 'active',
+        currentPeriodEnd: new Date('2031-01-01T00:00:00Z'),
+        observedAt: new Date(),
+      },
+    });
+
+    const exported = (await inject(t, 'GET', '/api/account/export', asMember)).json();
+    expect(exported.courseProgress).toEqual([
+      {
+        courseId: course.id,
+        title: 'Breathing Basics',
+        slug: course.slug,
+        completedLessons: [{ id: first, title: 'Sit down' }],
+        positions: [{ id: second, title: 'Breathe out', seconds: 42.5 }],
+        lastLesson: { id: second, title: 'Breathe out' },
+        lastAt: expect.any(String),
+        completedAt: null,
+      },
+    ]);
+    expect(exported.user).toMatchObject({
+      membershipTier: 'paid',
+      tierSource: 'stripe',
+      billing: {
+        customerId: 'cus_learner',
+        subscriptionId: 'sub_learner',
+        status: 'active',
+        currentPeriodEnd: '2031-01-01T00:00:00.000Z',
+      },
+    });
+    expect(exported.user.billing).not.toHaveProperty('observedAt');
   });
 });

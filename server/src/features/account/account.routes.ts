@@ -17,6 +17,7 @@ import type { Guards } from '../auth/auth.guard';
 import type { SignInLimiter } from '../auth/sign-in-limiter';
 import { toPublicUser } from '../users/users.repository';
 import type { AccountService } from './account.service';
+import { SUBSCRIPTION_CANCELLED } from './account-removal';
 
 /**
  * The member's own account. No route takes a user id: each acts on the user whose session the
@@ -139,10 +140,12 @@ export function accountRoutes(
 
       signedIn.post<{ Reply: AccountDoneResponse }>('/delete', async (request, reply) => {
         const { password } = parseInput(deleteAccountBody, request.body);
-        await withPasswordCheck(request, reply, () => account.deleteAccount(me(request), password));
+        const { subscriptionCancelled } = await withPasswordCheck(request, reply, () =>
+          account.deleteAccount(me(request), password),
+        );
         await activity.record(request, {
           kind: 'account.deleted',
-          summary: `${me(request).email} deleted their account`,
+          summary: `${me(request).email} deleted their account${subscriptionCancelled ? SUBSCRIPTION_CANCELLED : ''}`,
           before: toPublicUser(me(request)),
         });
         // After the entry above, so that it goes with the rest.

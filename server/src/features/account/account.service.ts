@@ -16,6 +16,7 @@ import type { SessionsService } from '../sessions/sessions.service';
 import { toPublicUser, type UserDoc, type UsersRepository } from '../users/users.repository';
 import { accountExport } from './account-export';
 import { confirmEmailMail, emailChangeNoticeMail, emailTakenMail } from './account-mail';
+import type { AccountRemoval } from './account-removal';
 import {
   cancelledEmailChange,
   NO_CANCEL_NOTICE,
@@ -39,6 +40,9 @@ export interface AccountDeps {
   publicUrl: string;
   log: FastifyBaseLogger;
   activity: Pick<ActivityLog, 'aboutOwnAccount' | 'retentionDays'>;
+  removal: AccountRemoval;
+  /** The member's progress in the courses they started, for "Download my data". */
+  courseProgress: (userId: string) => Promise<AccountExport['courseProgress']>;
 }
 
 /**
@@ -152,16 +156,22 @@ export class AccountService {
       },
       sessions: await this.deps.sessions.list(user._id, sessionId),
       activity: await this.deps.activity.aboutOwnAccount(user._id),
+      courseProgress: await this.deps.courseProgress(user._id),
     });
   }
 
-  /** Administrators are refused: another administrator removes them, so the console keeps an owner. */
-  async deleteAccount(user: UserDoc, password: string): Promise<void> {
+  /**
+   * Administrators are refused: another administrator removes them, so the console keeps an
+   * owner. A paid subscription is cancelled first; when it cannot be, nothing is deleted (see
+   * PaymentsService.cancelForDeletion). Answers whether a subscription was cancelled.
+   */
+  async deleteAccount(user: UserDoc, password: string): Promise<{ subscriptionCancelled: boolean }> {
     if (user.role === 'admin') throw new AppError('FORBIDDEN', ADMIN_CANNOT_DELETE);
     await this.checkPassword(user, password);
-    await this.deps.users.delete(user._id);
-    await this.deps.sessions.endAll(user._id);
+    const subscriptionCancelled = await this.deps.removal.endBilling(user, 'member');
+    await this.deps.removal.delete(user);
     this.deps.log.info({ userId: user._id }, 'Account deleted by its member');
+    return { subscriptionCancelled };
   }
 
   private async checkPassword(user: UserDoc, password: string): Promise<void> {

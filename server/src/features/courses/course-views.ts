@@ -74,6 +74,18 @@ function percentOf(completed: number, total: number): CourseProgress {
   return { completed, total, percent: total === 0 ? 0 : Math.round((completed / total) * 100) };
 }
 
+/** What every view of a course, the member's and the editor's, starts with. */
+export function courseHead(course: CourseDoc) {
+  return {
+    id: course._id,
+    slug: course.slug,
+    title: course.title,
+    summary: course.summary,
+    coverUrl: course.coverUrl,
+    access: course.access,
+  };
+}
+
 export function cardOf(
   course: CourseDoc,
   viewer: Viewer,
@@ -86,12 +98,7 @@ export function cardOf(
     Boolean(progress?.completedAt) ||
     (counted !== null && counted.total > 0 && counted.completed >= counted.total);
   return {
-    id: course._id,
-    slug: course.slug,
-    title: course.title,
-    summary: course.summary,
-    coverUrl: course.coverUrl,
-    access: course.access,
+    ...courseHead(course),
     lessonCount: course.lessonCount,
     totalMinutes: course.totalMinutes,
     status: lock ? 'locked' : finished ? 'completed' : progress ? 'continue' : 'start',

@@ -1,9 +1,8 @@
 import type { CourseDetail, LessonView, LockReason } from '@common/schemas/course-views';
 import type { CourseAccess } from '@common/schemas/courses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../store/open-store';
+import { bothStores } from '../../test/both-stores';
 import { type BuiltCourse, buildCourse, member } from '../../test/courses-kit';
-import { type MongoStandIn, startMongoStandIn } from '../../test/mongo-stand-in';
 import { bearer, createTestApp, type TestApp } from '../../test/test-app';
 
 type Who = 'visitor' | 'free' | 'paid' | 'free, 10 days in' | 'paid, 10 days in' | 'admin';
@@ -25,28 +24,15 @@ const WHO: Who[] = ['visitor', 'free', 'paid', 'free, 10 days in', 'paid, 10 day
 const ACCESS: CourseAccess[] = ['public', 'members', 'paid'];
 const LESSONS: LessonName[] = ['preview', 'video', 'dripDays', 'dateFuture', 'datePast'];
 
-const standIns: MongoStandIn[] = [];
-const STORES: Array<[string, Parameters<typeof createTestApp>[1]]> = [
-  ['embedded store', {}],
-  [
-    'MongoDB (wire stand-in)',
-    {
-      openStore: async (dataDir) => {
-        const standIn = await startMongoStandIn();
-        standIns.push(standIn);
-        return openStore({ dataDir, mongodbUri: standIn.uri('courses-access') });
-      },
-    },
-  ],
-];
+const { stores, closeStandIns } = bothStores('courses-access');
 
-describe.each(STORES)('who may open what, on the %s', (_store, options) => {
+describe.each(stores)('who may open what, on the %s', (_store, openStore) => {
   let t: TestApp;
   const tokens = new Map<Who, string | null>();
   const courses = new Map<CourseAccess, BuiltCourse>();
 
   beforeAll(async () => {
-    t = await createTestApp({}, options);
+    t = await createTestApp({}, { openStore });
     const admin = await member(t, { role: 'admin', tier: 'paid' });
     tokens.set('admin', admin.token);
     tokens.set('visitor', null);
@@ -58,7 +44,7 @@ describe.each(STORES)('who may open what, on the %s', (_store, options) => {
   }, 120_000);
   afterAll(async () => {
     await t?.close();
-    for (const standIn of standIns.splice(0)) await standIn.close();
+    await closeStandIns();
   });
 
   const get = (url: string, who: Who) => {

@@ -6,39 +6,25 @@ import type {
   MemberHome,
 } from '@common/schemas/course-views';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../store/open-store';
+import { bothStores } from '../../test/both-stores';
 import { type BuiltCourse, buildCourse, member } from '../../test/courses-kit';
-import { type MongoStandIn, startMongoStandIn } from '../../test/mongo-stand-in';
 import { bearer, createTestApp, type TestApp } from '../../test/test-app';
 
-const standIns: MongoStandIn[] = [];
-const STORES: Array<[string, Parameters<typeof createTestApp>[1]]> = [
-  ['embedded store', {}],
-  [
-    'MongoDB (wire stand-in)',
-    {
-      openStore: async (dataDir) => {
-        const standIn = await startMongoStandIn();
-        standIns.push(standIn);
-        return openStore({ dataDir, mongodbUri: standIn.uri('courses-progress') });
-      },
-    },
-  ],
-];
+const { stores, closeStandIns } = bothStores('courses-progress');
 
-describe.each(STORES)('progress, resume and drip, on the %s', (_store, options) => {
+describe.each(stores)('progress, resume and drip, on the %s', (_store, openStore) => {
   let t: TestApp;
   let admin: string;
   let course: BuiltCourse;
 
   beforeAll(async () => {
-    t = await createTestApp({}, options);
+    t = await createTestApp({}, { openStore });
     admin = (await member(t, { role: 'admin' })).token;
     course = await buildCourse(t, admin, 'members');
   }, 60_000);
   afterAll(async () => {
     await t?.close();
-    for (const standIn of standIns.splice(0)) await standIn.close();
+    await closeStandIns();
   });
 
   const call = async <T>(token: string, method: 'GET' | 'POST', url: string, payload?: unknown) => {

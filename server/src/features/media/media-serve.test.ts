@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures } from '../../test/media-fixtures';
 import { makeMediaFolder } from '../../test/media-folder';
 import { createTestApp, type TestApp } from '../../test/test-app';
-import { SharedChanges } from '../shared-state/shared-changes';
-import { SlideshowSettingsRepository } from '../slideshow/slideshow-settings.repository';
+import { MediaFolderRepository } from './media-folder.repository';
 import { MEDIA_CSP } from './media-serve';
 
 let t: TestApp;
@@ -183,23 +182,19 @@ describe('serving /media', () => {
     const other = path.join(t.dataDir, 'other-library');
     await mkdir(path.join(other, 'image'), { recursive: true });
     await writeFile(path.join(other, 'image', 'elsewhere.gif'), fixtures.gif());
-    const settings = new SlideshowSettingsRepository(
-      t.store,
-      path.join(t.dataDir, 'media'),
-      new SharedChanges(t.store),
-    );
-    const config = await settings.get();
-    await settings.save({ ...config, backgroundsBasePath: other });
+    const folder = new MediaFolderRepository(t.store, path.join(t.dataDir, 'media'));
+    const before = await folder.get();
+    await folder.save(other);
     try {
       expect((await fetchMedia('/media/image/elsewhere.gif')).statusCode).toBe(200);
       expect((await fetchMedia('/media/image/sunset.png')).statusCode).toBe(404);
       // A base path outside the media roots (set before the roots changed, say) serves nothing.
-      await settings.save({ ...config, backgroundsBasePath: outside });
+      await folder.save(outside);
       await mkdir(path.join(outside, 'image'), { recursive: true });
       await writeFile(path.join(outside, 'image', 'x.png'), fixtures.png());
       expect((await fetchMedia('/media/image/x.png')).statusCode).toBe(404);
     } finally {
-      await settings.save(config);
+      await folder.save(before);
     }
     expect((await fetchMedia('/media/image/sunset.png')).statusCode).toBe(200);
   });

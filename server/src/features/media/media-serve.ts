@@ -41,11 +41,11 @@ function contentType(category: MediaCategory, name: string): string {
   return CONTENT_TYPES[extension] ?? 'application/octet-stream';
 }
 
-type ServingContext = Pick<AppContext, 'config' | 'slideshowSettings'>;
+type ServingContext = Pick<AppContext, 'config' | 'mediaFolder'>;
 
 /**
  * Serves `/media/<category>/<file>` from the base path configured right now (it can change
- * while the server runs), and the resized copies of its pictures under `/media/.copies/`.
+ * while the server runs), and the resized copies of its pictures (and videos) under `/media/.copies/`.
  * Public, because the background slideshow plays for visitors too. Never lists folders and
  * never leaves the library.
  */
@@ -66,7 +66,7 @@ const notFoundOf = (reply: FastifyReply) => () =>
   reply.code(404).send(errorBody('NOT_FOUND', 'No such media file'));
 
 async function currentBase(ctx: ServingContext): Promise<string | null> {
-  const configured = (await ctx.slideshowSettings.get()).backgroundsBasePath;
+  const configured = await ctx.mediaFolder.get();
   return resolveBasePath(configured, ctx.config.mediaRoots).catch(() => null);
 }
 
@@ -92,7 +92,10 @@ async function serveOriginal(request: FastifyRequest, reply: FastifyReply, ctx: 
   );
 }
 
-/** `/media/.copies/<category>/<original's name>/<key>-<width>.webp`: nothing else is served there. */
+/**
+ * `/media/.copies/<category>/<original's name>/<key>-<width>.webp` (or a video's `.mp4` copy, in
+ * byte ranges like any video): nothing else is served there.
+ */
 async function serveCopy(request: FastifyRequest, reply: FastifyReply, ctx: ServingContext) {
   const notFound = notFoundOf(reply);
   const segments = decodePath(request.url, COPIES_PREFIX).split('/');
@@ -106,7 +109,11 @@ async function serveCopy(request: FastifyRequest, reply: FastifyReply, ctx: Serv
   return sendMediaFile(
     request,
     reply,
-    { absolute: check.absolute, contentType: 'image/webp', cacheControl: COPY_CACHE },
+    {
+      absolute: check.absolute,
+      contentType: file.endsWith('.mp4') ? 'video/mp4' : 'image/webp',
+      cacheControl: COPY_CACHE,
+    },
     notFound,
   );
 }

@@ -38,14 +38,14 @@ export const NO_BASE_PATH_MESSAGE = 'Please set a base path in Background Manage
 /** Listing and scanning the library; every base path passes the media-roots check first. */
 export class MediaService {
   constructor(
-    private readonly ctx: Pick<AppContext, 'config' | 'slideshowSettings'>,
+    private readonly ctx: Pick<AppContext, 'config' | 'mediaFolder'>,
     private readonly scans: MediaScansRepository,
     private readonly pictures: PictureQueue,
   ) {}
 
   /** The base path the Background Manager saved: the library that /media serves. */
-  async configuredBasePath(): Promise<string> {
-    return (await this.ctx.slideshowSettings.get()).backgroundsBasePath;
+  configuredBasePath(): Promise<string> {
+    return this.ctx.mediaFolder.get();
   }
 
   /** The requested base path (or the configured one), made absolute and checked. */

@@ -3,7 +3,7 @@
 import { setPriority } from 'node:os';
 import { parseMediaPath } from './media-library';
 import { makeCopies } from './picture-maker';
-import type { CopiesJob, CopiesReply } from './picture-process';
+import type { CopiesJob, CopiesMessage } from './picture-process';
 
 // Visitors' requests come first: on a machine this busy, the copies wait their turn for a core.
 try {
@@ -13,14 +13,25 @@ try {
 }
 
 let chain: Promise<void> = Promise.resolve();
+/** A video's copies take minutes: the parent hears that the job advances, at most this often. */
+const PROGRESS_EVERY_MS = 10_000;
 
 process.on('message', (job: CopiesJob) => {
   // One at a time, in the order sent: the memory of one picture at most.
   chain = chain.then(async () => {
-    let reply: CopiesReply;
+    let reply: CopiesMessage;
+    let told = Date.now();
+    const onProgress = () => {
+      if (Date.now() - told < PROGRESS_EVERY_MS) return;
+      told = Date.now();
+      process.send?.({ id: job.id, progress: true } satisfies CopiesMessage);
+    };
     try {
       const media = parseMediaPath(job.path);
-      reply = { id: job.id, outcome: media ? await makeCopies(job.base, media) : 'gone' };
+      reply = {
+        id: job.id,
+        ...(media ? await makeCopies(job.base, media, { onProgress }) : { outcome: 'gone' }),
+      };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       reply = { id: job.id, error: `${code ? `${code}: ` : ''}${(error as Error).message}` };

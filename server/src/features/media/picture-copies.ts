@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { MediaPath } from './media-library';
 
 /**
- * Resized copies of the library's pictures (and stills of its videos) live in one hidden folder
+ * Resized copies of the library's pictures (and stills and smaller copies of its videos) live in one hidden folder
  * of the base path, `.copies/<category>/<file name>/`, so that every machine sharing the media
  * folder shares them, the file lists and scans never see them, and deleting `.copies` only costs
  * their remaking. Each file's name starts with the cache key of its original: a changed original
@@ -19,6 +19,11 @@ export const COPY_WIDTHS = [480, 960, 1320, 1920, 2560] as const;
 export const MAX_COPY_WIDTH = COPY_WIDTHS[COPY_WIDTHS.length - 1]!;
 /** The console's grids show tiles of about 200 px: 400 covers them on a DPR-2 screen. */
 export const THUMB_WIDTH = 400;
+/**
+ * Widths of a video's H.264 copies: 1280 (720p) is a phone's screen across in device pixels
+ * (390 × 3 = 1170, 430 × 3 = 1290). Wider screens play the original.
+ */
+export const VIDEO_COPY_WIDTHS = [1280] as const;
 
 /** What was made for one original: read by the slideshow and the file lists. */
 export interface CopiesManifest {
@@ -31,6 +36,19 @@ export interface CopiesManifest {
   thumb: boolean;
   /** Why nothing could be made (not retried until the original changes). */
   failed?: string;
+  /**
+   * A video's H.264 copies, by width, smallest first (`[]`: none, see `videoNote`); absent while
+   * they are still to make: the still comes first, so that the poster is offered at once.
+   */
+  videoWidths?: number[];
+  /** Why a video has no copies (too long, or ffmpeg could not make them); phones play the original. */
+  videoNote?: string;
+}
+
+/** Whether everything there is to make for `media` is in the manifest (a video's copies too). */
+export function isComplete(media: MediaPath, manifest: CopiesManifest | null): boolean {
+  if (!manifest) return false;
+  return media.category !== 'video' || manifest.failed !== undefined || manifest.videoWidths !== undefined;
 }
 
 /** The widths worth making for an original `width` px wide: never wider than it, nor a near twin of it. */
@@ -53,10 +71,11 @@ export function copiesFolderOf(base: string, media: MediaPath): string {
 }
 
 export const copyFileName = (key: string, width: number | 'thumb') => `${key}-${width}.webp`;
+export const videoCopyFileName = (key: string, width: number) => `${key}-${width}.mp4`;
 export const manifestName = (key: string) => `${key}.json`;
 
-/** `<key>-<width>.webp`, `<key>-thumb.webp`: the only names served from a copies folder. */
-export const COPY_FILE = /^[0-9a-f]{12}-(\d{1,5}|thumb)\.webp$/;
+/** `<key>-<width>.webp`, `<key>-thumb.webp`, `<key>-<width>.mp4`: the only names served from a copies folder. */
+export const COPY_FILE = /^[0-9a-f]{12}-(?:(?:\d{1,5}|thumb)\.webp|\d{1,5}\.mp4)$/;
 
 /** The public URL of one copy of `media`. */
 export function copyUrl(media: MediaPath, file: string): string {
@@ -96,6 +115,18 @@ export function copyNear(
   if (!manifest?.widths.length) return undefined;
   const width = manifest.widths.find((w) => w >= wanted) ?? manifest.widths[manifest.widths.length - 1]!;
   return copyUrl(media, copyFileName(manifest.key, width));
+}
+
+/** A video's copies as the public slides carry them, smallest first; undefined when there are none. */
+export function videoCopiesOf(
+  media: MediaPath,
+  manifest: CopiesManifest | null,
+): Array<{ src: string; width: number }> | undefined {
+  if (!manifest?.videoWidths?.length) return undefined;
+  return manifest.videoWidths.map((width) => ({
+    src: copyUrl(media, videoCopyFileName(manifest.key, width)),
+    width,
+  }));
 }
 
 export function thumbUrlOf(media: MediaPath, manifest: CopiesManifest | null): string | undefined {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { getsCopies } from '@common/media';
 import type { Sharp, SharpOptions } from 'sharp';
@@ -10,10 +10,13 @@ import {
   copiesFolderOf,
   copyFileName,
   copyWidthsFor,
+  isComplete,
   manifestName,
   readManifest,
   THUMB_WIDTH,
+  videoCopyFileName,
 } from './picture-copies';
+import { encodeVideoCopy, videoCopyWidthsFor, whyNoVideoCopy } from './video-copies';
 import { ffmpegAvailable, videoStill } from './video-still';
 
 /** WebP quality of the copies: a background under an overlay; 75 keeps them about a third of JPEG 90's size. */
@@ -21,8 +24,12 @@ const COPY_QUALITY = 75;
 const THUMB_QUALITY = 70;
 /** 100 megapixels: more than any camera; beyond that an upload is a decompression bomb, not a photo. */
 const MAX_INPUT_PIXELS = 100_000_000;
-/** A build lasts seconds; a lock older than this was left by a process that died mid-build. */
+/**
+ * A picture takes seconds; a video's copy may take minutes, but its lock is touched as ffmpeg
+ * advances: a lock untouched this long was left by a process that died mid-build.
+ */
 const STALE_LOCK_MS = 10 * 60 * 1000;
+const LOCK_TOUCH_MS = 60 * 1000;
 const LOCK = '.lock';
 
 export type MakeOutcome =
@@ -38,6 +45,19 @@ export type MakeOutcome =
   | 'gone'
   /** It could not be read as a picture (recorded, not retried until the original changes). */
   | 'unreadable';
+
+export interface MakeResult {
+  outcome: MakeOutcome;
+  /** Why a video that got its poster has no copies for phones (recorded, like `unreadable`). */
+  note?: string;
+}
+
+export interface MakeOptions {
+  /** Remake what is there already. */
+  force?: boolean;
+  /** Called while a long job (a video's copies) advances. */
+  onProgress?: () => void;
+}
 
 type SharpModule = typeof import('sharp')['default'];
 let loaded: Promise<SharpModule> | undefined;
@@ -58,34 +78,63 @@ function loadSharp(): Promise<SharpModule> {
 
 /**
  * Makes the resized copies and the thumbnail of one library file (for a video: of a still taken
- * with ffmpeg), unless they exist for the original as it is now. Every file is written under a
- * temporary name and renamed into place, the manifest last, so a reader never sees half a set;
- * a lock file beside them keeps two processes from making the same set at once. Disk errors
- * (full, read-only) are thrown; a file that is no picture is recorded as unreadable.
+ * with ffmpeg, then its smaller H.264 copies), unless they exist for the original as it is now.
+ * Every file is written under a temporary name and renamed into place, the manifest last, so a
+ * reader never sees half a set; a video's manifest is written once with its still (the poster is
+ * offered at once) and again with its copies. A lock file beside them keeps two processes from
+ * making the same set at once. Disk errors (full, read-only) are thrown; a file that is no
+ * picture is recorded as unreadable.
  */
-export async function makeCopies(base: string, media: MediaPath, force = false): Promise<MakeOutcome> {
-  if (!getsCopies(media.category, media.name)) return 'skipped';
-  if (media.category === 'video' && !(await ffmpegAvailable())) return 'skipped';
+export async function makeCopies(
+  base: string,
+  media: MediaPath,
+  { force = false, onProgress }: MakeOptions = {},
+): Promise<MakeResult> {
+  if (!getsCopies(media.category, media.name)) return { outcome: 'skipped' };
+  if (media.category === 'video' && !(await ffmpegAvailable())) return { outcome: 'skipped' };
   const check = await inspectMediaFile(base, media);
-  if (!check.ok) return 'gone';
+  if (!check.ok) return { outcome: 'gone' };
   const key = cacheKeyOf(await stat(check.absolute));
   const folder = copiesFolderOf(base, media);
-  if (!force && (await readManifest(folder, key))) return 'current';
+  if (!force && isComplete(media, await readManifest(folder, key))) return { outcome: 'current' };
   await mkdir(folder, { recursive: true });
-  if (!(await takeLock(folder))) return 'busy';
+  if (!(await takeLock(folder))) return { outcome: 'busy' };
   try {
     // Another process may have finished the set while this one waited for the lock.
-    if (!force && (await readManifest(folder, key))) return 'current';
-    const source = media.category === 'video' ? await videoStill(check.absolute) : check.absolute;
-    const manifest = source
-      ? await writeCopies(source, folder, key)
-      : { key, width: 0, height: 0, widths: [], thumb: false, failed: 'no frame could be read from it' };
-    await writeAtomically(path.join(folder, manifestName(key)), JSON.stringify(manifest));
+    let manifest = force ? null : await readManifest(folder, key);
+    if (isComplete(media, manifest)) return { outcome: 'current' };
+    if (!manifest) {
+      const source = media.category === 'video' ? await videoStill(check.absolute) : check.absolute;
+      manifest = source
+        ? await writeCopies(source, folder, key)
+        : { key, width: 0, height: 0, widths: [], thumb: false, failed: 'no frame could be read from it' };
+      await writeAtomically(path.join(folder, manifestName(key)), JSON.stringify(manifest));
+    }
+    if (media.category === 'video' && !manifest.failed) {
+      const progress = keepingLock(folder, onProgress);
+      manifest = {
+        ...manifest,
+        ...(await writeVideoCopies(check.absolute, manifest.width, folder, key, progress)),
+      };
+      await writeAtomically(path.join(folder, manifestName(key)), JSON.stringify(manifest));
+    }
     await removeOtherVersions(folder, key);
-    return manifest.failed ? 'unreadable' : 'made';
+    return { outcome: manifest.failed ? 'unreadable' : 'made', note: manifest.videoNote };
   } finally {
     await rm(path.join(folder, LOCK), { force: true });
   }
+}
+
+/** Passes progress on, and touches the lock now and then, so that no one takes it for stale. */
+function keepingLock(folder: string, onProgress?: () => void): () => void {
+  let touched = Date.now();
+  return () => {
+    onProgress?.();
+    if (Date.now() - touched < LOCK_TOUCH_MS) return;
+    touched = Date.now();
+    const now = new Date();
+    void utimes(path.join(folder, LOCK), now, now).catch(() => {});
+  };
 }
 
 async function writeCopies(source: string | Buffer, folder: string, key: string): Promise<CopiesManifest> {
@@ -129,9 +178,42 @@ async function writeCopies(source: string | Buffer, folder: string, key: string)
   return { key, width, height, widths, thumb: true };
 }
 
+/**
+ * A video's H.264 copies, each encoded under a temporary name and renamed into place once whole;
+ * none, with a note saying why, when ffmpeg cannot make them or the video is too long.
+ */
+async function writeVideoCopies(
+  file: string,
+  width: number,
+  folder: string,
+  key: string,
+  onProgress: () => void,
+): Promise<Pick<CopiesManifest, 'videoWidths' | 'videoNote'>> {
+  const widths = videoCopyWidthsFor(width);
+  if (widths.length === 0) return { videoWidths: [] };
+  const refusal = await whyNoVideoCopy(file);
+  if (refusal) return { videoWidths: [], videoNote: refusal };
+  for (const w of widths) {
+    const target = path.join(folder, videoCopyFileName(key, w));
+    const temp = temporaryNameOf(target);
+    try {
+      const failure = await encodeVideoCopy(file, w, temp, onProgress);
+      if (failure) return { videoWidths: [], videoNote: `ffmpeg could not copy it (${failure})` };
+      await rename(temp, target);
+    } finally {
+      await rm(temp, { force: true });
+    }
+  }
+  return { videoWidths: widths };
+}
+
+/** Hidden and of another extension: never served, and removed with the leftovers of an interrupted build. */
+const temporaryNameOf = (file: string) =>
+  path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
+
 /** A temporary name, then a rename: readers see the whole file or none. */
 async function writeAtomically(file: string, data: string | Buffer): Promise<void> {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = temporaryNameOf(file);
   try {
     await writeFile(temp, data, { flag: 'wx' });
     await rename(temp, file);

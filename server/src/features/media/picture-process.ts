@@ -1,7 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { MakeOutcome } from './picture-maker';
+import type { MakeResult } from './picture-maker';
 
 export interface CopiesJob {
   id: number;
@@ -9,11 +9,16 @@ export interface CopiesJob {
   path: string;
 }
 
-export type CopiesReply = { id: number; outcome: MakeOutcome } | { id: number; error: string };
+export type CopiesReply = ({ id: number } & MakeResult) | { id: number; error: string };
+/** What the child sends: a job's reply, or word that a long job (a video's copies) advances. */
+export type CopiesMessage = CopiesReply | { id: number; progress: true };
 
 /** A batch of uploads arrives a few seconds apart: the process waits that long before leaving. */
 const IDLE_EXIT_MS = 5000;
-/** Far beyond any picture (a 100-megapixel one takes seconds); a stuck decoder is stopped. */
+/**
+ * Far beyond any picture (a 100-megapixel one takes seconds); a stuck decoder is stopped. A
+ * video's copies take longer, but their job reports progress, and each report restarts the count.
+ */
 const JOB_TIMEOUT_MS = 120_000;
 
 /**
@@ -43,16 +48,26 @@ export class PictureProcess {
     const child = this.child?.connected ? this.child : this.spawn();
     const id = this.nextId++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.finish(id, { id, error: 'it took longer than two minutes' });
-        child.kill('SIGKILL');
-      }, JOB_TIMEOUT_MS);
-      this.waiting.set(id, { child, resolve, timer });
+      this.waiting.set(id, { child, resolve, timer: this.deadline(id, child) });
       child.send({ id, base, path: relative } satisfies CopiesJob, (error) => {
         if (error)
           this.finish(id, { id, error: `the copies process could not be reached (${error.message})` });
       });
     });
+  }
+
+  private deadline(id: number, child: ChildProcess): NodeJS.Timeout {
+    return setTimeout(() => {
+      this.finish(id, { id, error: 'it went two minutes without progress' });
+      child.kill('SIGKILL');
+    }, JOB_TIMEOUT_MS);
+  }
+
+  private progressed(id: number): void {
+    const entry = this.waiting.get(id);
+    if (!entry) return;
+    clearTimeout(entry.timer);
+    entry.timer = this.deadline(id, entry.child);
   }
 
   /** Lets the child go (it exits once the job in hand is done) and waits for it to leave. */
@@ -72,7 +87,9 @@ export class PictureProcess {
       env: { ...process.env, MALLOC_ARENA_MAX: '2', UV_THREADPOOL_SIZE: '2' },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    child.on('message', (reply: CopiesReply) => this.finish(reply.id, reply));
+    child.on('message', (message: CopiesMessage) =>
+      'progress' in message ? this.progressed(message.id) : this.finish(message.id, message),
+    );
     child.on('exit', (code, signal) => {
       if (this.child === child) this.child = null;
       // Whatever it had in hand is lost; the queue logs it and a later scan tries again.

@@ -79,11 +79,19 @@ export class PictureQueue {
     }
   }
 
+  /** Pictures first: a video's copies take as long as many pictures, which should not wait for them. */
   private next(): Job | undefined {
-    const [first] = this.pending;
-    if (!first) return undefined;
-    this.pending.delete(first[0]);
-    return first[1];
+    let chosen: [string, Job] | undefined;
+    for (const entry of this.pending) {
+      chosen ??= entry;
+      if (entry[1].media.category !== 'video') {
+        chosen = entry;
+        break;
+      }
+    }
+    if (!chosen) return undefined;
+    this.pending.delete(chosen[0]);
+    return chosen[1];
   }
 
   private async make({ base, media }: Job): Promise<MakeOutcome | 'error'> {
@@ -97,6 +105,7 @@ export class PictureQueue {
     }
     if (reply.outcome === 'unreadable')
       this.log.warn(`No picture copies for ${relative}: it could not be read as a picture`);
+    if (reply.note) this.log.warn(`No copy of ${relative} for phones: ${reply.note}`);
     if (reply.outcome === 'skipped' && media.category === 'video') await this.sayNoFfmpeg();
     return reply.outcome;
   }

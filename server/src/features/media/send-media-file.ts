@@ -11,13 +11,14 @@ export const MEDIA_CSP =
   "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox";
 
 /**
- * Sends a file already checked to lie inside the library: byte ranges (video seeking), ETag /
- * Last-Modified revalidation, HEAD. `notFound` answers when it vanished or was swapped for a link.
+ * Sends a file already checked to be servable (inside the library, or a lesson file its link
+ * opens): byte ranges (video seeking), ETag / Last-Modified revalidation, HEAD. `notFound`
+ * answers when it vanished or was swapped for a link.
  */
 export async function sendMediaFile(
   request: FastifyRequest,
   reply: FastifyReply,
-  file: { absolute: string; contentType: string; cacheControl: string },
+  file: { absolute: string; contentType: string; cacheControl: string; disposition?: string },
   notFound: () => FastifyReply,
 ): Promise<FastifyReply> {
   // O_NOFOLLOW: a file swapped for a link after the check is refused, not followed.
@@ -37,6 +38,7 @@ export async function sendMediaFile(
       .header('Cache-Control', file.cacheControl)
       .header('X-Content-Type-Options', 'nosniff')
       .header('Content-Security-Policy', MEDIA_CSP);
+    if (file.disposition) reply.header('Content-Disposition', file.disposition);
 
     if (notModified(request, etag, info.mtime)) return reply.code(304).send();
 

@@ -180,6 +180,17 @@ describe.skipIf(!nginxBinary)('the web-server panel on a real nginx', () => {
     expect(seen?.ip).toBe('203.0.113.7');
   });
 
+  it("passes the media library's copies (a folder whose name starts with a dot) to the app, and still hides dot files", async () => {
+    // Picture and video copies live under /media/.copies/: the app decides what is there.
+    const copy = await viaNginx('/media/.copies/image/missing.png/0-480.webp');
+    expect(copy.status).toBe(404);
+    expect(copy.headers['content-type']).toContain('application/json');
+    expect(JSON.parse(copy.body.toString())).toMatchObject({ success: false, code: 'NOT_FOUND' });
+    expect(logged.some((entry) => entry.path.startsWith('/media/.copies/'))).toBe(true);
+    // Anything else named with a dot never leaves nginx.
+    for (const hidden of ['/.git/config', '/assets/.env']) expect((await viaNginx(hidden)).status).toBe(403);
+  });
+
   it('serves the static root itself: gzip on the JS bundle, long-lived cache on hashed assets', async () => {
     const before = logged.length;
     const bundle = await viaNginx(site.bundle, { 'accept-encoding': 'gzip' });

@@ -182,6 +182,9 @@ export function renderSite({ config, panelAddress, listenAddress, ssl, pageHeade
     '# The page itself always comes from the app, with its security headers.',
     ...block('location = /', toApp),
     ...block('location = /index.html', toApp),
+    // The media library is the app's to serve, its copies' folder `.copies` included: `^~` keeps
+    // the dot-file rule below from refusing them (the app refuses every other dot name itself).
+    ...block('location ^~ /media/', toApp),
     ...block('location ~ /\\.', ['deny all;']),
     '# Source maps stay on the disk: they describe the code to anyone who asks.',
     ...block('location ~ \\.map$', ['return 404;']),

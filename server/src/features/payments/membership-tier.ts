@@ -1,4 +1,4 @@
-import type { TierSource } from '@common/schemas/billing';
+import { PAYING_STATUSES, type TierSource } from '@common/schemas/billing';
 import type { Tier } from '@common/schemas/user';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
@@ -6,10 +6,33 @@ import type { ActivityLog } from '../activity/activity.service';
 import type { UserDoc, UsersRepository } from '../users/users.repository';
 import type { BillingRecord } from './billing-record';
 
-/** Who moves a tier: a Stripe event (named by its id and type), or an administrator in the console. */
+/**
+ * Who moves a tier: a Stripe event (named by its id and type), or an administrator in the
+ * console, who may have confirmed the warning that Stripe manages the member's tier.
+ */
 export type TierChangeSource =
   | { kind: 'stripe'; eventId: string; eventType: string; request: FastifyRequest }
-  | { kind: 'admin'; request: FastifyRequest };
+  | { kind: 'admin'; request: FastifyRequest; confirmedManagedByStripe?: boolean };
+
+/** A live subscription decides this member's tier: Stripe's next event would set it again. */
+export function managedByStripe(user: Pick<UserDoc, 'billing'>): boolean {
+  return Boolean(user.billing?.status && PAYING_STATUSES.includes(user.billing.status));
+}
+
+/**
+ * An administrator changes the tier of a member Stripe bills only after being warned (the
+ * console's dialog sends `confirmManagedByStripe`): making them free does not stop the charges,
+ * and Stripe's next event would undo it. Checked before anything of the edit is written.
+ */
+export function assertTierChangeConfirmed(user: UserDoc, tier: Tier, confirmed: boolean | undefined): void {
+  if (tier === user.membershipTier || !managedByStripe(user) || confirmed) return;
+  throw new AppError(
+    'TIER_MANAGED_BY_STRIPE',
+    tier === 'free'
+      ? `${user.email} pays through Stripe: making them free here does not cancel their subscription (Stripe goes on charging them) and its next event makes them paid again. Cancel it in Stripe’s dashboard, or confirm the change (confirmManagedByStripe).`
+      : `${user.email}’s tier is managed by Stripe: making them paid by hand marks it as complimentary. Confirm the change (confirmManagedByStripe).`,
+  );
+}
 
 /** How Stripe's changes appear in the Activity log: no person made them. */
 export const STRIPE_ACTOR = { id: null, email: 'Stripe' } as const;
@@ -39,6 +62,7 @@ export class MembershipTiers {
     source: TierChangeSource,
     billing?: { observedAt: Date; record: BillingRecord },
   ): Promise<UserDoc | null> {
+    if (source.kind === 'admin') assertTierChangeConfirmed(user, tier, source.confirmedManagedByStripe);
     const tierSource = sourceOf(source, tier);
     // An edit that leaves the tier as it is (the console's row sends every field) says nothing of why.
     if (source.kind === 'admin' && user.membershipTier === tier) return user;

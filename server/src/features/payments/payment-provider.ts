@@ -23,6 +23,13 @@ export interface PaymentProvider {
   verifyEvent(payload: Buffer, signature: string | undefined): PaymentEvent;
   /** The subscription as it is now at the provider; null when the provider has no such subscription. */
   readSubscription(id: string): Promise<SubscriptionState | null>;
+  /**
+   * Ends a subscription at once: no further charge, no final invoice (an account being deleted).
+   * Answers the subscription as it ended; null when the provider has no such subscription. One
+   * that had already ended is not an error. Throws ProviderError when the provider cannot be
+   * reached or refuses.
+   */
+  cancelSubscription(id: string, reason: string): Promise<SubscriptionState | null>;
   /** The prices members can choose, as the provider describes them (unknown ones are left out). */
   readPlans(priceIds: readonly string[]): Promise<PaymentPlan[]>;
   /** Whether the provider accepts the key and the prices exist and recur, in plain words. */

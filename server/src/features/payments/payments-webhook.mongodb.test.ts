@@ -137,13 +137,14 @@ describe.each(STORES)('POST /api/payments/webhook on the $name', ({ openStore })
     const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id });
     await deliver(event);
     expect((await stored(id)).membershipTier).toBe('paid');
-    // The owner makes them free by hand; the same event again must not make them paid.
+    // The owner makes them free by hand (past the warning that Stripe manages the tier); the
+    // same event again must not make them paid.
     const admin = await createUser(t, { role: 'admin' });
     const edit = await t.app.inject({
       method: 'PUT',
       url: `/api/admin/users/${member.user._id}`,
       headers: await confirmed(t, admin.token),
-      payload: { membershipTier: 'free' },
+      payload: { membershipTier: 'free', confirmManagedByStripe: true },
     });
     expect(edit.statusCode).toBe(200);
     const replay = await deliver(event);

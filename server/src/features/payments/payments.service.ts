@@ -1,5 +1,5 @@
 import type { PaymentPlan } from '@common/payment-plans';
-import { PAYING_STATUSES } from '@common/schemas/billing';
+import { ENDED_STATUSES, PAYING_STATUSES } from '@common/schemas/billing';
 import {
   CHECKOUT_RETURN_PARAM,
   type checkoutBody,
@@ -138,6 +138,44 @@ export class PaymentsService {
     } catch (error) {
       throw this.unavailable(error, 'Could not open the Stripe customer portal');
     }
+  }
+
+  /**
+   * Before an account is deleted: its subscription, if one may still charge, is cancelled at once.
+   * When that cannot be done (Stripe unreachable or refusing, or no longer set up on the site),
+   * the deletion is refused with SUBSCRIPTION_NOT_CANCELLED and nothing is deleted: deleting anyway
+   * would leave a person paying every month for an account that no longer exists, with no
+   * "Manage billing" left to stop it, and the owner finding out from a chargeback. Refused, the
+   * account stays whole and can be deleted again in a moment. Answers whether a subscription was
+   * cancelled (for the Activity log). `by` words the refusal for who asked.
+   */
+  async cancelForDeletion(user: UserDoc, by: 'member' | 'admin'): Promise<boolean> {
+    const billing = user.billing;
+    if (!billing?.subscriptionId || (billing.status && ENDED_STATUSES.includes(billing.status))) return false;
+    const refused = (why: string) =>
+      new AppError(
+        'SUBSCRIPTION_NOT_CANCELLED',
+        by === 'member'
+          ? `Your paid subscription could not be cancelled at Stripe (${why}), so your account was not deleted and nothing changed. Please try again in a few minutes.`
+          : `${user.email} pays through Stripe, and the subscription could not be cancelled (${why}), so the user was not deleted and nothing changed. Try again in a moment, or cancel the subscription in Stripe’s dashboard and wait for its event before deleting.`,
+      );
+    const provider = this.deps.settings.providerFor(await this.deps.settings.effective());
+    if (!provider) throw refused('Stripe is not set up on this site any more');
+    try {
+      await provider.cancelSubscription(
+        billing.subscriptionId,
+        'The member’s account was deleted on the site.',
+      );
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      this.deps.log.warn(
+        { ...error.details, userId: user._id },
+        'Could not cancel the subscription of an account being deleted',
+      );
+      throw refused(error.retryable ? 'Stripe could not be reached' : 'Stripe refused the site’s request');
+    }
+    this.deps.log.info({ userId: user._id }, 'Subscription cancelled: the account is being deleted');
+    return true;
   }
 
   private unavailable(error: unknown, what: string): AppError {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PaymentPlan } from '@common/payment-plans';
+import { ENDED_STATUSES } from '@common/schemas/billing';
 import type { PaymentsCheck } from '@common/schemas/payments';
 import Stripe from 'stripe';
 import type { ApiBase } from '../../settings/payments-env';
@@ -140,6 +141,26 @@ export class StripeProvider implements PaymentProvider {
       return toSubscriptionState(await this.client.subscriptions.retrieve(id));
     } catch (error) {
       if (isMissing(error)) return null;
+      throw providerError(error);
+    }
+  }
+
+  async cancelSubscription(id: string, reason: string): Promise<SubscriptionState | null> {
+    try {
+      const ended = await this.client.subscriptions.cancel(id, {
+        // Nothing more is charged for a period the member will not have: no final invoice, no proration.
+        invoice_now: false,
+        prorate: false,
+        cancellation_details: { comment: reason },
+      });
+      return toSubscriptionState(ended);
+    } catch (error) {
+      if (isMissing(error)) return null;
+      // Stripe refuses to cancel a subscription that has already ended; one that has is what was wanted.
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+        const now = await this.readSubscription(id);
+        if (!now || ENDED_STATUSES.includes(now.status)) return now;
+      }
       throw providerError(error);
     }
   }

@@ -16,7 +16,7 @@ import { PlaylistsService } from './playlists.service';
 export function playlistRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const repository = new PlaylistsRepository(ctx.store);
-    const playlists = new PlaylistsService(repository, ctx.slideshowSettings);
+    const playlists = new PlaylistsService(repository, ctx.slideshowSettings, ctx.mediaFolder);
     const current = async (id: string) => {
       const doc = await repository.findById(id);
       return doc ? toPlaylist(doc) : null;

@@ -1,6 +1,7 @@
 import { mediaUrl } from '@common/media';
 import type { PlaylistItem } from '@common/schemas/playlist';
 import { AppError } from '../../lib/app-error';
+import type { MediaFolderRepository } from '../media/media-folder.repository';
 import { listMedia } from '../media/media-library';
 import type { SlideshowSettingsRepository } from '../slideshow/slideshow-settings.repository';
 import type { PlaylistDoc, PlaylistLists, PlaylistsRepository } from './playlists.repository';
@@ -56,6 +57,7 @@ export class PlaylistsService {
   constructor(
     private readonly playlists: PlaylistsRepository,
     private readonly slideshowSettings: SlideshowSettingsRepository,
+    private readonly mediaFolder: MediaFolderRepository,
   ) {}
 
   list(): Promise<PlaylistDoc[]> {
@@ -84,7 +86,6 @@ export class PlaylistsService {
   }
 
   private async keepExisting(input: PlaylistInput): Promise<PlaylistLists> {
-    const { backgroundsBasePath } = await this.slideshowSettings.get();
-    return normalizeLists(input, await libraryUrls(backgroundsBasePath));
+    return normalizeLists(input, await libraryUrls(await this.mediaFolder.get()));
   }
 }

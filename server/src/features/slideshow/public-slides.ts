@@ -3,6 +3,7 @@ import { mediaUrl } from '@common/media';
 import type { PublicSlidesData, Slide, SlideshowPublicResponse } from '@common/schemas/slideshow';
 import { COMPRESS_THRESHOLD, type ContentEncoding, compressBody } from '../../http/compression';
 import { API_SECURITY_HEADERS } from '../../http/security-headers';
+import type { MediaFolderRepository } from '../media/media-folder.repository';
 import { listMedia } from '../media/media-library';
 import type { PlaylistsRepository } from '../playlists/playlists.repository';
 import { libraryUrls } from '../playlists/playlists.service';
@@ -46,6 +47,7 @@ export class PublicSlides {
 
   constructor(
     private readonly slideshowSettings: SlideshowSettingsRepository,
+    private readonly mediaFolder: MediaFolderRepository,
     private readonly playlists: PlaylistsRepository,
   ) {}
 
@@ -97,15 +99,16 @@ export class PublicSlides {
 
   private async build(): Promise<PublicSlidesData> {
     const config = await this.slideshowSettings.get();
+    const folder = await this.mediaFolder.get();
     const playlist = config.activePlaylist ? await this.playlists.findById(config.activePlaylist) : null;
     let slides: Slide[];
     if (playlist) {
-      const library = await libraryUrls(config.backgroundsBasePath);
+      const library = await libraryUrls(folder);
       slides = (playlist.items ?? [])
         .filter((item) => library[item.type]?.has(item.url))
         .map((item) => ({ type: item.type, src: item.url }));
     } else {
-      const files = await listMedia(config.backgroundsBasePath);
+      const files = await listMedia(folder);
       slides = [
         ...files
           .filter((f) => f.category === 'image')
@@ -116,7 +119,7 @@ export class PublicSlides {
       ];
     }
     if (slides.length === 0) slides = [...DEFAULT_SLIDES];
-    else slides = await withPictures(config.backgroundsBasePath, slides);
+    else slides = await withPictures(folder, slides);
     return {
       slides,
       images: [],

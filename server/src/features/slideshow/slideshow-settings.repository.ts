@@ -1,49 +1,42 @@
 import type { SlideshowSettings } from '@common/schemas/slideshow';
 import { SLIDESHOW_DEFAULTS } from '@common/slideshow-defaults';
-import type { Collection, Store, StoredDoc } from '../../store/store';
+import { StoredSettings } from '../../settings/stored-settings';
+import type { Store } from '../../store/store';
 import type { SharedChanges } from '../shared-state/shared-changes';
 
-interface SettingsDoc extends StoredDoc {
-  key: string;
-  value: Partial<SlideshowSettings>;
-}
-
-const SLIDESHOW_KEY = 'slider';
+/** What this document keeps: the slideshow's own settings (the folder is the media library's). */
+export type StoredSlideshowSettings = Omit<SlideshowSettings, 'backgroundsBasePath'>;
 
 /**
  * The slideshow settings, one document in the `settings` collection. Missing fields read as
- * the spec's defaults, so a new install needs no set-up. Media serving reads the base path here.
+ * the spec's defaults, so a new install needs no set-up. The media folder, which the spec's API
+ * shows among these settings, is kept by the media library (MediaFolderRepository).
  */
 export class SlideshowSettingsRepository {
-  private readonly settings: Collection<SettingsDoc>;
+  private readonly settings: StoredSettings<StoredSlideshowSettings>;
 
   constructor(
     store: Store,
-    /** The library's folder until one is chosen (config.mediaDir). */
-    private readonly mediaDir: string,
     private readonly changes: SharedChanges,
   ) {
-    this.settings = store.collection<SettingsDoc>('settings');
+    // Keyed `slider`, its first spelling: saved sites have it under that name.
+    this.settings = new StoredSettings(store, 'slider');
   }
 
-  async init(): Promise<void> {
-    await this.settings.ensureIndex({ field: 'key', unique: true });
+  init(): Promise<void> {
+    return this.settings.init();
   }
 
-  async get(): Promise<SlideshowSettings> {
-    const doc = await this.settings.findOne({ key: SLIDESHOW_KEY });
+  async get(): Promise<StoredSlideshowSettings> {
     return {
-      backgroundsBasePath: this.mediaDir,
       activePlaylist: null,
       ...SLIDESHOW_DEFAULTS,
-      ...doc?.value,
+      ...(await this.settings.read()),
     };
   }
 
-  async save(config: SlideshowSettings): Promise<SlideshowSettings> {
-    const existing = await this.settings.findOne({ key: SLIDESHOW_KEY });
-    if (existing) await this.settings.updateById(existing._id, { value: config });
-    else await this.settings.insertOne({ key: SLIDESHOW_KEY, value: config });
+  async save(config: StoredSlideshowSettings): Promise<StoredSlideshowSettings> {
+    await this.settings.write(config);
     await this.markChanged();
     return this.get();
   }

@@ -75,8 +75,13 @@ function corsOf(reply: FastifyReply): CorsAnswer {
 export function slideshowRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const playlists = new PlaylistsRepository(ctx.store);
-    const publicSlides = new PublicSlides(ctx.slideshowSettings, playlists);
-    const settings = new SlideshowSettingsService(ctx.slideshowSettings, playlists, ctx.config.mediaRoots);
+    const publicSlides = new PublicSlides(ctx.slideshowSettings, ctx.mediaFolder, playlists);
+    const settings = new SlideshowSettingsService(
+      ctx.slideshowSettings,
+      ctx.mediaFolder,
+      playlists,
+      ctx.config.mediaRoots,
+    );
 
     // The busiest route there is: answered before Fastify whenever the answer is ready (see
     // http/fast-lane.ts), and by Fastify otherwise (the first request after a change, a query
@@ -113,7 +118,7 @@ export function slideshowRoutes(ctx: AppContext) {
       { onRequest: ctx.guards.requireAdmin },
       async () => ({
         success: true,
-        data: await ctx.slideshowSettings.get(),
+        data: await settings.read(),
       }),
     );
 
@@ -122,7 +127,7 @@ export function slideshowRoutes(ctx: AppContext) {
       { onRequest: ctx.guards.requireAdmin },
       async (request) => {
         const input = parseInput(slideshowSettingsBody, request.body);
-        const before = await ctx.slideshowSettings.get();
+        const before = await settings.read();
         const data = await settings.save(input);
         await ctx.activity.record(request, {
           kind: 'slider.saved',

@@ -1,7 +1,23 @@
 import { csvHeader, csvRow } from '../../lib/csv';
 import type { UserDoc } from './users.repository';
 
-const HEADER = ['Name', 'Email', 'Role', 'Tier', 'Status', 'Created'];
+/**
+ * The billing columns come last, so a sheet made from the older export keeps its columns: why the
+ * tier is what it is, the subscription's status at Stripe, the end of the period paid for (the
+ * next payment, or the end of access once cancelled) and the Stripe customer.
+ */
+const HEADER = [
+  'Name',
+  'Email',
+  'Role',
+  'Tier',
+  'Status',
+  'Created',
+  'Tier source',
+  'Subscription status',
+  'Period end',
+  'Stripe customer',
+];
 
 /** The users as CSV text, a batch of rows at a time, so that a large list never sits in memory or in one string. */
 export async function* usersCsv(batches: AsyncIterable<UserDoc[]>): AsyncGenerator<string> {
@@ -16,6 +32,10 @@ export async function* usersCsv(batches: AsyncIterable<UserDoc[]>): AsyncGenerat
         user.membershipTier,
         user.status,
         user.createdAt.toISOString(),
+        user.tierSource ?? '',
+        user.billing?.status ?? '',
+        user.billing?.currentPeriodEnd?.toISOString() ?? '',
+        user.billing?.customerId ?? '',
       ]);
     }
     yield chunk;

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
+import type { UserDoc } from './users.repository';
 
 let t: TestApp;
 let token: string;
@@ -37,7 +38,9 @@ describe('GET /api/admin/users/export.csv', () => {
       /^attachment; filename="users-\d{4}-\d{2}-\d{2}\.csv"$/,
     );
     const lines = rows(response.body);
-    expect(lines[0]).toBe('"Name","Email","Role","Tier","Status","Created"');
+    expect(lines[0]).toBe(
+      '"Name","Email","Role","Tier","Status","Created","Tier source","Subscription status","Period end","Stripe customer"',
+    );
     expect(lines).toHaveLength(26);
     expect(lines[1]).toMatch(/^"Member 24","m24@example.com","user","free","active","\d{4}-/);
     expect(lines[25]).toMatch(/^"Member 00",/);
@@ -57,6 +60,41 @@ describe('GET /api/admin/users/export.csv', () => {
     });
     const lines = rows((await exportCsv('?sortBy=email&sortOrder=asc')).body);
     expect(lines[1]).toMatch(/^"'=HYPERLINK\(""http:\/\/evil"",""click""\), Bob","bob@example.com",/);
+  });
+
+  it('gives each member’s billing: why they are paid, Stripe’s status, the period end and the customer', async () => {
+    await t.store.collection<UserDoc>('users').insertMany([
+      {
+        name: 'Payer',
+        email: 'payer@example.com',
+        password: 'x',
+        role: 'user',
+        membershipTier: 'paid',
+        status: 'active',
+        tierSource: 'stripe',
+        billing: {
+          customerId: 'cus_123',
+          subscriptionId: 'sub_123',
+          status: 'past_due',
+          currentPeriodEnd: new Date('2030-05-01T00:00:00Z'),
+        },
+      },
+      // Whatever a billing cell holds goes through the same quoting and defusing as a name.
+      {
+        name: 'Odd',
+        email: 'odd@example.com',
+        password: 'x',
+        role: 'user',
+        membershipTier: 'free',
+        status: 'active',
+        billing: { customerId: '=cmd|"/c calc"' },
+      },
+    ]);
+    const lines = rows((await exportCsv('?sortBy=email&sortOrder=asc')).body);
+    expect(lines[1]).toMatch(/^"Odd",.*,"","","","'=cmd\|""\/c calc"""$/);
+    // Never billed: empty billing cells.
+    expect(lines[2]).toMatch(/^"Owner","owner@example.com","admin","free","active","[^"]+","","","",""$/);
+    expect(lines[3]).toMatch(/^"Payer",.*,"stripe","past_due","2030-05-01T00:00:00.000Z","cus_123"$/);
   });
 
   it('refuses an unknown sort field like the list does', async () => {

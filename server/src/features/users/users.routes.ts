@@ -15,6 +15,7 @@ import type { PublicUser } from '@common/schemas/user';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { parseInput } from '../../lib/validate';
+import { SUBSCRIPTION_CANCELLED } from '../account/account-removal';
 import type { ActivityInput } from '../activity/activity.service';
 import type { MembershipTiers } from '../payments/membership-tier';
 import type { UserChange, UsersService } from './users.service';
@@ -47,8 +48,10 @@ export function adminUsersRoutes(
     });
 
     app.post<{ Reply: UserResponse }>('/users', async (request, reply) => {
-      const user = await users.create(parseInput(createUserBody, request.body), () =>
-        ctx.reauth.require(request),
+      const user = await users.create(
+        parseInput(createUserBody, request.body),
+        () => ctx.reauth.require(request),
+        tiers && ((created, tier) => tiers.change(created, tier, { kind: 'admin', request })),
       );
       await ctx.activity.record(request, {
         kind: 'user.created',
@@ -66,7 +69,13 @@ export function adminUsersRoutes(
         body,
         { userId: request.user!._id, sessionId: request.sessionId! },
         () => ctx.reauth.require(request),
-        tiers && ((user, tier) => tiers.change(user, tier, { kind: 'admin', request })),
+        tiers &&
+          ((user, tier) =>
+            tiers.change(user, tier, {
+              kind: 'admin',
+              request,
+              confirmedManagedByStripe: body.confirmManagedByStripe,
+            })),
       );
       await ctx.activity.record(request, {
         ...describeUpdate(change, Boolean(body.password)),
@@ -78,10 +87,12 @@ export function adminUsersRoutes(
 
     app.delete<{ Reply: DeleteUserResponse }>('/users/:id', async (request) => {
       const { id } = parseInput(userIdParam, request.params);
-      const user = await users.delete(id, request.user!._id, () => ctx.reauth.require(request));
+      const { user, subscriptionCancelled } = await users.delete(id, request.user!._id, () =>
+        ctx.reauth.require(request),
+      );
       await ctx.activity.record(request, {
         kind: 'user.deleted',
-        summary: `Deleted ${user.email}${user.role === 'admin' ? ' (an administrator)' : ''}`,
+        summary: `Deleted ${user.email}${user.role === 'admin' ? ' (an administrator)' : ''}${subscriptionCancelled ? SUBSCRIPTION_CANCELLED : ''}`,
         before: user,
       });
       // After the entry above, so that it goes with the rest of the person's entries.

@@ -2,9 +2,11 @@ import type { AdminStats, CreateUserBody, UpdateUserBody, UserListQuery } from '
 import type { PublicUser } from '@common/schemas/user';
 import { AppError } from '../../lib/app-error';
 import { DuplicateKeyError, type Filter, type SortSpec } from '../../store/store';
+import { AccountRemoval } from '../account/account-removal';
 import { voidEmailChange } from '../account/email-change';
 import { hashPassword } from '../auth/passwords';
 import { billingFilter } from '../payments/billing-filter';
+import { assertTierChangeConfirmed } from '../payments/membership-tier';
 import type { SessionsService } from '../sessions/sessions.service';
 import type { StoreLeases } from '../shared-state/store-lease';
 import { toPublicUser, type UserDoc, type UsersRepository } from './users.repository';
@@ -48,6 +50,8 @@ const ADMINS_LEASE = 'admins';
 /** Demo users share a password published in docs/console.md, so the console must never be theirs. */
 const DEMO_ADMIN =
   'Demo users cannot be administrators: their password is published. Add a new user as an administrator instead.';
+
+const BILLING_CHANGED = 'This user’s billing changed while they were being deleted. Please try again.';
 
 const SELF_DELETE = 'You cannot delete your own account from the console. Another administrator can do it.';
 
@@ -99,6 +103,7 @@ export class UsersService {
     private readonly users: UsersRepository,
     private readonly sessions: SessionsService,
     private readonly leases: StoreLeases,
+    private readonly removal = new AccountRemoval(users, sessions),
   ) {}
 
   async list(query: UserListQuery): Promise<UserPage> {
@@ -155,17 +160,29 @@ export class UsersService {
     };
   }
 
-  /** Creating an administrator needs the password again (`confirm`), a member does not. */
-  async create(body: CreateUserBody, confirm: ConfirmReauth): Promise<PublicUser> {
+  /**
+   * Creating an administrator needs the password again (`confirm`), a member does not. With
+   * `changeTier`, a paid user is made free then paid through it, like an edit, so the reason
+   * (complimentary) and `paidSince` are recorded the one way.
+   */
+  async create(body: CreateUserBody, confirm: ConfirmReauth, changeTier?: ChangeTier): Promise<PublicUser> {
     if (body.role === 'admin') await confirm();
     const { password, ...fields } = body;
     const passwordHash = await hashPassword(password);
+    const byTierFunction = Boolean(changeTier) && fields.membershipTier !== 'free';
+    let created: UserDoc;
     try {
-      return toPublicUser(await this.users.create({ ...fields, password: passwordHash }));
+      created = await this.users.create({
+        ...fields,
+        ...(byTierFunction ? { membershipTier: 'free' as const } : {}),
+        password: passwordHash,
+      });
     } catch (error) {
       if (error instanceof DuplicateKeyError) throw new AppError('CONFLICT', DUPLICATE_EMAIL);
       throw error;
     }
+    if (byTierFunction && changeTier) created = (await changeTier(created, fields.membershipTier)) ?? created;
+    return toPublicUser(created);
   }
 
   /**
@@ -183,7 +200,8 @@ export class UsersService {
     const changes: Partial<UserDoc> = {};
     // An undefined value would unset the field in the store, so only given fields are copied.
     for (const [key, value] of Object.entries(body)) {
-      if (value === undefined || key === 'password' || (key === 'membershipTier' && changeTier)) continue;
+      if (value === undefined || key === 'password' || key === 'confirmManagedByStripe') continue;
+      if (key === 'membershipTier' && changeTier) continue;
       Object.assign(changes, { [key]: value });
     }
     if (body.password) changes.password = await hashPassword(body.password);
@@ -192,6 +210,8 @@ export class UsersService {
       const current = await this.find(id);
       const next = { ...current, ...changes };
       if (current.demo && next.role === 'admin') throw new AppError('FORBIDDEN', DEMO_ADMIN);
+      if (body.membershipTier)
+        assertTierChangeConfirmed(current, body.membershipTier, body.confirmManagedByStripe);
       if (movesConsoleRights(current, changes)) await confirm();
       // A new password is a recovery: whoever asked to move the account elsewhere may be the
       // intruder it shuts out, so a pending e-mail change ends with it.
@@ -212,17 +232,31 @@ export class UsersService {
     });
   }
 
-  /** Nobody deletes themselves here; deleting another administrator needs the password again. */
-  async delete(id: string, actorId: string, confirm: ConfirmReauth): Promise<PublicUser> {
+  /**
+   * Nobody deletes themselves here; deleting another administrator needs the password again. A
+   * paid subscription is cancelled first, outside the lease (Stripe may take seconds), after the
+   * checks that would refuse the deletion anyway; when it cannot be cancelled, nothing is deleted.
+   */
+  async delete(
+    id: string,
+    actorId: string,
+    confirm: ConfirmReauth,
+  ): Promise<{ user: PublicUser; subscriptionCancelled: boolean }> {
     if (id === actorId) throw new AppError('FORBIDDEN', SELF_DELETE);
+    const before = await this.find(id);
+    if (before.role === 'admin') await confirm();
+    if (isActiveAdmin(before)) await this.keepOneAdmin();
+    const subscriptionCancelled = await this.removal.endBilling(before, 'admin');
     return this.guardAdmins(async (held) => {
       const current = await this.find(id);
-      if (current.role === 'admin') await confirm();
+      if (current.role === 'admin' && before.role !== 'admin') await confirm();
       if (isActiveAdmin(current)) await this.keepOneAdmin();
+      // A subscription started since the one cancelled above would go on charging.
+      if (current.billing?.subscriptionId !== before.billing?.subscriptionId)
+        throw new AppError('CONFLICT', BILLING_CHANGED);
       held.assertHeld();
-      if (!(await this.users.delete(id))) throw new AppError('NOT_FOUND', 'User not found.');
-      await this.sessions.endAll(id);
-      return toPublicUser(current);
+      if (!(await this.removal.delete(current))) throw new AppError('NOT_FOUND', 'User not found.');
+      return { user: toPublicUser(current), subscriptionCancelled };
     });
   }
 

@@ -1,4 +1,5 @@
 import { DELETE_CONFIRMATION } from '@common/schemas/account';
+import { ENDED_STATUSES } from '@common/schemas/billing';
 import type { Role } from '@common/schemas/user';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -6,6 +7,7 @@ import { FormMessage } from '../../../components/ui/form-message';
 import { PasswordField } from '../../../components/ui/password-field';
 import { TextField } from '../../../components/ui/text-field';
 import { useForgetSession } from '../../../lib/use-logout';
+import { useMemberBilling } from '../../payments/api';
 import { useDeleteAccount } from '../api';
 import { errorText } from '../error-text';
 import { ACTION_ROW, Section } from './section';
@@ -19,6 +21,9 @@ export function DeleteSection({ role, retentionDays }: { role: Role; retentionDa
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const remove = useDeleteAccount();
+  const subscription = useMemberBilling().data?.subscription;
+  // The server cancels a subscription that has not ended before it deletes anything.
+  const cancelsSubscription = Boolean(subscription && !ENDED_STATUSES.includes(subscription.status));
 
   if (role === 'admin') {
     return (
@@ -39,7 +44,7 @@ export function DeleteSection({ role, retentionDays }: { role: Role; retentionDa
     <Section
       title="Delete account"
       tone="danger"
-      intro={`Deletes your account and signs you out everywhere. This cannot be undone. The site's Activity log keeps its entries about your account (what was changed, when, and from which network address) for up to ${retentionDays} days, without your name or e-mail address.`}
+      intro={`Deletes your account and signs you out everywhere.${cancelsSubscription ? ' Your subscription is cancelled at once: no further payment is taken, and your paid access ends now.' : ''} This cannot be undone. The site's Activity log keeps its entries about your account (what was changed, when, and from which network address) for up to ${retentionDays} days, without your name or e-mail address.`}
     >
       <form onSubmit={onSubmit} className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">

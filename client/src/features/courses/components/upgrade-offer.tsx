@@ -3,11 +3,14 @@ import type { ReactNode } from 'react';
 
 const LINK_CLASS =
   'inline-flex items-center rounded-full bg-accent-400 px-5 py-2 text-sm font-semibold text-stone-950 hover:bg-accent-300';
+/** Beside the Upgrade button, which is then the one main action. */
+const QUIET_LINK_CLASS = 'inline-block font-semibold text-accent-300 underline-offset-4 hover:underline';
 
 /**
  * What the paid tier offers, in the owner's words (the console's Courses settings): a sentence
  * and a link. The one place free members are invited to upgrade, so the payment feature's own
- * button goes here too (`children`).
+ * button goes here too (`children`, given only when Stripe is connected): it is then the main
+ * action, and the owner's link a plain one below it.
  */
 export function UpgradeOffer({
   offer,
@@ -20,24 +23,29 @@ export function UpgradeOffer({
 }) {
   if (!offer && !children) return null;
   const external = offer?.upgradeLinkUrl.startsWith('https://');
+  const link = offer?.upgradeLinkUrl && (
+    <a
+      href={offer.upgradeLinkUrl}
+      className={children ? QUIET_LINK_CLASS : LINK_CLASS}
+      {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
+    >
+      {offer.upgradeLinkLabel || 'Upgrade'}
+    </a>
+  );
   return (
     <div
       data-testid="upgrade-offer"
       className={`rounded-xl border border-accent-400/30 bg-accent-400/10 p-4 text-sm text-stone-100 ${className}`}
     >
       {offer?.upgradeText && <p>{offer.upgradeText}</p>}
-      <div className="mt-3 flex flex-wrap items-center gap-3">
-        {offer?.upgradeLinkUrl && (
-          <a
-            href={offer.upgradeLinkUrl}
-            className={LINK_CLASS}
-            {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
-          >
-            {offer.upgradeLinkLabel || 'Upgrade'}
-          </a>
-        )}
-        {children}
-      </div>
+      {children ? (
+        <>
+          <div className={offer?.upgradeText ? 'mt-4' : ''}>{children}</div>
+          {link && <p className="mt-3">{link}</p>}
+        </>
+      ) : (
+        link && <div className="mt-3 flex flex-wrap items-center gap-3">{link}</div>
+      )}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { CHECKOUT_RETURN_PARAM } from '@common/schemas/payments';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useMemberBilling } from '../api';
 
@@ -14,8 +14,9 @@ const BOX = 'rounded-xl border px-4 py-3 text-sm';
  * `?checkout=cancelled`). After a payment it reads the member's tier every 2 seconds until the
  * site has Stripe's confirmation (the webhook), so paid content appears without a reload; after a
  * minute it says so plainly. A cancelled checkout changed nothing, and it says that too.
+ * `onPaid` is called once the payment is confirmed: a page that holds paid content reads it again.
  */
-export function CheckoutReturnNotice() {
+export function CheckoutReturnNotice({ onPaid }: { onPaid?: () => void } = {}) {
   const [params, setParams] = useSearchParams();
   const [outcome] = useState(() => params.get(CHECKOUT_RETURN_PARAM));
   const [timedOut, setTimedOut] = useState(false);
@@ -44,8 +45,13 @@ export function CheckoutReturnNotice() {
       { replace: true },
     );
   }, [outcome, settled, params, setParams]);
+  // The latest callback, without calling it again each time the page draws a new one.
+  const paidCallback = useRef(onPaid);
+  paidCallback.current = onPaid;
   useEffect(() => {
-    if (paid && outcome === 'success') void queryClient.invalidateQueries({ queryKey: ['account'] });
+    if (!paid || outcome !== 'success') return;
+    void queryClient.invalidateQueries({ queryKey: ['account'] });
+    paidCallback.current?.();
   }, [paid, outcome, queryClient]);
 
   if (!outcome || dismissed || (outcome !== 'success' && outcome !== 'cancelled')) return null;

@@ -14,8 +14,8 @@ export const KEY_PERMISSIONS = [
   { resource: 'Customer portal', access: 'Write', why: 'the page Manage billing opens' },
   {
     resource: 'Subscriptions',
-    access: 'Read',
-    why: 'each event is checked against the subscription as it is now',
+    access: 'Write',
+    why: 'each event is checked against the subscription as it is now; deleting an account cancels it',
   },
   { resource: 'Prices', access: 'Read', why: 'the amounts on the Upgrade buttons, and Test' },
 ] as const;

@@ -1,4 +1,6 @@
 import { describePlan } from '@common/payment-plans';
+import { CHECKOUT_RETURN_PARAM } from '@common/schemas/payments';
+import { useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
 import { useCheckout, usePaymentPlans } from '../api';
@@ -14,15 +16,27 @@ export interface UpgradeButtonProps {
 }
 
 /**
+ * Whether <UpgradeButton /> shows: Stripe is connected (the server's `available`), and no payment
+ * just made is being confirmed (the page still has `?checkout=success`, which
+ * <CheckoutReturnNotice /> takes away once settled): a second click would be a second subscription.
+ */
+export function useUpgradeShown(): boolean {
+  const plans = usePaymentPlans();
+  const [params] = useSearchParams();
+  return Boolean(plans.data?.available) && params.get(CHECKOUT_RETURN_PARAM) !== 'success';
+}
+
+/**
  * Upgrade to the paid tier: one button per price the owner offers ("Upgrade — £12.00 a month"),
- * each starting Stripe Checkout for the signed-in member. Renders nothing while Stripe is not
- * connected, so any page may show it wherever a free member meets paid content.
+ * each starting Stripe Checkout for the signed-in member. Renders nothing unless useUpgradeShown,
+ * so any page may show it wherever a free member meets paid content.
  */
 export function UpgradeButton({ returnPath, className = '' }: UpgradeButtonProps) {
   const plans = usePaymentPlans();
   const checkout = useCheckout();
+  const shown = useUpgradeShown();
   useResetOnReturn(checkout.reset);
-  if (!plans.data?.available) return null;
+  if (!shown || !plans.data) return null;
   const only = plans.data.plans.length === 1;
   return (
     <div className={`space-y-3 ${className}`}>

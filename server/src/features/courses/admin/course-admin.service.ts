@@ -8,7 +8,7 @@ import type {
 import { AppError } from '../../../lib/app-error';
 import { DuplicateKeyError } from '../../../store/store';
 import type { CatalogRepository, CourseDoc, LessonDoc, SectionDoc } from '../catalog.repository';
-import { lessonKind } from '../course-views';
+import { courseHead, lessonKind } from '../course-views';
 import type { ProgressRepository } from '../progress/progress.repository';
 import type { LessonAdminService } from './lesson-admin.service';
 import { freeSlug, RESERVED_SLUGS, slugFromTitle } from './slug';
@@ -239,12 +239,7 @@ export class CourseAdminService {
         })),
     }));
     return {
-      id: course._id,
-      slug: course.slug,
-      title: course.title,
-      summary: course.summary,
-      coverUrl: course.coverUrl,
-      access: course.access,
+      ...courseHead(course),
       published: course.published,
       sections: outline,
       updatedAt: course.updatedAt.toISOString(),

@@ -1,9 +1,6 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../../../http/error-handler';
-import { etagMatches, parseRange } from '../../media/http-range';
-import { MEDIA_CSP } from '../../media/media-serve';
+import { sendMediaFile } from '../../media/send-media-file';
 import type { SessionsRepository } from '../../sessions/sessions.repository';
 import type { UsersRepository } from '../../users/users.repository';
 import { lessonLock, viewerOf } from '../access/access-rules';
@@ -94,39 +91,15 @@ async function serve(
         ),
       );
 
-  const handle = await open(
-    deps.folder.pathOf(verdict.storedName),
-    constants.O_RDONLY | constants.O_NOFOLLOW,
-  ).catch(() => null);
-  if (!handle) return reply.code(404).send(errorBody('NOT_FOUND', 'No such file.'));
-  let streaming = false;
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) return reply.code(404).send(errorBody('NOT_FOUND', 'No such file.'));
-    const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
-    reply
-      .header('Content-Type', verdict.mime)
-      .header('Accept-Ranges', 'bytes')
-      .header('ETag', etag)
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Content-Security-Policy', MEDIA_CSP)
-      .header(
-        'Content-Disposition',
-        `${verdict.role === 'download' ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(verdict.name)}`,
-      );
-    const ifNoneMatch = request.headers['if-none-match'];
-    if (ifNoneMatch && etagMatches(ifNoneMatch, etag)) return reply.code(304).send();
-    const ifRange = request.headers['if-range'];
-    const range = !ifRange || ifRange === etag ? parseRange(request.headers.range, info.size) : null;
-    if (range === 'unsatisfiable')
-      return reply.code(416).header('Content-Range', `bytes */${info.size}`).send();
-    const { start, end } = range ?? { start: 0, end: info.size - 1 };
-    if (range) reply.code(206).header('Content-Range', `bytes ${start}-${end}/${info.size}`);
-    reply.header('Content-Length', String(Math.max(0, end - start + 1)));
-    if (request.method === 'HEAD' || info.size === 0) return reply.send();
-    streaming = true;
-    return reply.send(handle.createReadStream({ start, end }));
-  } finally {
-    if (!streaming) await handle.close();
-  }
+  return sendMediaFile(
+    request,
+    reply,
+    {
+      absolute: deps.folder.pathOf(verdict.storedName),
+      contentType: verdict.mime,
+      cacheControl: 'private, no-store',
+      disposition: `${verdict.role === 'download' ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(verdict.name)}`,
+    },
+    () => reply.code(404).send(errorBody('NOT_FOUND', 'No such file.')),
+  );
 }

@@ -176,6 +176,22 @@ export class ProgressRepository {
     return new Map(docs.map((doc) => [doc._id, doc]));
   }
 
+  /**
+   * Forgets a member's progress in every course (their account was deleted), taking them off
+   * each course's kept numbers: `counted` says whether their progress was counted (members' is,
+   * administrators' never is). A document is taken off the numbers only by the call that deleted
+   * it, so two deletions at once never count a member off twice. Answers how many were removed.
+   */
+  async forgetMember(userId: string, { counted }: { counted: boolean }): Promise<number> {
+    let removed = 0;
+    for (const doc of await this.progress.find({ userId })) {
+      if (!(await this.progress.deleteById(doc._id))) continue;
+      removed += 1;
+      if (counted) await this.addToCounts(doc.courseId, { started: -1, completed: doc.completedAt ? -1 : 0 });
+    }
+    return removed;
+  }
+
   /** Forgets a course's progress and counts (the course was deleted), a batch at a time. */
   async forgetCourse(courseId: string): Promise<number> {
     await this.counts.deleteById(courseId);
