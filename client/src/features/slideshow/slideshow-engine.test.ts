@@ -1,17 +1,16 @@
 import type { Slide } from '@common/schemas/slideshow';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PRELOAD_TIMEOUT_MS, SETTLE_MS, SlideshowEngine } from './slideshow-engine';
+import { describe, expect, it } from 'vitest';
+import { PRELOAD_TIMEOUT_MS, SETTLE_MS } from './slideshow-engine';
+import { stageEngine, TIMING, tick } from './slideshow-test-support';
 
-const TIMING = { cycleTime: 4000, transitionDuration: 1000 };
 const image = (name: string): Slide => ({ type: 'image', src: `/media/image/${name}.png` });
 const video = (name: string): Slide => ({ type: 'video', src: `/media/video/${name}.mp4` });
 
-let layers: [HTMLDivElement, HTMLDivElement];
-let engine: SlideshowEngine;
+const stage = stageEngine();
 
 const media = () => [...document.querySelectorAll<HTMLImageElement | HTMLVideoElement>('img, video')];
 const find = (src: string) => media().find((m) => m.getAttribute('src') === src);
-const activeLayer = () => layers.find((l) => l.dataset.active === 'true');
+const activeLayer = () => stage.layers.find((l) => l.dataset.active === 'true');
 const visibleSrc = () => activeLayer()?.firstElementChild?.getAttribute('src') ?? null;
 /** Fires the load event of the element that is loading `src` (the browser's part in jsdom). */
 function finishLoading(
@@ -23,26 +22,10 @@ function finishLoading(
     throw new Error(`${src} is not loading; loading: ${media().map((m) => m.getAttribute('src'))}`);
   element.dispatchEvent(new Event(event));
 }
-const tick = (ms: number) => vi.advanceTimersByTimeAsync(ms);
-
-beforeEach(() => {
-  vi.useFakeTimers();
-  vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(() => Promise.resolve());
-  vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(() => {});
-  vi.spyOn(HTMLMediaElement.prototype, 'load').mockImplementation(() => {});
-  layers = [document.createElement('div'), document.createElement('div')];
-  document.body.replaceChildren(...layers);
-  engine = new SlideshowEngine(layers[0], layers[1]);
-});
-afterEach(() => {
-  engine.destroy();
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
 
 describe('SlideshowEngine', () => {
   it('fades each image in after it loads and the settle delay, then moves on after the cycle time', async () => {
-    engine.setData([image('a'), image('b')], TIMING);
+    stage.engine.setData([image('a'), image('b')], TIMING);
     await tick(0);
     expect(visibleSrc()).toBeNull();
     finishLoading('/media/image/a.png');
@@ -73,7 +56,7 @@ describe('SlideshowEngine', () => {
   });
 
   it('fades through black when the next item fails to load, then carries on with the one after', async () => {
-    engine.setData([image('a'), image('broken'), image('c')], TIMING);
+    stage.engine.setData([image('a'), image('broken'), image('c')], TIMING);
     await tick(0);
     finishLoading('/media/image/a.png');
     await tick(SETTLE_MS + TIMING.transitionDuration);
@@ -81,7 +64,7 @@ describe('SlideshowEngine', () => {
     await tick(TIMING.cycleTime);
     // Nothing is shown: the layer of a fades out to the black beneath.
     expect(activeLayer()).toBeUndefined();
-    expect(layers.every((l) => l.style.opacity === '0')).toBe(true);
+    expect(stage.layers.every((l) => l.style.opacity === '0')).toBe(true);
     await tick(TIMING.transitionDuration);
     finishLoading('/media/image/c.png');
     await tick(SETTLE_MS);
@@ -89,7 +72,7 @@ describe('SlideshowEngine', () => {
   });
 
   it('gives up on an item that takes longer than the preload timeout', async () => {
-    engine.setData([image('a'), video('slow'), image('c')], TIMING);
+    stage.engine.setData([image('a'), video('slow'), image('c')], TIMING);
     await tick(0);
     finishLoading('/media/image/a.png');
     await tick(SETTLE_MS + TIMING.transitionDuration);
@@ -107,7 +90,7 @@ describe('SlideshowEngine', () => {
   });
 
   it('plays a video muted and inline to its end when it is longer than the cycle time', async () => {
-    engine.setData([video('long'), image('b')], TIMING);
+    stage.engine.setData([video('long'), image('b')], TIMING);
     await tick(0);
     finishLoading('/media/video/long.mp4');
     await tick(SETTLE_MS);
@@ -125,7 +108,7 @@ describe('SlideshowEngine', () => {
   });
 
   it('keeps a short video going until the cycle time is up', async () => {
-    engine.setData([video('short'), image('b')], TIMING);
+    stage.engine.setData([video('short'), image('b')], TIMING);
     await tick(0);
     finishLoading('/media/video/short.mp4');
     await tick(SETTLE_MS + TIMING.transitionDuration);
@@ -138,22 +121,22 @@ describe('SlideshowEngine', () => {
   });
 
   it('stands still while the tab is hidden', async () => {
-    engine.setData([image('a'), image('b')], TIMING);
+    stage.engine.setData([image('a'), image('b')], TIMING);
     await tick(0);
     finishLoading('/media/image/a.png');
     await tick(SETTLE_MS + TIMING.transitionDuration);
     finishLoading('/media/image/b.png');
-    engine.setHidden(true);
+    stage.engine.setHidden(true);
     await tick(TIMING.cycleTime * 5);
     expect(visibleSrc()).toBe('/media/image/a.png');
-    engine.setHidden(false);
+    stage.engine.setHidden(false);
     await tick(TIMING.cycleTime - TIMING.transitionDuration + SETTLE_MS);
     expect(visibleSrc()).toBe('/media/image/b.png');
   });
 
   it('changes slides without a fade when reduced motion is preferred', async () => {
-    engine.setReducedMotion(true);
-    engine.setData([image('a'), image('b')], TIMING);
+    stage.engine.setReducedMotion(true);
+    stage.engine.setData([image('a'), image('b')], TIMING);
     await tick(0);
     finishLoading('/media/image/a.png');
     await tick(SETTLE_MS);
@@ -161,17 +144,17 @@ describe('SlideshowEngine', () => {
   });
 
   it('goes on from the current slide when new data arrives, and fades out when none are left', async () => {
-    engine.setData([image('a'), image('b')], TIMING);
+    stage.engine.setData([image('a'), image('b')], TIMING);
     await tick(0);
     finishLoading('/media/image/a.png');
     await tick(SETTLE_MS);
-    engine.setData([image('z'), image('a'), image('y')], TIMING);
+    stage.engine.setData([image('z'), image('a'), image('y')], TIMING);
     await tick(TIMING.transitionDuration);
     // b was already on its way; after it, the new list goes on from b's absence at its start.
     finishLoading('/media/image/b.png');
     await tick(TIMING.cycleTime);
     expect(visibleSrc()).toBe('/media/image/b.png');
-    engine.setData([], TIMING);
+    stage.engine.setData([], TIMING);
     await tick(TIMING.transitionDuration + TIMING.cycleTime);
     expect(activeLayer()).toBeUndefined();
     expect(media()).toHaveLength(0);

@@ -1,8 +1,8 @@
 import type { Slide } from '@common/schemas/slideshow';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PRELOAD_TIMEOUT_MS, SETTLE_MS, SlideshowEngine } from './slideshow-engine';
+import { describe, expect, it, vi } from 'vitest';
+import { PRELOAD_TIMEOUT_MS, SETTLE_MS } from './slideshow-engine';
+import { stageEngine, TIMING, tick } from './slideshow-test-support';
 
-const TIMING = { cycleTime: 4000, transitionDuration: 1000 };
 const copies = (name: string) =>
   `/media/.copies/${name}/k-480.webp 480w, /media/.copies/${name}/k-1320.webp 1320w`;
 const photo: Slide = { type: 'image', src: '/media/image/photo.jpg', srcset: copies('image/photo.jpg') };
@@ -21,34 +21,17 @@ function screenOf(width: number, pixelRatio: number) {
   vi.spyOn(window, 'devicePixelRatio', 'get').mockReturnValue(pixelRatio);
 }
 
-let layers: [HTMLDivElement, HTMLDivElement];
-let engine: SlideshowEngine;
+const stage = stageEngine();
 
 const images = () => [...document.querySelectorAll('img')];
 const videos = () => [...document.querySelectorAll('video')];
-const activeImage = () => layers.find((l) => l.dataset.active === 'true')?.querySelector('img') ?? null;
-const tick = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+const activeImage = () => stage.layers.find((l) => l.dataset.active === 'true')?.querySelector('img') ?? null;
 const load = (element: Element | undefined | null, event = 'load') =>
   element!.dispatchEvent(new Event(event));
 
-beforeEach(() => {
-  vi.useFakeTimers();
-  vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(() => Promise.resolve());
-  vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(() => {});
-  vi.spyOn(HTMLMediaElement.prototype, 'load').mockImplementation(() => {});
-  layers = [document.createElement('div'), document.createElement('div')];
-  document.body.replaceChildren(...layers);
-  engine = new SlideshowEngine(layers[0], layers[1]);
-});
-afterEach(() => {
-  engine.destroy();
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
-
 describe('pictures that fit the screen', () => {
   it('offers the browser the copies of an image, sized to the screen width, the original as fallback', async () => {
-    engine.setData([photo, film], TIMING);
+    stage.engine.setData([photo, film], TIMING);
     await tick(0);
     const img = images()[0]!;
     expect(img.getAttribute('srcset')).toBe(photo.srcset);
@@ -57,8 +40,8 @@ describe('pictures that fit the screen', () => {
   });
 
   it('shows a video as its poster and creates no video at all when reduced motion is preferred', async () => {
-    engine.setReducedMotion(true);
-    engine.setData([photo, film, bare], TIMING);
+    stage.engine.setReducedMotion(true);
+    stage.engine.setData([photo, film, bare], TIMING);
     await tick(0);
     load(images()[0]);
     await tick(SETTLE_MS);
@@ -81,8 +64,8 @@ describe('pictures that fit the screen', () => {
   });
 
   it('does the same when the browser asks to save data, and a poster that does not come is skipped like an image', async () => {
-    engine.setSaveData(true);
-    engine.setData([film, photo], TIMING);
+    stage.engine.setSaveData(true);
+    stage.engine.setData([film, photo], TIMING);
     await tick(PRELOAD_TIMEOUT_MS.image - 1);
     expect(images()).toHaveLength(1);
     expect(images()[0]!.getAttribute('src')).toBe(film.poster!.src);
@@ -93,18 +76,18 @@ describe('pictures that fit the screen', () => {
   });
 
   it('plays the video itself again once the visitor no longer asks for stills', async () => {
-    engine.setSaveData(true);
-    engine.setData([photo, film], TIMING);
+    stage.engine.setSaveData(true);
+    stage.engine.setData([photo, film], TIMING);
     await tick(0);
     load(images()[0]);
     await tick(SETTLE_MS);
-    engine.setSaveData(false);
+    stage.engine.setSaveData(false);
     await tick(TIMING.transitionDuration);
     expect(videos().map((v) => v.getAttribute('src'))).toEqual([film.src]);
   });
 
   it('fetches only the start of the next video, and all of it once it shows', async () => {
-    engine.setData([photo, film], TIMING);
+    stage.engine.setData([photo, film], TIMING);
     await tick(0);
     load(images()[0]);
     await tick(SETTLE_MS + TIMING.transitionDuration);
@@ -113,7 +96,7 @@ describe('pictures that fit the screen', () => {
     // Its first frame is enough to count as loaded.
     load(next, 'loadeddata');
     await tick(TIMING.cycleTime);
-    expect(layers.find((l) => l.dataset.active === 'true')?.querySelector('video')).toBe(next);
+    expect(stage.layers.find((l) => l.dataset.active === 'true')?.querySelector('video')).toBe(next);
     expect(next.preload).toBe('auto');
   });
 
@@ -127,7 +110,7 @@ describe('pictures that fit the screen', () => {
     'plays on %s the video copy that fits the screen, else the original',
     async (_, width, ratio, expected) => {
       screenOf(width, ratio);
-      engine.setData([photo, filmWithCopy], TIMING);
+      stage.engine.setData([photo, filmWithCopy], TIMING);
       await tick(0);
       load(images()[0]);
       await tick(SETTLE_MS + TIMING.transitionDuration);
@@ -137,7 +120,7 @@ describe('pictures that fit the screen', () => {
 
   it('plays the original of a video whose copies are not made yet, on any screen', async () => {
     screenOf(390, 3);
-    engine.setData([photo, film], TIMING);
+    stage.engine.setData([photo, film], TIMING);
     await tick(0);
     load(images()[0]);
     await tick(SETTLE_MS + TIMING.transitionDuration);
@@ -146,7 +129,7 @@ describe('pictures that fit the screen', () => {
 
   it('starts loading the next video only its time-out and settle before its turn, which comes on time', async () => {
     const timing = { cycleTime: 8000, transitionDuration: 1500 };
-    engine.setData([photo, film], timing);
+    stage.engine.setData([photo, film], timing);
     await tick(0);
     load(images()[0]);
     await tick(SETTLE_MS);
@@ -162,18 +145,18 @@ describe('pictures that fit the screen', () => {
     await tick(SETTLE_MS);
     expect(activeImage()?.getAttribute('src')).toBe(photo.src);
     await tick(1);
-    expect(layers.find((l) => l.dataset.active === 'true')?.querySelector('video')).toBe(next);
+    expect(stage.layers.find((l) => l.dataset.active === 'true')?.querySelector('video')).toBe(next);
   });
 
   it('fades through black at its turn when the next video does not load within its time-out', async () => {
     const timing = { cycleTime: 8000, transitionDuration: 1500 };
-    engine.setData([photo, film], timing);
+    stage.engine.setData([photo, film], timing);
     await tick(0);
     load(images()[0]);
     await tick(SETTLE_MS + timing.cycleTime - 1);
     expect(activeImage()?.getAttribute('src')).toBe(photo.src);
     await tick(1);
-    expect(layers.some((l) => l.dataset.active === 'true')).toBe(false);
+    expect(stage.layers.some((l) => l.dataset.active === 'true')).toBe(false);
     expect(videos()).toHaveLength(0);
   });
 });
