@@ -23,7 +23,7 @@ export function DataSection() {
   return (
     <Section
       title="Your data"
-      intro="A JSON file with everything this site keeps about you: your account, where you are signed in and the Activity log's entries about your account."
+      intro="A JSON file with everything this site keeps about you: your account and its billing, where you are signed in, your progress in courses and the Activity log's entries about your account."
     >
       {error && (
         <div className="mb-4">
