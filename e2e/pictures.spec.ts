@@ -153,10 +153,21 @@ test.describe('on a 1080p screen', () => {
   }) => {
     test.skip(!hasFfmpeg, 'needs ffmpeg for the poster');
     const requests = mediaRequests(page);
+    const ranges: string[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === clipUrl) ranges.push(response.headers()['content-range'] ?? '');
+    });
     await page.goto('/');
     await expect(activeSlide(page)).toHaveAttribute('src', photoUrl, { timeout: 15_000 });
     await expect(page.getByTestId('slideshow').locator('video')).toHaveAttribute('src', clipUrl);
     await expect(activeSlide(page)).toHaveAttribute('src', clipUrl, { timeout: 6_000 });
     expect(requests).toContain(clipUrl);
+    // Its first answer was its first 512 KB (a sixth of the 3 s clip), and it plays on past that.
+    expect(ranges[0]).toMatch(/^bytes 0-524287\/\d+$/);
+    await expect
+      .poll(() => activeSlide(page).evaluate((video: HTMLVideoElement) => video.currentTime), {
+        timeout: 8_000,
+      })
+      .toBeGreaterThan(2);
   });
 });

@@ -14,6 +14,10 @@ let outside: string;
 const video = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251));
 const SECRET = 'TOP-SECRET-CONTENT';
 const mp4 = Buffer.concat([fixtures.mp4(24), video]);
+/** A video longer than a player's first answer (512 KB), and a picture as long. */
+const long = Buffer.from(Array.from({ length: 1_500_000 }, (_, i) => (i * 7) % 253));
+const longMp4 = Buffer.concat([fixtures.mp4(24), long]);
+const longJpeg = Buffer.concat([fixtures.jpeg(), long]);
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -24,6 +28,8 @@ beforeAll(async () => {
     'image/.upload-1.part': fixtures.png(),
     'image/café au lait.jpg': fixtures.jpeg(),
     'video/clip.mp4': mp4,
+    'video/long.mp4': longMp4,
+    'image/long.jpg': longJpeg,
     'audio/tune.ogg': fixtures.ogg(),
   });
   await mkdir(path.join(base, 'image', 'folder.png'));
@@ -92,6 +98,28 @@ describe('serving /media', () => {
     const several = await fetchMedia('/media/video/clip.mp4', { range: 'bytes=0-1,5-6' });
     expect(several.statusCode).toBe(200);
     expect(several.rawPayload.length).toBe(mp4.length);
+  });
+
+  it("answers a player's first request of a long video with its first 512 KB, and the rest when asked", async () => {
+    const first = await fetchMedia('/media/video/long.mp4', { range: 'bytes=0-' });
+    expect(first.statusCode).toBe(206);
+    expect(first.headers['content-range']).toBe(`bytes 0-524287/${longMp4.length}`);
+    expect(first.headers['content-length']).toBe('524288');
+    expect(first.rawPayload.equals(longMp4.subarray(0, 524288))).toBe(true);
+
+    // Playing on, the browser asks from where the first answer ended and gets all the rest.
+    const rest = await fetchMedia('/media/video/long.mp4', { range: 'bytes=524288-' });
+    expect(rest.headers['content-range']).toBe(`bytes 524288-${longMp4.length - 1}/${longMp4.length}`);
+    expect(Buffer.concat([first.rawPayload, rest.rawPayload]).equals(longMp4)).toBe(true);
+
+    // A range asked with its end, a download (no range) and a picture get exactly what they ask.
+    const named = await fetchMedia('/media/video/long.mp4', { range: `bytes=0-${longMp4.length - 1}` });
+    expect(named.rawPayload.length).toBe(longMp4.length);
+    const download = await fetchMedia('/media/video/long.mp4');
+    expect(download.statusCode).toBe(200);
+    expect(download.rawPayload.equals(longMp4)).toBe(true);
+    const picture = await fetchMedia('/media/image/long.jpg', { range: 'bytes=0-' });
+    expect(picture.headers['content-range']).toBe(`bytes 0-${longJpeg.length - 1}/${longJpeg.length}`);
   });
 
   it('revalidates with ETag and Last-Modified, and honours If-Range', async () => {

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { etagMatches, parseRange } from './http-range';
+import { etagMatches, parseRange, playerRange } from './http-range';
 
 /**
  * Uploaded files are not our code: opened directly they may show themselves, but never run
@@ -44,10 +44,12 @@ export async function sendMediaFile(
 
     const ifRange = request.headers['if-range'];
     const rangeAllowed = !ifRange || ifRange === etag || ifRange === lastModified;
-    const range = rangeAllowed ? parseRange(request.headers.range, info.size) : null;
-    if (range === 'unsatisfiable') {
+    const asked = rangeAllowed ? parseRange(request.headers.range, info.size) : null;
+    if (asked === 'unsatisfiable') {
       return reply.code(416).header('Content-Range', `bytes */${info.size}`).send();
     }
+    const played = /^(video|audio)\//.test(file.contentType);
+    const range = asked && played ? playerRange(request.headers.range, asked) : asked;
     const { start, end } = range ?? { start: 0, end: info.size - 1 };
     if (range) reply.code(206).header('Content-Range', `bytes ${start}-${end}/${info.size}`);
     reply.header('Content-Length', String(Math.max(0, end - start + 1)));

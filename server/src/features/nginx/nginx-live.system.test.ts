@@ -191,6 +191,18 @@ describe.skipIf(!nginxBinary)('the web-server panel on a real nginx', () => {
     for (const hidden of ['/.git/config', '/assets/.env']) expect((await viaNginx(hidden)).status).toBe(403);
   });
 
+  it("hands a video player's first answer on as the app gave it: 512 KB, the rest when asked", async () => {
+    const clip = Buffer.alloc(1_200_000, 7);
+    await mkdir(path.join(dataDir, 'media', 'video'), { recursive: true });
+    await writeFile(path.join(dataDir, 'media', 'video', 'long.mp4'), clip);
+    const first = await viaNginx('/media/video/long.mp4', { range: 'bytes=0-' });
+    expect(first.status).toBe(206);
+    expect(first.headers['content-range']).toBe(`bytes 0-524287/${clip.length}`);
+    expect(first.body.length).toBe(524288);
+    const rest = await viaNginx('/media/video/long.mp4', { range: 'bytes=524288-' });
+    expect(rest.body.length).toBe(clip.length - 524288);
+  });
+
   it('serves the static root itself: gzip on the JS bundle, long-lived cache on hashed assets', async () => {
     const before = logged.length;
     const bundle = await viaNginx(site.bundle, { 'accept-encoding': 'gzip' });
