@@ -1,5 +1,5 @@
 import { type ErrorCode, isErrorCode } from '@common/errors';
-import { clearToken, getToken } from './auth-token';
+import { clearToken, getToken, sessionEndedHere } from './auth-token';
 import { askForPassword, currentProof } from './reauth-proof';
 import { signOutWithMessage } from './signed-out';
 
@@ -114,8 +114,8 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
         window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
         signOutWithMessage(gone);
       }
-    } else if (response.status === 401 && options.auth) {
-      // A rejected token means the session is over; forget it so the guards send the user to sign in.
+    } else if (response.status === 401 && options.auth && !sessionEndedHere()) {
+      // Sent without a token: another tab signed out. Forget it so the guards send the user to sign in.
       clearToken();
       window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
     }

@@ -1,10 +1,15 @@
 import { TOKEN_STORAGE_KEY } from '@common/constants';
 import type { Role } from '@common/schemas/user';
 
-/** The sign-in token lives in localStorage under 'token'. */
+/** Whether this tab ended its session itself and no token has been seen since (a new session). */
+let endedHere = false;
+
+/** The sign-in token lives in localStorage under 'token' (shared by the site's tabs). */
 export function getToken(): string | null {
   try {
-    return localStorage.getItem(TOKEN_STORAGE_KEY);
+    const token = localStorage.getItem(TOKEN_STORAGE_KEY);
+    if (token) endedHere = false;
+    return token;
   } catch {
     return null;
   }
@@ -16,6 +21,21 @@ export function setToken(token: string): void {
 
 export function clearToken(): void {
   localStorage.removeItem(TOKEN_STORAGE_KEY);
+}
+
+/** Ends the session in this tab on purpose: Logout, Sign out everywhere, a deleted account. */
+export function forgetToken(): void {
+  clearToken();
+  endedHere = true;
+}
+
+/**
+ * Whether the missing token is this tab's own doing. A signed-in page still on screen for a
+ * moment after Logout may ask again without a token and be refused: that is the sign-out already
+ * done, not a session that ended in another tab, and must not send the visitor to sign in.
+ */
+export function sessionEndedHere(): boolean {
+  return endedHere && getToken() === null;
 }
 
 /** Where the console hands its session over to itself on another address (the server's new port). */

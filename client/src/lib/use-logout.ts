@@ -2,14 +2,14 @@ import type { LogoutResponse } from '@common/schemas/auth';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api } from './api-client';
-import { clearToken } from './auth-token';
+import { forgetToken } from './auth-token';
 
 /** Forgets the token and any cached data, then goes to the home page (the session is over). */
 export function useForgetSession() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   return () => {
-    clearToken();
+    forgetToken();
     queryClient.clear();
     navigate('/', { replace: true });
   };

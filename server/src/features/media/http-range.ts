@@ -29,21 +29,13 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   return { start, end: last === '' ? size - 1 : Math.min(Number(last), size - 1) };
 }
 
-/** How much of a video or a sound its player's first request gets: see {@link playerRange}. */
-export const FIRST_ANSWER_BYTES = 512 * 1024;
-
 /**
- * A player's first request for a video or a sound is an open range from its start (`bytes=0-`),
- * sent to read its header and first frame: for the next slide while the one before still shows,
- * or for a page that may never play it. Answered whole, a fast link pushes megabytes into the
- * socket before the browser stops reading (Chromium kept 1 MB of a 2 MB clip it wanted the first
- * frame of). Answered with its first 512 KB, the browser asks for the rest (`bytes=524288-`) once
- * it plays: a client reads `Content-Range` to see whether more requests are needed (RFC 9110,
- * 15.3.7). Every other range is answered as asked.
+ * `range`, no longer than `limit` bytes when its header left the end open (`bytes=N-`): the
+ * answer then says where it stops (`Content-Range`), and the player asks on from there.
  */
-export function playerRange(header: string | undefined, range: ByteRange): ByteRange {
-  if (range.start !== 0 || !/^bytes=\s*0\s*-\s*$/i.test(header ?? '')) return range;
-  return { start: 0, end: Math.min(range.end, FIRST_ANSWER_BYTES - 1) };
+export function limitOpenRange(header: string | undefined, range: ByteRange, limit: number): ByteRange {
+  if (!/^bytes=\s*\d+\s*-\s*$/i.test(header ?? '')) return range;
+  return { start: range.start, end: Math.min(range.end, range.start + limit - 1) };
 }
 
 /** Whether an `If-None-Match` list names `etag` (weak comparison, as the header asks). */

@@ -100,17 +100,21 @@ describe('serving /media', () => {
     expect(several.rawPayload.length).toBe(mp4.length);
   });
 
-  it("answers a player's first request of a long video with its first 512 KB, and the rest when asked", async () => {
-    const first = await fetchMedia('/media/video/long.mp4', { range: 'bytes=0-' });
-    expect(first.statusCode).toBe(206);
-    expect(first.headers['content-range']).toBe(`bytes 0-524287/${longMp4.length}`);
-    expect(first.headers['content-length']).toBe('524288');
-    expect(first.rawPayload.equals(longMp4.subarray(0, 524288))).toBe(true);
-
-    // Playing on, the browser asks from where the first answer ended and gets all the rest.
-    const rest = await fetchMedia('/media/video/long.mp4', { range: 'bytes=524288-' });
-    expect(rest.headers['content-range']).toBe(`bytes 524288-${longMp4.length - 1}/${longMp4.length}`);
-    expect(Buffer.concat([first.rawPayload, rest.rawPayload]).equals(longMp4)).toBe(true);
+  it('answers a video 512 KB at a time when the player leaves the end open, and a picture or a named range whole', async () => {
+    const parts: Buffer[] = [];
+    let from = 0;
+    while (from < longMp4.length) {
+      const part = await fetchMedia('/media/video/long.mp4', { range: `bytes=${from}-` });
+      expect(part.statusCode).toBe(206);
+      const end = Math.min(from + 524288, longMp4.length) - 1;
+      expect(part.headers['content-range']).toBe(`bytes ${from}-${end}/${longMp4.length}`);
+      expect(part.headers['content-length']).toBe(String(end - from + 1));
+      parts.push(part.rawPayload);
+      from = end + 1;
+    }
+    // The player got all of it, in three answers.
+    expect(parts).toHaveLength(3);
+    expect(Buffer.concat(parts).equals(longMp4)).toBe(true);
 
     // A range asked with its end, a download (no range) and a picture get exactly what they ask.
     const named = await fetchMedia('/media/video/long.mp4', { range: `bytes=0-${longMp4.length - 1}` });

@@ -62,6 +62,20 @@ export function registerMediaServing(app: FastifyInstance, ctx: ServingContext) 
   });
 }
 
+/**
+ * How much of a slideshow video one request gets. The slideshow loads a video while the slide
+ * before still shows, and a visitor may leave before its turn: Chromium asks for open ranges
+ * (`bytes=0-`) only to read the header and first frame, and on a fast link the server had pushed
+ * a megabyte into the socket before the browser stopped reading (1 MB of a 2 MB clip). Answered
+ * 512 KB at a time, the player asks on as it plays (a client reads `Content-Range` to see
+ * whether more requests are needed, RFC 9110 15.3.7): a few requests for a background clip.
+ * Lesson files are served whole: a member who opened the lesson is there to watch it.
+ */
+export const SLIDESHOW_RANGE_BYTES = 512 * 1024;
+
+/** The most one answer of a library file carries: a video or a sound in steps, a picture whole. */
+const openRangeLimit = (type: string) => (/^(video|audio)\//.test(type) ? SLIDESHOW_RANGE_BYTES : undefined);
+
 const notFoundOf = (reply: FastifyReply) => () =>
   reply.code(404).send(errorBody('NOT_FOUND', 'No such media file'));
 
@@ -80,13 +94,15 @@ async function serveOriginal(request: FastifyRequest, reply: FastifyReply, ctx: 
   if (!check.ok) return notFound();
   // A `?v=<last scan>` URL changes whenever the library does, so it may be kept a day.
   const versioned = /[?&]v=/.test(request.url);
+  const type = contentType(media.category, media.name);
   return sendMediaFile(
     request,
     reply,
     {
       absolute: check.absolute,
-      contentType: contentType(media.category, media.name),
+      contentType: type,
       cacheControl: versioned ? 'public, max-age=86400' : 'public, no-cache',
+      openRangeLimit: openRangeLimit(type),
     },
     notFound,
   );
@@ -106,13 +122,15 @@ async function serveCopy(request: FastifyRequest, reply: FastifyReply, ctx: Serv
   if (!base) return notFound();
   const check = await inspectLibraryFile(base, path.join(copiesFolderOf(base, media), file));
   if (!check.ok) return notFound();
+  const type = file.endsWith('.mp4') ? 'video/mp4' : 'image/webp';
   return sendMediaFile(
     request,
     reply,
     {
       absolute: check.absolute,
-      contentType: file.endsWith('.mp4') ? 'video/mp4' : 'image/webp',
+      contentType: type,
       cacheControl: COPY_CACHE,
+      openRangeLimit: openRangeLimit(type),
     },
     notFound,
   );

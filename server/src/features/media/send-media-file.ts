@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { etagMatches, parseRange, playerRange } from './http-range';
+import { etagMatches, limitOpenRange, parseRange } from './http-range';
 
 /**
  * Uploaded files are not our code: opened directly they may show themselves, but never run
@@ -18,7 +18,14 @@ export const MEDIA_CSP =
 export async function sendMediaFile(
   request: FastifyRequest,
   reply: FastifyReply,
-  file: { absolute: string; contentType: string; cacheControl: string; disposition?: string },
+  file: {
+    absolute: string;
+    contentType: string;
+    cacheControl: string;
+    disposition?: string;
+    /** At most this many bytes answer a range left open (`bytes=N-`); all of them by default. */
+    openRangeLimit?: number;
+  },
   notFound: () => FastifyReply,
 ): Promise<FastifyReply> {
   // O_NOFOLLOW: a file swapped for a link after the check is refused, not followed.
@@ -48,8 +55,8 @@ export async function sendMediaFile(
     if (asked === 'unsatisfiable') {
       return reply.code(416).header('Content-Range', `bytes */${info.size}`).send();
     }
-    const played = /^(video|audio)\//.test(file.contentType);
-    const range = asked && played ? playerRange(request.headers.range, asked) : asked;
+    const limit = file.openRangeLimit;
+    const range = asked && limit ? limitOpenRange(request.headers.range, asked, limit) : asked;
     const { start, end } = range ?? { start: 0, end: info.size - 1 };
     if (range) reply.code(206).header('Content-Range', `bytes ${start}-${end}/${info.size}`);
     reply.header('Content-Length', String(Math.max(0, end - start + 1)));
