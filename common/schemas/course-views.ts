@@ -50,6 +50,8 @@ export interface CourseCard {
   title: string;
   summary: string;
   coverUrl: string | null;
+  /** The cover's resized WebP copies as an `<img srcset>`, once they are made (else the original shows). */
+  coverSrcset?: string;
   access: CourseAccess;
   lessonCount: number;
   totalMinutes: number;

@@ -2,6 +2,7 @@ import { COURSE_ACCESS_LABELS } from '@common/courses';
 import { Link, useParams } from 'react-router';
 import { usePageMeta } from '../../app/page-meta';
 import { PageShell } from '../../app/page-shell';
+import { CourseCover } from './components/course-cover';
 import { CourseNav, useSignedIn } from './components/course-nav';
 import { LockNote } from './components/lock-note';
 import { CheckoutReturn, MemberOffer, useCheckoutReturn } from './components/member-offer';
@@ -46,11 +47,14 @@ export function CoursePage() {
         ) : (
           <article className="mt-4 overflow-hidden rounded-2xl border border-white/10 bg-stone-950/70 shadow-2xl shadow-black/40 backdrop-blur-xl">
             {course?.coverUrl && (
-              <img
-                src={course.coverUrl}
-                alt=""
-                fetchPriority="high"
-                className="aspect-[16/9] w-full object-cover"
+              <CourseCover
+                id={course.id}
+                title={course.title}
+                url={course.coverUrl}
+                srcset={course.coverSrcset}
+                sizes="(min-width: 768px) 768px, 100vw"
+                eager
+                className="aspect-[16/9] w-full"
               />
             )}
             <div className="p-6 sm:p-8">

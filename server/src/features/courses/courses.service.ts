@@ -41,6 +41,8 @@ export class CoursesService {
     private readonly catalog: CatalogRepository,
     private readonly progress: ProgressRepository,
     private readonly links: FileLinks,
+    /** The `srcset` of a cover's resized copies (media library pictures), once they are made. */
+    private readonly coverCopies: (coverUrl: string) => Promise<string | undefined> = async () => undefined,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -49,7 +51,19 @@ export class CoursesService {
       this.catalog.publishedCourses(),
       this.progressByCourse(audience.viewer),
     ]);
-    return courses.map((course) => cardOf(course, audience.viewer, mine.get(course._id) ?? null));
+    return this.withCovers(
+      courses.map((course) => cardOf(course, audience.viewer, mine.get(course._id) ?? null)),
+    );
+  }
+
+  /** Gives each card with a cover the copies a screen picks from: a phone never loads the original. */
+  private withCovers<T extends CourseCard>(cards: T[]): Promise<T[]> {
+    return Promise.all(
+      cards.map(async (card) => {
+        const srcset = card.coverUrl ? await this.coverCopies(card.coverUrl) : undefined;
+        return srcset ? { ...card, coverSrcset: srcset } : card;
+      }),
+    );
   }
 
   /** A published course (or any, for an administrator) by its address, with its sections and lessons. */
@@ -70,9 +84,9 @@ export class CoursesService {
   async course(slug: string, audience: Audience): Promise<CourseDetail> {
     const tree = await this.tree(slug, audience);
     const progress = await this.progressOf(audience.viewer, tree.course._id);
-    const detail = detailOf(tree, audience.viewer, progress, this.clock());
-    if (detail.lock?.reason === 'upgrade') detail.offer = await this.offer();
-    return detail;
+    const [detail] = await this.withCovers([detailOf(tree, audience.viewer, progress, this.clock())]);
+    if (detail!.lock?.reason === 'upgrade') detail!.offer = await this.offer();
+    return detail!;
   }
 
   async lesson(slug: string, lessonId: string, audience: Audience): Promise<LessonView> {
@@ -142,7 +156,9 @@ export class CoursesService {
       this.progressByCourse(viewer),
       this.offer(),
     ]);
-    const cards = courses.map((course) => cardOf(course, viewer, mine.get(course._id) ?? null));
+    const cards = await this.withCovers(
+      courses.map((course) => cardOf(course, viewer, mine.get(course._id) ?? null)),
+    );
     const lastAt = (card: CourseCard) => mine.get(card.id)?.lastAt.getTime() ?? 0;
     const open = cards
       .filter((card) => card.status !== 'locked')

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Slide } from '@common/schemas/slideshow';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { adminApi } from '../../test/courses-kit';
 import { fixtures, multipart } from '../../test/media-fixtures';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import { parseMediaPath } from './media-library';
@@ -212,5 +213,24 @@ describe('resized copies of pictures', () => {
     expect(list.json().files).toEqual([
       expect.objectContaining({ path: 'image/dawn.jpg', thumbnail: copy('thumb') }),
     ]);
+  });
+
+  it('reach course covers: the catalogue and the course page offer the copies, not only the original', async () => {
+    await upload('image', 'cover.jpg', await photo(1600, 900));
+    const call = adminApi(t, admin);
+    const course = await call<{ id: string }>('POST', '/api/admin/courses', { title: 'Calm mornings' });
+    await call('PUT', `/api/admin/courses/${course.id}`, {
+      slug: 'calm-mornings',
+      coverUrl: '/media/image/cover.jpg',
+      access: 'public',
+      published: true,
+    });
+    const manifest = await copiesOf('image/cover.jpg');
+    const copy = (w: number) => `/media/${COPIES_FOLDER}/image/cover.jpg/${manifest.key}-${w}.webp`;
+    const srcset = `${copy(480)} 480w, ${copy(960)} 960w, ${copy(1320)} 1320w, ${copy(1600)} 1600w`;
+    const visitor = (url: string) => t.app.inject({ method: 'GET', url }).then((r) => r.json().data);
+    const [card] = await visitor('/api/courses');
+    expect(card).toMatchObject({ coverUrl: '/media/image/cover.jpg', coverSrcset: srcset });
+    expect(await visitor('/api/courses/calm-mornings')).toMatchObject({ coverSrcset: srcset });
   });
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { MediaPath } from './media-library';
+import { type MediaPath, parseMediaPath } from './media-library';
 
 /**
  * Resized copies of the library's pictures (and stills and smaller copies of its videos) live in one hidden folder
@@ -104,6 +104,22 @@ export async function readManifest(folder: string, key: string): Promise<CopiesM
 export function srcsetOf(media: MediaPath, manifest: CopiesManifest | null): string | undefined {
   if (!manifest?.widths.length) return undefined;
   return manifest.widths.map((w) => `${copyUrl(media, copyFileName(manifest.key, w))} ${w}w`).join(', ');
+}
+
+/** `/media/image/a%20b.jpg` as the library path it names, or null for anything else. */
+export function libraryPathOf(url: string): MediaPath | null {
+  if (!url.startsWith('/media/')) return null;
+  try {
+    return parseMediaPath(url.slice('/media/'.length).split('/').map(decodeURIComponent).join('/'));
+  } catch {
+    return null;
+  }
+}
+
+/** The `srcset` of a library picture's copies by its public URL; undefined until they are made. */
+export async function srcsetOfUrl(base: string, url: string): Promise<string | undefined> {
+  const media = libraryPathOf(url);
+  return media ? srcsetOf(media, await readCopies(base, media)) : undefined;
 }
 
 /** The URL of the copy closest to `wanted` px wide without going under it (else the widest). */

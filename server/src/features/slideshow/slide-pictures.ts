@@ -1,6 +1,5 @@
 import type { Slide } from '@common/schemas/slideshow';
-import { parseMediaPath } from '../media/media-library';
-import { copyNear, readCopies, srcsetOf, videoCopiesOf } from '../media/picture-copies';
+import { copyNear, libraryPathOf, readCopies, srcsetOf, videoCopiesOf } from '../media/picture-copies';
 
 /** The fallback `src` of a poster: wide enough for a phone, for browsers that ignore `srcset`. */
 const POSTER_FALLBACK_WIDTH = 960;
@@ -24,14 +23,4 @@ export async function withPictures(base: string, slides: readonly Slide[]): Prom
       return copies ? { ...slide, poster, copies } : { ...slide, poster };
     }),
   );
-}
-
-/** `/media/image/a%20b.jpg` as the library path it names, or null for anything else. */
-function libraryPathOf(src: string) {
-  if (!src.startsWith('/media/')) return null;
-  try {
-    return parseMediaPath(src.slice('/media/'.length).split('/').map(decodeURIComponent).join('/'));
-  } catch {
-    return null;
-  }
 }

@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { ModalDialog } from '../../../components/ui/modal-dialog';
+import { thumbnailPolling, tileSrc } from '../../../lib/media-tiles';
 import { useNotices } from '../../admin/notices/notices';
 import { fetchFiles, fetchLastScan, mediaKeys, useUploadFile } from '../../media/api';
 
@@ -24,11 +25,17 @@ export function CoverPicker({
   const [progress, setProgress] = useState<number | null>(null);
   const settings = useQuery({ queryKey: mediaKeys.lastScan, queryFn: fetchLastScan });
   const basePath = settings.data?.basePath;
+  // The library's pictures with their thumbnails: the grid and the current cover show those,
+  // never a camera original.
   const images = useQuery({
     queryKey: mediaKeys.files(basePath ?? '', 'image'),
     queryFn: () => fetchFiles(basePath!, 'image'),
-    enabled: Boolean(basePath) && open,
+    enabled: Boolean(basePath),
+    refetchInterval: thumbnailPolling,
   });
+  const version = settings.data?.lastScan?.timestamp ?? null;
+  const current = value && images.data?.find((file) => mediaUrl(file.path) === value);
+  const shownCover = current ? tileSrc(current, version) : value;
 
   const uploadFile = useUploadFile();
   const upload = async (file: File) => {
@@ -61,7 +68,9 @@ export function CoverPicker({
       <p className="mb-1.5 text-sm font-medium text-stone-300">Cover picture</p>
       <div className="flex items-start gap-4">
         <div className="aspect-[16/9] w-40 shrink-0 overflow-hidden rounded-lg border border-white/10 bg-gradient-to-br from-amber-900/60 via-stone-800 to-stone-950">
-          {value && <img src={value} alt="The current cover" className="h-full w-full object-cover" />}
+          {shownCover && (
+            <img src={shownCover} alt="The current cover" className="h-full w-full object-cover" />
+          )}
         </div>
         <div className="flex flex-col items-start gap-2">
           <Button variant="secondary" onClick={() => setOpen(true)}>
@@ -114,7 +123,7 @@ export function CoverPicker({
                     className="block w-full overflow-hidden rounded-lg border border-white/10 hover:border-accent-400 focus-visible:border-accent-400"
                   >
                     <img
-                      src={mediaUrl(file.path)}
+                      src={tileSrc(file, version)}
                       alt={file.name}
                       loading="lazy"
                       className="aspect-[16/9] w-full object-cover"

@@ -59,6 +59,7 @@ export function CourseCard({
         id={course.id}
         title={course.title}
         url={course.coverUrl}
+        srcset={course.coverSrcset}
         eager={eager}
         className="aspect-[16/9] w-full"
       />

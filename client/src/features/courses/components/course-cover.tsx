@@ -5,16 +5,24 @@ const HUES = [22, 35, 200, 160, 275, 340];
  * A course's picture, or for a course without one a drawn stand-in: its first letter on a
  * gradient of its own. Decorative either way (the title says what it is).
  */
+/** A card's width: the catalogue's grid of three (of at most 64rem), two, or one across. */
+export const CARD_SIZES = '(min-width: 1024px) 330px, (min-width: 640px) 50vw, 100vw';
+
 export function CourseCover({
   id,
   title,
   url,
+  srcset,
+  sizes = CARD_SIZES,
   eager = false,
   className = '',
 }: {
   id: string;
   title: string;
   url: string | null;
+  /** The cover's resized copies; the browser picks the one for `sizes` at the screen's density. */
+  srcset?: string;
+  sizes?: string;
   eager?: boolean;
   className?: string;
 }) {
@@ -22,6 +30,8 @@ export function CourseCover({
     return (
       <img
         src={url}
+        srcSet={srcset}
+        sizes={srcset ? sizes : undefined}
         alt=""
         loading={eager ? 'eager' : 'lazy'}
         fetchPriority={eager ? 'high' : undefined}
