@@ -35,8 +35,8 @@ export async function createCoursesFeature(ctx: AppContext, tokenKey: Uint8Array
   await Promise.all([catalog.init(), progress.init(), files.init()]);
   const folder = new LessonFolder(ctx.config.lessonsDir);
   const links = new FileLinks(tokenKey);
-  const courses = new CoursesService(catalog, progress, links, async (coverUrl) =>
-    srcsetOfUrl(await ctx.mediaFolder.get(), coverUrl),
+  const courses = new CoursesService(catalog, progress, links, async (url) =>
+    srcsetOfUrl(await ctx.mediaFolder.get(), url),
   );
   const lessonAdmin = new LessonAdminService(catalog, files, folder);
   const courseAdmin = new CourseAdminService(catalog, progress, lessonAdmin, ctx.log);

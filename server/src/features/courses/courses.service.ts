@@ -22,6 +22,7 @@ import {
   viewerInfo,
 } from './course-views';
 import type { FileLinks, LinkHolder } from './lesson-files/file-links';
+import { withPictureCopies } from './markdown';
 import type { ProgressDoc, ProgressRepository } from './progress/progress.repository';
 
 /** Who asks, for access (`viewer`), for drafts (`admin`) and for file links (`holder`). */
@@ -41,8 +42,8 @@ export class CoursesService {
     private readonly catalog: CatalogRepository,
     private readonly progress: ProgressRepository,
     private readonly links: FileLinks,
-    /** The `srcset` of a cover's resized copies (media library pictures), once they are made. */
-    private readonly coverCopies: (coverUrl: string) => Promise<string | undefined> = async () => undefined,
+    /** The `srcset` of a media library picture's resized copies (covers, lesson pictures), once made. */
+    private readonly pictureCopies: (url: string) => Promise<string | undefined> = async () => undefined,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -60,7 +61,7 @@ export class CoursesService {
   private withCovers<T extends CourseCard>(cards: T[]): Promise<T[]> {
     return Promise.all(
       cards.map(async (card) => {
-        const srcset = card.coverUrl ? await this.coverCopies(card.coverUrl) : undefined;
+        const srcset = card.coverUrl ? await this.pictureCopies(card.coverUrl) : undefined;
         return srcset ? { ...card, coverSrcset: srcset } : card;
       }),
     );
@@ -141,7 +142,10 @@ export class CoursesService {
       mime: file.mime,
       ...this.links.sign(file.id, file.name, audience.holder, now.getTime()),
     });
-    view.html = (await this.catalog.findBody(lesson._id))?.html ?? '';
+    view.html = await withPictureCopies(
+      (await this.catalog.findBody(lesson._id))?.html ?? '',
+      this.pictureCopies,
+    );
     view.media = lesson.media ? { ...link(lesson.media), kind: lesson.media.kind } : null;
     view.downloads = lesson.downloads.map(link);
     view.position = progress?.positions[lesson._id] ?? 0;

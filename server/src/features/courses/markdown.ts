@@ -105,3 +105,37 @@ export function renderMarkdown(markdown: string): string {
   const html = marked.parse(markdown) as string;
   return sanitizeHtml(html, RULES).trim();
 }
+
+/** A lesson picture's width: the text column beside the outline (at most about 800 px), or the screen. */
+const LESSON_PICTURE_SIZES = '(min-width: 1024px) 800px, 100vw';
+
+/**
+ * A lesson's HTML (as `renderMarkdown` made it) with each media library picture offered in its
+ * resized copies (`srcset`), so a phone never loads a camera original. Done when the lesson is
+ * read, not when it is saved: copies are made after the upload, and renamed when it changes.
+ */
+export async function withPictureCopies(
+  html: string,
+  copiesOf: (url: string) => Promise<string | undefined>,
+): Promise<string> {
+  const pictures = [...html.matchAll(/<img src="(\/media\/image\/[^"]+)"/g)];
+  if (pictures.length === 0) return html;
+  const srcsets = new Map<string, string | undefined>();
+  for (const [, src] of pictures)
+    if (!srcsets.has(src!)) srcsets.set(src!, await copiesOf(unescapeHtml(src!)));
+  return html.replace(/<img src="(\/media\/image\/[^"]+)"/g, (whole, src: string) => {
+    const srcset = srcsets.get(src);
+    return srcset
+      ? `<img src="${src}" srcset="${escapeHtml(srcset)}" sizes="${LESSON_PICTURE_SIZES}" loading="lazy" decoding="async"`
+      : whole;
+  });
+}
+
+const unescapeHtml = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -1,5 +1,6 @@
 import { mkdir, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { AdminCourse, AdminLesson } from '@common/schemas/course-views';
 import type { Slide } from '@common/schemas/slideshow';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -215,10 +216,20 @@ describe('resized copies of pictures', () => {
     ]);
   });
 
-  it('reach course covers: the catalogue and the course page offer the copies, not only the original', async () => {
+  it('reach course covers and lesson pictures: the catalogue, the course and the lesson offer the copies', async () => {
     await upload('image', 'cover.jpg', await photo(1600, 900));
     const call = adminApi(t, admin);
-    const course = await call<{ id: string }>('POST', '/api/admin/courses', { title: 'Calm mornings' });
+    let course = await call<AdminCourse>('POST', '/api/admin/courses', { title: 'Calm mornings' });
+    course = await call<AdminCourse>('POST', `/api/admin/courses/${course.id}/sections`, { title: 'Start' });
+    const { lesson } = await call<{ lesson: AdminLesson }>(
+      'POST',
+      `/api/admin/courses/${course.id}/sections/${course.sections[0]!.id}/lessons`,
+      { title: 'Breathe' },
+    );
+    await call('PUT', `/api/admin/courses/${course.id}/lessons/${lesson.id}`, {
+      markdown:
+        'Sit by a window:\n\n![The view at dawn](/media/image/cover.jpg)\n\n![Elsewhere](/favicon.svg)',
+    });
     await call('PUT', `/api/admin/courses/${course.id}`, {
       slug: 'calm-mornings',
       coverUrl: '/media/image/cover.jpg',
@@ -232,5 +243,11 @@ describe('resized copies of pictures', () => {
     const [card] = await visitor('/api/courses');
     expect(card).toMatchObject({ coverUrl: '/media/image/cover.jpg', coverSrcset: srcset });
     expect(await visitor('/api/courses/calm-mornings')).toMatchObject({ coverSrcset: srcset });
+    const { html } = await visitor(`/api/courses/calm-mornings/lessons/${lesson.id}`);
+    expect(html).toContain(
+      `<img src="/media/image/cover.jpg" srcset="${srcset}" sizes="(min-width: 1024px) 800px, 100vw" loading="lazy" decoding="async" alt="The view at dawn" />`,
+    );
+    // A picture that is not the library's stays as it was written.
+    expect(html).toContain('<img src="/favicon.svg" alt="Elsewhere" />');
   });
 });
