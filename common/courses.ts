@@ -57,3 +57,13 @@ export const LESSON_DOWNLOAD_EXTENSIONS = [
   'csv',
   'md',
 ] as const;
+
+/**
+ * How wide a course cover shows, as `sizes` for its copies: on a card of the catalogue's grid
+ * (three, two or one across, at most 64rem) and across the course page (at most 48rem). The
+ * page's `<img>` and the server's preload of it must say the same, or the copy is fetched twice.
+ */
+export const COVER_SIZES = {
+  card: '(min-width: 1024px) 330px, (min-width: 640px) 50vw, 100vw',
+  page: '(min-width: 768px) 768px, 100vw',
+} as const;

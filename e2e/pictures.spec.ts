@@ -125,6 +125,43 @@ test.describe('on a phone', () => {
   });
 });
 
+test.describe('a course cover on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
+  let courseId = '';
+  test.beforeAll(async () => {
+    const token = await adminToken();
+    const { data } = await apiAs<{ data: { id: string } }>(token, 'POST', '/api/admin/courses', {
+      title: `Covered ${run}`,
+    });
+    courseId = data.id;
+    await apiAs(token, 'PUT', `/api/admin/courses/${courseId}`, {
+      slug: `covered-${run}`,
+      coverUrl: photoUrl,
+      access: 'public',
+      published: true,
+    });
+  });
+  test.afterAll(async () => {
+    await apiAs(await adminToken(), 'DELETE', `/api/admin/courses/${courseId}`);
+  });
+
+  test('is a copy for the card and for the course page, never the camera original', async ({ page }) => {
+    const requests = mediaRequests(page);
+    const copy = new RegExp(`^/media/\\.copies/image/${PHOTO.replace('.', '\\.')}/[0-9a-f]{12}-\\d+\\.webp$`);
+    const shown = (img: HTMLImageElement) => decodeURIComponent(new URL(img.currentSrc).pathname);
+    await page.goto('/courses');
+    const card = page
+      .getByTestId('course-card')
+      .filter({ hasText: `Covered ${run}` })
+      .locator('img');
+    await expect.poll(() => card.evaluate(shown)).toMatch(copy);
+    await page.goto(`/courses/covered-${run}`);
+    const cover = page.locator('article img').first();
+    await expect.poll(() => cover.evaluate(shown)).toMatch(copy);
+    expect(requests).not.toContain(photoUrl);
+  });
+});
+
 test.describe('with reduced motion', () => {
   test.use({ reducedMotion: 'reduce' });
 

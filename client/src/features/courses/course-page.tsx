@@ -1,4 +1,4 @@
-import { COURSE_ACCESS_LABELS } from '@common/courses';
+import { COURSE_ACCESS_LABELS, COVER_SIZES } from '@common/courses';
 import { Link, useParams } from 'react-router';
 import { usePageMeta } from '../../app/page-meta';
 import { PageShell } from '../../app/page-shell';
@@ -52,7 +52,7 @@ export function CoursePage() {
                 title={course.title}
                 url={course.coverUrl}
                 srcset={course.coverSrcset}
-                sizes="(min-width: 768px) 768px, 100vw"
+                sizes={COVER_SIZES.page}
                 eager
                 className="aspect-[16/9] w-full"
               />

@@ -3,7 +3,9 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { BRAND_NAME } from '@common/constants';
 import type { CoursePageData } from '@common/course-page-data';
 import { COURSE_PAGE_DATA_ID } from '@common/course-page-data';
+import { COVER_SIZES } from '@common/courses';
 import { documentTitle, PUBLIC_PAGES } from '@common/public-pages';
+import type { CourseCard } from '@common/schemas/course-views';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import type { SharedChanges } from '../shared-state/shared-changes';
@@ -87,7 +89,10 @@ export class CoursePages {
         title: PUBLIC_PAGES.courses.title,
         description: PUBLIC_PAGES.courses.description,
         path: '/courses',
-        image: courses.find((c) => c.coverUrl)?.coverUrl ?? null,
+        ...imageOf(
+          courses.find((c) => c.coverUrl),
+          COVER_SIZES.card,
+        ),
         jsonLd: {
           '@context': 'https://schema.org',
           '@type': 'ItemList',
@@ -111,7 +116,7 @@ export class CoursePages {
             title: course.title,
             description: course.summary || `A course of ${BRAND_NAME}.`,
             path: `/courses/${course.slug}`,
-            image: course.coverUrl,
+            ...imageOf(course, COVER_SIZES.page),
             jsonLd: {
               '@context': 'https://schema.org',
               '@type': 'Course',
@@ -144,7 +149,16 @@ interface Head {
   description: string;
   path: string;
   image: string | null;
+  /** The image's resized copies and the width it shows at, for the preload to pick as the page will. */
+  imageCopies?: { srcset: string; sizes: string };
   jsonLd?: unknown;
+}
+
+/** A course's cover for the page's head, with its copies when they are made. */
+function imageOf(course: CourseCard | undefined, sizes: string): Pick<Head, 'image' | 'imageCopies'> {
+  if (!course?.coverUrl) return { image: null };
+  const srcset = course.coverSrcset;
+  return { image: course.coverUrl, ...(srcset ? { imageCopies: { srcset, sizes } } : {}) };
 }
 
 const escapeHtml = (text: string) =>
@@ -173,7 +187,12 @@ function withHead(html: string, head: Head, publicUrl: string): string {
       ? [
           `<meta property="og:image" content="${escapeHtml(`${publicUrl}${head.image}`)}" />`,
           // The picture the page shows first: fetched along with the page's code, not after it ran.
-          `<link rel="preload" as="image" href="${escapeHtml(head.image)}" fetchpriority="high" />`,
+          // With copies, the browser picks from them as the <img> will (never the original on a phone).
+          `<link rel="preload" as="image" href="${escapeHtml(head.image)}"${
+            head.imageCopies
+              ? ` imagesrcset="${escapeHtml(head.imageCopies.srcset)}" imagesizes="${escapeHtml(head.imageCopies.sizes)}"`
+              : ''
+          } fetchpriority="high" />`,
         ]
       : []),
     `<meta name="twitter:card" content="${head.image ? 'summary_large_image' : 'summary'}" />`,

@@ -1,3 +1,5 @@
+import { COVER_SIZES } from '@common/courses';
+
 /** Warm hues the placeholder covers take, one per course (from its id), so cards tell apart. */
 const HUES = [22, 35, 200, 160, 275, 340];
 
@@ -5,15 +7,12 @@ const HUES = [22, 35, 200, 160, 275, 340];
  * A course's picture, or for a course without one a drawn stand-in: its first letter on a
  * gradient of its own. Decorative either way (the title says what it is).
  */
-/** A card's width: the catalogue's grid of three (of at most 64rem), two, or one across. */
-export const CARD_SIZES = '(min-width: 1024px) 330px, (min-width: 640px) 50vw, 100vw';
-
 export function CourseCover({
   id,
   title,
   url,
   srcset,
-  sizes = CARD_SIZES,
+  sizes = COVER_SIZES.card,
   eager = false,
   className = '',
 }: {
@@ -28,10 +27,12 @@ export function CourseCover({
 }) {
   if (url)
     return (
+      // srcset and sizes before src: React sets them in this order, and an image starts loading
+      // the moment it has a src (the original, had it come first).
       <img
-        src={url}
-        srcSet={srcset}
         sizes={srcset ? sizes : undefined}
+        srcSet={srcset}
+        src={url}
         alt=""
         loading={eager ? 'eager' : 'lazy'}
         fetchPriority={eager ? 'high' : undefined}
