@@ -1,5 +1,5 @@
 import { BRAND_NAME } from '@common/constants';
-import { escapeHtml } from '../../mail/escape-html';
+import { escapeHtml } from '../../lib/escape-html';
 import type { Mail } from '../../mail/mailer';
 
 function mail(to: string, subject: string, paragraphs: string[], link?: string): Mail {

@@ -1,5 +1,5 @@
 import { BRAND_NAME } from '@common/constants';
-import { escapeHtml } from '../../mail/escape-html';
+import { escapeHtml } from '../../lib/escape-html';
 import type { Mail } from '../../mail/mailer';
 
 export function resetPasswordMail(to: string, name: string, link: string): Mail {

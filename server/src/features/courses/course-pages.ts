@@ -8,6 +8,7 @@ import { documentTitle, PUBLIC_PAGES } from '@common/public-pages';
 import type { CourseCard } from '@common/schemas/course-views';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
+import { escapeHtml } from '../../lib/escape-html';
 import type { SharedChanges } from '../shared-state/shared-changes';
 import { visitorAudience } from './audience';
 import type { CoursesService } from './courses.service';
@@ -160,9 +161,6 @@ function imageOf(course: CourseCard | undefined, sizes: string): Pick<Head, 'ima
   const srcset = course.coverSrcset;
   return { image: course.coverUrl, ...(srcset ? { imageCopies: { srcset, sizes } } : {}) };
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** JSON inside a <script> element: nothing in it can close the element or open a comment. */
 export const scriptJson = (value: unknown) =>
