@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context';
-import { srcsetOfUrl } from '../media/picture-copies';
+import { srcsetsOfUrls } from '../media/picture-copies';
 import { SessionsRepository } from '../sessions/sessions.repository';
 import { courseAdminRoutes } from './admin/course-admin.routes';
 import { CourseAdminService } from './admin/course-admin.service';
@@ -35,8 +35,8 @@ export async function createCoursesFeature(ctx: AppContext, tokenKey: Uint8Array
   await Promise.all([catalog.init(), progress.init(), files.init()]);
   const folder = new LessonFolder(ctx.config.lessonsDir);
   const links = new FileLinks(tokenKey);
-  const courses = new CoursesService(catalog, progress, links, async (url) =>
-    srcsetOfUrl(await ctx.mediaFolder.get(), url),
+  const courses = new CoursesService(catalog, progress, links, async (urls) =>
+    urls.length ? srcsetsOfUrls(await ctx.mediaFolder.get(), urls) : new Map(),
   );
   const lessonAdmin = new LessonAdminService(catalog, files, folder);
   const courseAdmin = new CourseAdminService(catalog, progress, lessonAdmin, ctx.log);

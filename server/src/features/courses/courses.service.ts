@@ -42,8 +42,8 @@ export class CoursesService {
     private readonly catalog: CatalogRepository,
     private readonly progress: ProgressRepository,
     private readonly links: FileLinks,
-    /** The `srcset` of a media library picture's resized copies (covers, lesson pictures), once made. */
-    private readonly pictureCopies: (url: string) => Promise<string | undefined> = async () => undefined,
+    /** The `srcset` of media library pictures' resized copies by URL (covers, lesson pictures), once made. */
+    private readonly pictureCopies: (urls: string[]) => Promise<Map<string, string>> = async () => new Map(),
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -58,13 +58,12 @@ export class CoursesService {
   }
 
   /** Gives each card with a cover the copies a screen picks from: a phone never loads the original. */
-  private withCovers<T extends CourseCard>(cards: T[]): Promise<T[]> {
-    return Promise.all(
-      cards.map(async (card) => {
-        const srcset = card.coverUrl ? await this.pictureCopies(card.coverUrl) : undefined;
-        return srcset ? { ...card, coverSrcset: srcset } : card;
-      }),
-    );
+  private async withCovers<T extends CourseCard>(cards: T[]): Promise<T[]> {
+    const copies = await this.pictureCopies(cards.flatMap((card) => (card.coverUrl ? [card.coverUrl] : [])));
+    return cards.map((card) => {
+      const srcset = card.coverUrl ? copies.get(card.coverUrl) : undefined;
+      return srcset ? { ...card, coverSrcset: srcset } : card;
+    });
   }
 
   /** A published course (or any, for an administrator) by its address, with its sections and lessons. */

@@ -110,6 +110,9 @@ export function renderMarkdown(markdown: string): string {
 /** A lesson picture's width: the text column beside the outline (at most about 800 px), or the screen. */
 const LESSON_PICTURE_SIZES = '(min-width: 1024px) 800px, 100vw';
 
+/** A library picture as `renderMarkdown` writes it: the start of its tag, its `src` (escaped). */
+const LIBRARY_IMG = /<img src="(\/media\/image\/[^"]+)"/g;
+
 /**
  * A lesson's HTML (as `renderMarkdown` made it) with each media library picture offered in its
  * resized copies (`srcset`), so a phone never loads a camera original. Done when the lesson is
@@ -117,15 +120,13 @@ const LESSON_PICTURE_SIZES = '(min-width: 1024px) 800px, 100vw';
  */
 export async function withPictureCopies(
   html: string,
-  copiesOf: (url: string) => Promise<string | undefined>,
+  copiesOf: (urls: string[]) => Promise<Map<string, string>>,
 ): Promise<string> {
-  const pictures = [...html.matchAll(/<img src="(\/media\/image\/[^"]+)"/g)];
-  if (pictures.length === 0) return html;
-  const srcsets = new Map<string, string | undefined>();
-  for (const [, src] of pictures)
-    if (!srcsets.has(src!)) srcsets.set(src!, await copiesOf(unescapeHtml(src!)));
-  return html.replace(/<img src="(\/media\/image\/[^"]+)"/g, (whole, src: string) => {
-    const srcset = srcsets.get(src);
+  const urls = [...html.matchAll(LIBRARY_IMG)].map(([, src]) => unescapeHtml(src!));
+  if (urls.length === 0) return html;
+  const copies = await copiesOf(urls);
+  return html.replace(LIBRARY_IMG, (whole, src: string) => {
+    const srcset = copies.get(unescapeHtml(src));
     return srcset
       ? `<img src="${src}" srcset="${escapeHtml(srcset)}" sizes="${LESSON_PICTURE_SIZES}" loading="lazy" decoding="async"`
       : whole;

@@ -116,10 +116,16 @@ export function libraryPathOf(url: string): MediaPath | null {
   }
 }
 
-/** The `srcset` of a library picture's copies by its public URL; undefined until they are made. */
-export async function srcsetOfUrl(base: string, url: string): Promise<string | undefined> {
-  const media = libraryPathOf(url);
-  return media ? srcsetOf(media, await readCopies(base, media)) : undefined;
+/** The `srcset` of each library picture's copies by its public URL; those without copies yet are left out. */
+export async function srcsetsOfUrls(base: string, urls: readonly string[]): Promise<Map<string, string>> {
+  const found = await Promise.all(
+    [...new Set(urls)].map(async (url) => {
+      const media = libraryPathOf(url);
+      const srcset = media && srcsetOf(media, await readCopies(base, media));
+      return srcset ? ([[url, srcset]] as const) : [];
+    }),
+  );
+  return new Map(found.flat());
 }
 
 /** The URL of the copy closest to `wanted` px wide without going under it (else the widest). */
