@@ -1,8 +1,8 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rm, rmdir, writeFile } from 'node:fs/promises';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../test/free-port';
 import { exited } from '../test/spawn-server';
@@ -28,32 +28,39 @@ async function scratch(): Promise<string> {
 }
 
 /**
- * The checkout as another user can read it. The checkout may lie in a folder only its owner can
- * enter (a clone under /root, or in a private temporary folder), where that user could not load
- * the server's code at all, so it is bound, read-only, to a folder anyone may enter; git leaves
- * the files inside the checkout readable by all. Read-only, and removed with rmdir only, so that
- * no clean-up can delete anything of the checkout through it.
+ * Who the server runs as in the permission drill: the checkout's own owner, so that it can load its
+ * code wherever and however the checkout was made (a folder only its owner may enter, files made
+ * under umask 077), stripped of every capability, so that root too meets file permissions as any
+ * user does (without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH).
  */
-async function checkoutForAll(): Promise<string> {
-  const open = await mkdtemp(path.join(tmpdir(), 'checkout-'));
-  await chmod(open, 0o755);
-  const checkout = path.join(open, 'repository');
-  await mkdir(checkout, { mode: 0o755 });
-  cleanups.push(async () => {
-    await rmdir(checkout);
-    await rmdir(open);
-  });
-  const run = promisify(execFile);
-  await run('mount', ['--bind', '-o', 'ro', ROOT, checkout]);
-  cleanups.push(() => run('umount', ['-l', checkout]));
-  return checkout;
+function checkoutOwner() {
+  const { uid, gid } = statSync(ROOT);
+  return { uid, gid };
 }
 
-/** `npm start`'s supervisor on `dataDir`, as root or as the user `as` (from a checkout that user can read). */
+/** A command line that runs `args` as `as`, with no capabilities. */
+function asUser(as: { uid: number; gid: number }, args: string[]): [string, string[]] {
+  return [
+    'setpriv',
+    [
+      `--reuid=${as.uid}`,
+      `--regid=${as.gid}`,
+      '--clear-groups',
+      '--inh-caps=-all',
+      '--bounding-set=-all',
+      '--',
+      ...args,
+    ],
+  ];
+}
+
+/** `npm start`'s supervisor on `dataDir`, as root or as the user `as` without capabilities. */
 async function startWith(dataDir: string, as?: { uid: number; gid: number }) {
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, SUPERVISOR_ARGS, {
-    cwd: as ? await checkoutForAll() : ROOT,
+  const supervisor = [process.execPath, ...SUPERVISOR_ARGS];
+  const [command, args] = as ? asUser(as, supervisor) : [supervisor[0], supervisor.slice(1)];
+  const child: ChildProcess = spawn(command, args, {
+    cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: as ? '/tmp' : (process.env.HOME ?? '/tmp'),
@@ -63,7 +70,6 @@ async function startWith(dataDir: string, as?: { uid: number; gid: number }) {
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
-    ...(as ?? {}),
   });
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
@@ -107,11 +113,19 @@ describe.skipIf(!canMount('The read-only and disk-full start-up drills'))(
     }, 60_000);
 
     it('permission denied: names the user the server runs as', async () => {
-      const dataDir = path.join(await scratch(), 'root-only');
-      await mkdir(dataDir, { mode: 0o700 }); // root's, and closed to everyone else
+      const owner = checkoutOwner();
+      // A folder of another user, closed to everyone else.
+      const stranger = owner.uid === 65534 ? 65533 : 65534;
+      const dataDir = path.join(await scratch(), 'closed');
+      await mkdir(dataDir, { mode: 0o700 });
+      await chown(dataDir, stranger, stranger);
       await chmod(path.dirname(dataDir), 0o755);
-      const result = await startWith(dataDir, { uid: 65534, gid: 65534 });
-      expectOnePlainLine(result, dataDir, /permission denied for user \S+ \(uid 65534\)/);
+      const result = await startWith(dataDir, owner);
+      expectOnePlainLine(
+        result,
+        dataDir,
+        new RegExp(`permission denied for user \\S+ \\(uid ${owner.uid}\\)`),
+      );
     }, 60_000);
   },
 );
