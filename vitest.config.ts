@@ -2,7 +2,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { aliases } from './aliases.ts';
 
 /**
- * The test tiers, chosen by file name (docs/test-tiers.md says what each needs and how to run it):
+ * The test tiers, chosen by file name (docs/development.md, "Test tiers", says what each needs and how to run it):
  * - unit: every other server and common test; no root, no nginx, no process of the product's
  *   own, nothing beyond 127.0.0.1.
  * - system (`*.system.test.ts`): real server, supervisor and worker processes, nginx, mounts.

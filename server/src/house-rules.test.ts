@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { PUBLIC_PAGES } from '@common/public-pages';
 import { describe, expect, it } from 'vitest';
+import { deadPaths, repositoryFiles, treeOf } from './test/doc-paths';
 
 /**
  * ARCHITECTURE.md's "Rules of the house", and one way per concern, checked by reading the files:
@@ -186,6 +187,18 @@ describe('rules of the house', () => {
     // A stored document (UserDoc, SessionDoc, …) leaves only through its mapper (toPublicUser, …).
     expect(offenders(ROUTES, /\b[A-Z]\w*Doc\b/)).toEqual([]);
     expect(offenders(SERVER, /\b__v\b/)).toEqual([]);
+  });
+});
+
+describe('docs that cannot drift', () => {
+  it('names only paths that exist: every link of the docs, every backticked path in Markdown and comments', () => {
+    const files = repositoryFiles();
+    const { tree, names } = treeOf(files);
+    const dead = files
+      .filter((file) => /\.(?:md|tsx?|mjs)$/.test(file))
+      .flatMap((file) => deadPaths(file, read(file), tree, names))
+      .map(({ file, line, path: named }) => `${file}:${line} ${named}`);
+    expect(dead).toEqual([]);
   });
 });
 
