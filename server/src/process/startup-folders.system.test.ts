@@ -57,8 +57,9 @@ function asUser(as: { uid: number; gid: number }, args: string[]): [string, stri
 /** `npm start`'s supervisor on `dataDir`, as root or as the user `as` without capabilities. */
 async function startWith(dataDir: string, as?: { uid: number; gid: number }) {
   let output = '';
-  const supervisor = [process.execPath, ...SUPERVISOR_ARGS];
-  const [command, args] = as ? asUser(as, supervisor) : [supervisor[0], supervisor.slice(1)];
+  const [command, args] = as
+    ? asUser(as, [process.execPath, ...SUPERVISOR_ARGS])
+    : [process.execPath, SUPERVISOR_ARGS];
   const child: ChildProcess = spawn(command, args, {
     cwd: ROOT,
     env: {
