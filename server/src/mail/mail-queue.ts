@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { MailQueueMessage } from '@common/schemas/mail';
 import type { FastifyBaseLogger } from 'fastify';
 import { isProcessAlive } from '../lib/process-alive';
 import type { MailDelivery } from './mail-delivery';
 import { plainMailError } from './mail-errors';
 import { MailQueueFiles, type QueuedMail } from './mail-queue-files';
+import { type QueueStatus, queueStatus } from './mail-queue-status';
 
 /** Pauses after the 1st, 2nd, ... failed attempt; the last one repeats until the message expires. */
 export const RETRY_DELAYS_MS = [10_000, 30_000, 60_000, 2 * 60_000, 5 * 60_000] as const;
@@ -23,18 +23,6 @@ export interface OutgoingMail {
   html?: string;
   /** When the message stops being worth sending (a reset link's expiry). */
   expiresAt?: Date;
-}
-
-/** A message as the console sees it: never its text or link. */
-export type QueueStatusMessage = MailQueueMessage;
-
-export interface QueueStatus {
-  mode: 'smtp' | 'outbox';
-  sentToday: number;
-  waiting: number;
-  failed: number;
-  lastError: { message: string; at: string } | null;
-  messages: QueueStatusMessage[];
 }
 
 export interface MailQueueOptions {
@@ -107,60 +95,9 @@ export class MailQueue {
     return true;
   }
 
+  /** The console's view of the queue (see queueStatus): never a message's text or link. */
   async status(): Promise<QueueStatus> {
-    const [waitingAll, failedAll, claims, receipts] = await Promise.all([
-      this.files.list('waiting'),
-      this.files.list('failed'),
-      this.files.claims(),
-      this.files.receipts(),
-    ]);
-    // A message moving between folders may be seen in two of them for a moment: the later
-    // state wins (sent, then failed, then waiting, then sending).
-    const seen = new Set(receipts.map((receipt) => receipt.id));
-    const unseen = <T extends { id: string }>(list: T[]) =>
-      list.filter((item) => {
-        if (seen.has(item.id)) return false;
-        seen.add(item.id);
-        return true;
-      });
-    const failed = unseen(failedAll);
-    const waiting = unseen(waitingAll);
-    const sending = unseen(
-      (await Promise.all(claims.map((claim) => this.files.readClaim(claim.name)))).filter(
-        (message): message is QueuedMail => message !== null,
-      ),
-    );
-    const startOfDay = new Date();
-    startOfDay.setHours(0, 0, 0, 0);
-    const view = (message: QueuedMail, state: QueueStatusMessage['state']): QueueStatusMessage => ({
-      id: message.id,
-      to: message.mail.to,
-      subject: message.mail.subject,
-      state,
-      attempts: message.attempts,
-      createdAt: message.createdAt,
-      nextAttemptAt: state === 'waiting' ? message.nextAttemptAt : null,
-      expiresAt: message.expiresAt,
-      lastError: message.lastError ?? null,
-    });
-    const messages = [
-      ...sending.map((m) => view(m, 'sending')),
-      ...waiting.map((m) => view(m, 'waiting')),
-      ...failed.map((m) => view(m, 'failed')),
-    ].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-    const errors = [...waiting, ...failed, ...sending]
-      .filter((m) => m.lastError && m.lastAttemptAt)
-      .map((m) => ({ message: m.lastError!, at: m.lastAttemptAt! }));
-    if (this.lastProblem) errors.push(this.lastProblem);
-    errors.sort((a, b) => b.at.localeCompare(a.at));
-    return {
-      mode: this.kind,
-      sentToday: receipts.filter((r) => new Date(r.sentAt) >= startOfDay).length,
-      waiting: waiting.length + sending.length,
-      failed: failed.length,
-      lastError: errors[0] ?? null,
-      messages: messages.slice(0, 50),
-    };
+    return queueStatus(this.files, this.kind, this.lastProblem);
   }
 
   /** Stops the worker; a send in progress may finish (briefly), else its claim is left for the next process. */

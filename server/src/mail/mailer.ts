@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { type MailDelivery, outboxDelivery, smtpDelivery } from './mail-delivery';
-import { MailQueue, type OutgoingMail, type QueueStatus } from './mail-queue';
+import { MailQueue, type OutgoingMail } from './mail-queue';
+import type { QueueStatus } from './mail-queue-status';
 
 export type Mail = OutgoingMail;
 export type MailStatus = QueueStatus;
