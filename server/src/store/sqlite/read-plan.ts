@@ -1,17 +1,8 @@
 import type { Filter, FindOptions, SortSpec, StoredDoc } from '../store';
 import { type DocRow, toDoc } from './documents';
 import type { SqliteEngine } from './engine';
-import {
-  filterSql,
-  ident,
-  isTextSearch,
-  orderSql,
-  type QueryContext,
-  type SqlFilter,
-  scanRowidsSql,
-  searchPlan,
-  searchRowidsSql,
-} from './query';
+import { filterSql, ident, orderSql, type QueryContext, type SqlFilter } from './query';
+import { isTextSearch, scanRowidsSql, searchPlan, searchRowidsSql } from './text-search';
 
 /** Pages further than this are found by walking the sort index alone, then reading just the page's rows. */
 const FAR_SKIP = 200;
