@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { useConfirm } from '../../components/console/confirm-dialog';
+import { useNotices } from '../../components/console/notices';
 import { clearToken, getToken, handOverUrl } from '../../lib/auth-token';
-import { useConfirm } from '../admin/components/confirm-dialog';
-import { useNotices } from '../admin/notices/notices';
 import {
   movesThisPage,
   useAppServerConfig,

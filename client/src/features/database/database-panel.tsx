@@ -1,8 +1,8 @@
 import { DATABASE_DEFAULTS } from '@common/schemas/database';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useConfirm } from '../admin/components/confirm-dialog';
-import { useNotices } from '../admin/notices/notices';
+import { useConfirm } from '../../components/console/confirm-dialog';
+import { useNotices } from '../../components/console/notices';
 import {
   type DatabaseForm,
   databaseKeys,

@@ -1,10 +1,10 @@
 import type { MediaCategory } from '@common/media';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { useConfirm } from '../../components/console/confirm-dialog';
+import { useNotices } from '../../components/console/notices';
 import { FormMessage } from '../../components/ui/form-message';
 import { thumbnailPolling } from '../../lib/media-tiles';
-import { useConfirm } from '../admin/components/confirm-dialog';
-import { useNotices } from '../admin/notices/notices';
 import {
   fetchFiles,
   fetchLastScan,

@@ -7,11 +7,11 @@ import {
   type DropResult,
 } from '@hello-pangea/dnd';
 import { type FormEvent, useState } from 'react';
+import { useConfirm } from '../../../components/console/confirm-dialog';
+import { useNotices } from '../../../components/console/notices';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { INPUT_CLASS } from '../../../components/ui/text-field';
-import { useConfirm } from '../../admin/components/confirm-dialog';
-import { useNotices } from '../../admin/notices/notices';
 import { formatMinutes } from '../format';
 import { useAddLesson, useAddSection, useDeleteSection, useReorder } from './api';
 import { moved, orderOf } from './outline-order';

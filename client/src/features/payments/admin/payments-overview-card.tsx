@@ -1,5 +1,5 @@
 import { Card } from '../../../components/ui/card';
-import { usePaymentsOverview } from '../api';
+import { usePaymentsOverview } from './api';
 
 const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 const count = new Intl.NumberFormat();

@@ -8,15 +8,15 @@ import {
 import type { BillingFilter } from '@common/schemas/payments';
 import type { PublicUser } from '@common/schemas/user';
 import { useEffect, useState } from 'react';
+import { useConfirm } from '../../components/console/confirm-dialog';
+import { useNotices } from '../../components/console/notices';
 import { Button } from '../../components/ui/button';
 import { PageSizeSelect } from '../../components/ui/page-size-select';
 import { Pagination } from '../../components/ui/pagination';
 import { SelectField } from '../../components/ui/select-field';
 import { INPUT_CLASS } from '../../components/ui/text-field';
 import { readSession } from '../../lib/auth-token';
-import { useConfirm } from '../admin/components/confirm-dialog';
-import { useNotices } from '../admin/notices/notices';
-import { BILLING_FILTER_OPTIONS, isManagedByStripe } from '../payments/components/billing-note';
+import { BILLING_FILTER_OPTIONS, isManagedByStripe } from '../payments/admin/billing-note';
 import { downloadUsersCsv, type UserListParams, useDeleteUser, useUserList } from './api';
 import { AddUserModal } from './components/add-user-modal';
 import { MobileSort } from './components/mobile-sort';
