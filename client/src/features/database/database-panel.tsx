@@ -77,7 +77,8 @@ export function DatabasePanel() {
   function followRestart(until: number) {
     fetchStatus()
       .then((answer) => {
-        if (!answer.stats.location || /restarts on it/.test(answer.message)) throw new Error('not yet');
+        // Still the old process (it says it is restarting), or a new one not yet on its store.
+        if (!answer.stats.location || answer.restarting) throw new Error('not yet');
         setRestarting(false);
         queryClient.setQueryData(databaseKeys.status, answer);
         void queryClient.invalidateQueries({ queryKey: ['database'] });
