@@ -106,7 +106,8 @@ export function MediaManagerPanel() {
     try {
       const result = await remove.mutateAsync({ basePath, paths });
       setSelected(new Set());
-      flash(result.message || `Deleted ${result.summary.deleted} file(s).`);
+      // A success answer (the server refuses a delete that removed nothing): its words are not sifted for a tone.
+      notices.success(result.message || `Deleted ${result.summary.deleted} file(s).`);
       await runScan(true);
     } catch (error) {
       flash(`Delete error: ${errorText(error, 'Delete failed')}`, 5);
