@@ -106,7 +106,7 @@ export function MediaManagerPanel() {
     try {
       const result = await remove.mutateAsync({ basePath, paths });
       setSelected(new Set());
-      // A success answer (the server refuses a delete that removed nothing): its words are not sifted for a tone.
+      // A success answer (a delete that removed nothing is refused): shown as one, its words not sifted.
       notices.success(result.message || `Deleted ${result.summary.deleted} file(s).`);
       await runScan(true);
     } catch (error) {

@@ -28,7 +28,7 @@ const CARDS: Array<{ key: keyof AdminStats; label: string; accent: string; note?
 
 const numberFormat = new Intl.NumberFormat();
 
-/** The console's landing panel: live user counts. */
+/** The console's landing panel (the spec's section `dashboard`, "Dashboard Overview"): live user counts. */
 export function OverviewPanel() {
   const { data, isError, dataUpdatedAt } = useAdminStats();
 

@@ -3,7 +3,10 @@ import type { DraggableProvidedDragHandleProps } from '@hello-pangea/dnd';
 const HANDLE =
   'flex size-8 shrink-0 cursor-grab items-center justify-center rounded-md text-stone-400 hover:bg-white/10 hover:text-white focus-visible:bg-white/10';
 
-/** The grip a section or lesson is dragged by; @hello-pangea/dnd makes it a focusable button (role, tabIndex). */
+/**
+ * The grip a section or lesson is dragged by; @hello-pangea/dnd makes it a focusable button
+ * (role, tabIndex).
+ */
 export function DragHandle({
   props,
   label,

@@ -5,8 +5,9 @@ const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateS
 const count = new Intl.NumberFormat();
 
 /**
- * Money on the console's Dashboard: how many members pay through Stripe, and whose payment is
- * failing (Stripe retries meanwhile; the owner is mailed too). Refreshed with the user counts.
+ * Money on the console's overview (the Dashboard section): how many members pay through Stripe,
+ * and whose payment is failing (Stripe retries meanwhile; the owner is mailed too). Refreshed with
+ * the user counts.
  */
 export function PaymentsOverviewCard({ refreshMs }: { refreshMs: number }) {
   const { data } = usePaymentsOverview(refreshMs);
