@@ -18,7 +18,8 @@ const BUDGET_KB = 100;
 const FORBIDDEN = [
   /node_modules\/@tanstack\//,
   /node_modules\/zod\//,
-  /client\/src\/features\/(admin|users|media|backgrounds|dashboard)\//,
+  // The console: its shell, its kit, the console-only features and every feature's admin/ part.
+  /client\/src\/(features\/(admin|admin-users|media|overview|[\w-]+\/admin)|components\/console)\//,
 ];
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SETTLE_MS = 3000;

@@ -105,7 +105,7 @@ test('the console code is never sent to the public pages, and each panel loads w
   await page.goto('/');
   await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible();
   await page.waitForLoadState('networkidle');
-  expect(scripts.some((s) => /admin-console|dashboard-overview|user-management/.test(s))).toBe(false);
+  expect(scripts.some((s) => /admin-console|overview-panel|user-management/.test(s))).toBe(false);
 
   await openSignedIn(page, await adminToken(), '/admin/dashboard');
   await expect(page.getByRole('heading', { name: 'Dashboard Overview' })).toBeVisible();

@@ -88,6 +88,11 @@ export interface DatabaseConfigResponse {
 export interface DatabaseStatus {
   connected: boolean;
   message: string;
+  /**
+   * True from a saved move until this process is replaced: the server restarts on the new store,
+   * so the panel waits for a status that no longer says so. False again when it could not restart.
+   */
+  restarting: boolean;
   stats: {
     store: StoreKind;
     database: string;

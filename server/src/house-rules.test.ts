@@ -248,3 +248,102 @@ function isFile(file: string): boolean {
     return false;
   }
 }
+
+describe('the client’s floors', () => {
+  // app/ (the router) stands on the features, the features on components/ and lib/: an import
+  // runs down only. The console shell (features/admin/) is a feature the router loads; panels
+  // stand beside it and share its kit from components/console/, not from the shell.
+  const APP = 'client/src/app/';
+  const SHELL = 'client/src/features/admin/';
+  const ENTRIES = ['client/src/main.tsx', 'client/src/entry-prerender.tsx'];
+
+  /** Every module a client file imports (static, `export … from` and `import()`), as repository paths. */
+  function importsOf(file: string, { lazy = true } = {}): string[] {
+    const pattern = lazy
+      ? /(?:^(?:import|export)\b[^;'"]*?(?:from\s*)?|\bimport\(\s*)['"](\.[^'"]+)['"]/gm
+      : /^(?:import|export)\b[^;'"]*?(?:from\s*)?['"](\.[^'"]+)['"]/gm;
+    return [...read(file).matchAll(pattern)].map(([, spec]) => {
+      const local = path.posix.join(path.posix.dirname(file), spec ?? '');
+      return ['', '.ts', '.tsx', '/index.ts', '/index.tsx'].map((end) => local + end).find(isFile) ?? local;
+    });
+  }
+
+  /** `file -> imported` for each import of `files` that `wrong` refuses. */
+  const importing = (files: string[], wrong: (imported: string) => boolean) =>
+    files.flatMap((file) =>
+      importsOf(file)
+        .filter(wrong)
+        .map((imported) => `${file} -> ${imported}`),
+    );
+
+  /** The files a module loads before anything is imported lazily. */
+  function staticClosure(entry: string, seen = new Set<string>()): Set<string> {
+    if (seen.has(entry) || !/\.tsx?$/.test(entry)) return seen;
+    seen.add(entry);
+    for (const imported of importsOf(entry, { lazy: false })) staticClosure(imported, seen);
+    return seen;
+  }
+
+  it('imports app/ only from the entries: a page’s kit is in components/page/', () => {
+    const outside = CLIENT.filter((file) => !file.startsWith(APP) && !ENTRIES.includes(file));
+    expect(importing(outside, (imported) => imported.startsWith(APP))).toEqual([]);
+  });
+
+  it('imports the console shell (features/admin/) only from the router: a panel’s kit is in components/console/', () => {
+    // The router loads the console's routes lazily, as it loads every page.
+    const outside = CLIENT.filter((file) => !file.startsWith(SHELL) && file !== `${APP}router.tsx`);
+    expect(importing(outside, (imported) => imported.startsWith(SHELL))).toEqual([]);
+  });
+
+  it('keeps components/ and lib/ below every feature and app/', () => {
+    const ground = CLIENT.filter((file) => /^client\/src\/(?:components|lib)\//.test(file));
+    expect(importing(ground, (imported) => /^client\/src\/(?:features|app)\//.test(imported))).toEqual([]);
+  });
+
+  it('keeps a console panel in its feature’s admin/ folder, unless no page loads that feature', () => {
+    // The member's and the public's pages (every *-page.tsx of a feature) and the entry with the
+    // landing page: what they load must hold no console code.
+    const pages = [
+      'client/src/main.tsx',
+      ...CLIENT.filter((file) => /^client\/src\/features\/.+-page\.tsx$/.test(file)),
+    ];
+    const loaded = new Set(pages.flatMap((page) => [...staticClosure(page)]));
+    const isConsole = (file: string) =>
+      file.startsWith(SHELL) || /^client\/src\/features\/[\w-]+\/admin\//.test(file);
+    expect([...loaded].filter(isConsole)).toEqual([]);
+
+    const registry = `${SHELL}panels.ts`;
+    const panels = importsOf(registry).filter((file) => file !== registry);
+    expect(panels.length).toBeGreaterThan(5);
+    const misplaced = panels.flatMap((panel) => {
+      if (isConsole(panel)) return [];
+      const feature = /^client\/src\/features\/[\w-]+\//.exec(panel)?.[0] ?? panel;
+      const byPage = [...loaded].find((file) => file.startsWith(feature));
+      return byPage
+        ? [`${panel}: ${feature} is loaded by the pages (${byPage}), so its panel goes in admin/`]
+        : [];
+    });
+    expect(misplaced).toEqual([]);
+  });
+
+  it('says “dashboard” of the member’s page only: the console’s is the overview', async () => {
+    const { default: ts } = await import('typescript');
+    // The spec's words stay: the addresses /dashboard and /admin/dashboard, the section id
+    // 'dashboard' and the screens' labels are strings, not names of the code.
+    const member = 'client/src/features/member/dashboard-page.tsx';
+    const files = listFiles('client/src').filter((file) => /dashboard/i.test(file) && file !== member);
+    expect(files).toEqual([]);
+    const names = CLIENT.flatMap((file) => {
+      const source = ts.createSourceFile(file, read(file), ts.ScriptTarget.Latest, false, ts.ScriptKind.TSX);
+      const found: string[] = [];
+      const visit = (node: import('typescript').Node): void => {
+        if (ts.isIdentifier(node) && /dashboard/i.test(node.text) && node.text !== 'DashboardPage')
+          found.push(`${file}: ${node.text}`);
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+      return found;
+    });
+    expect(names).toEqual([]);
+  });
+});

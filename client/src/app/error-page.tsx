@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
+import { PageShell } from '../components/page/page-shell';
 import { Card } from '../components/ui/card';
-import { PageShell } from './page-shell';
 
 /** Shown by ErrorBoundary when a page fails, instead of a blank screen. */
 export function ErrorPage({ error }: { error: unknown }) {

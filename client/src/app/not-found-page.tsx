@@ -1,8 +1,8 @@
 import { BRAND_NAME } from '@common/constants';
 import { Link, useLocation } from 'react-router';
+import { usePageMeta } from '../components/page/page-meta';
+import { PageShell } from '../components/page/page-shell';
 import { Card } from '../components/ui/card';
-import { usePageMeta } from './page-meta';
-import { PageShell } from './page-shell';
 
 export function NotFoundPage() {
   usePageMeta({

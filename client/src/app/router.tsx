@@ -1,7 +1,7 @@
 import { Route, Routes } from 'react-router';
+import { page, registerPreloads, usePreloadOnIntent } from '../components/page/lazy-page';
 import { HomePage } from '../features/public/home-page';
 import { RequireAdmin, RequireUser } from './guards';
-import { page, registerPreloads, usePreloadOnIntent } from './lazy-page';
 import { RootLayout } from './root-layout';
 
 const CoursesPage = page(

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { usePageMeta } from '../../app/page-meta';
+import { usePageMeta } from '../../components/page/page-meta';
 import { FormMessage } from '../../components/ui/form-message';
 import { readSession } from '../../lib/auth-token';
 import { confirmEmail } from '../auth/api';

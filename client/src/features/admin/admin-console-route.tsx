@@ -1,11 +1,12 @@
 import { Suspense, useEffect, useState } from 'react';
+import { ConfirmProvider } from '../../components/console/confirm-dialog';
+import { LeaveGuardProvider, useConfirmLeave } from '../../components/console/leave-guard';
+import { NoticeProvider } from '../../components/console/notices';
+import { PasswordPromptHost } from '../../components/console/password-prompt';
 import { useLogout } from '../../lib/use-logout';
-import { ConfirmProvider } from './components/confirm-dialog';
+import { useConfirmPassword } from './api';
 import { NotBuiltPanel } from './components/not-built-panel';
-import { PasswordPromptHost } from './components/password-prompt';
 import { Sidebar } from './components/sidebar';
-import { LeaveGuardProvider, useConfirmLeave } from './leave-guard';
-import { NoticeProvider } from './notices/notices';
 import { DEFAULT_PANEL, PANELS, type PanelId } from './panels';
 
 /**
@@ -19,7 +20,7 @@ export function Component() {
         <LeaveGuardProvider>
           <Console />
         </LeaveGuardProvider>
-        <PasswordPromptHost />
+        <PasswordPrompt />
       </ConfirmProvider>
     </NoticeProvider>
   );
@@ -91,10 +92,15 @@ function Console() {
             </main>
           </div>
         </div>
-        <PasswordPromptHost />
+        <PasswordPrompt />
       </ConfirmProvider>
     </NoticeProvider>
   );
+}
+
+/** The password dialog, checking the password with the server. */
+function PasswordPrompt() {
+  return <PasswordPromptHost check={useConfirmPassword()} />;
 }
 
 /** The lg breakpoint, where the sidebar stops being a drawer. */

@@ -35,16 +35,14 @@ export const PANELS: PanelDefinition[] = [
     id: 'dashboard',
     label: 'Dashboard',
     icon: '◧',
-    component: lazy(() =>
-      import('../dashboard/dashboard-overview-panel').then((m) => ({ default: m.DashboardOverviewPanel })),
-    ),
+    component: lazy(() => import('../overview/overview-panel').then((m) => ({ default: m.OverviewPanel }))),
   },
   {
     id: 'users',
     label: 'User Management',
     icon: '☺',
     component: lazy(() =>
-      import('../users/user-management-panel').then((m) => ({ default: m.UserManagementPanel })),
+      import('../admin-users/user-management-panel').then((m) => ({ default: m.UserManagementPanel })),
     ),
   },
   {
@@ -66,7 +64,7 @@ export const PANELS: PanelDefinition[] = [
     label: 'Background Manager',
     icon: '▣',
     component: lazy(() =>
-      import('../slideshow/manager/slideshow-panel').then((m) => ({ default: m.SlideshowPanel })),
+      import('../slideshow/admin/slideshow-panel').then((m) => ({ default: m.SlideshowPanel })),
     ),
   },
   {
@@ -81,7 +79,9 @@ export const PANELS: PanelDefinition[] = [
     id: 'payments',
     label: 'Payments',
     icon: '¤',
-    component: lazy(() => import('../payments/payments-panel').then((m) => ({ default: m.PaymentsPanel }))),
+    component: lazy(() =>
+      import('../payments/admin/payments-panel').then((m) => ({ default: m.PaymentsPanel })),
+    ),
   },
   {
     id: 'mongodb',

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { useConfirm } from '../../components/console/confirm-dialog';
+import { useNotices } from '../../components/console/notices';
 import { clearToken, getToken, handOverUrl } from '../../lib/auth-token';
-import { useConfirm } from '../admin/components/confirm-dialog';
-import { useNotices } from '../admin/notices/notices';
 import {
   movesThisPage,
   useAppServerConfig,
@@ -10,16 +10,16 @@ import {
   useRestartAppServer,
   useSaveAppServerConfig,
 } from './api';
+import { ConfigForm } from './components/config-form';
+import { StatusCard } from './components/status-card';
 import {
   bodyOf,
   type ConfigDraft,
-  ConfigForm,
   draftOf,
   FIELD_LABELS,
   type FieldErrors,
   fieldErrors,
-} from './components/config-form';
-import { StatusCard } from './components/status-card';
+} from './config-draft';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 /** Long enough to read 'Server restart initiated...' before the console moves on. */

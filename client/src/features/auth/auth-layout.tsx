@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { PageShell } from '../../app/page-shell';
+import { PageShell } from '../../components/page/page-shell';
 import { Card } from '../../components/ui/card';
 import { useHydrated } from '../../lib/use-hydrated';
 

@@ -1,7 +1,7 @@
 import { PUBLIC_PAGES } from '@common/public-pages';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { usePageMeta } from '../../app/page-meta';
+import { usePageMeta } from '../../components/page/page-meta';
 import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { TextField } from '../../components/ui/text-field';

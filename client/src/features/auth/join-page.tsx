@@ -2,7 +2,7 @@ import { MIN_PASSWORD_LENGTH } from '@common/constants';
 import { PUBLIC_PAGES } from '@common/public-pages';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { usePageMeta } from '../../app/page-meta';
+import { usePageMeta } from '../../components/page/page-meta';
 import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { PasswordField } from '../../components/ui/password-field';

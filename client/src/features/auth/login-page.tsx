@@ -1,8 +1,8 @@
 import { PUBLIC_PAGES } from '@common/public-pages';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { preloadRoute } from '../../app/lazy-page';
-import { usePageMeta } from '../../app/page-meta';
+import { preloadRoute } from '../../components/page/lazy-page';
+import { usePageMeta } from '../../components/page/page-meta';
 import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { PasswordField } from '../../components/ui/password-field';

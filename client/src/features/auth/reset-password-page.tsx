@@ -2,7 +2,7 @@ import { MIN_PASSWORD_LENGTH, RESET_REDIRECT_DELAY_MS } from '@common/constants'
 import { PUBLIC_PAGES } from '@common/public-pages';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { usePageMeta } from '../../app/page-meta';
+import { usePageMeta } from '../../components/page/page-meta';
 import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { PasswordField } from '../../components/ui/password-field';

@@ -1,7 +1,7 @@
 import { COURSE_ACCESS_LABELS, COVER_SIZES } from '@common/courses';
 import { Link, useParams } from 'react-router';
-import { usePageMeta } from '../../app/page-meta';
-import { PageShell } from '../../app/page-shell';
+import { usePageMeta } from '../../components/page/page-meta';
+import { PageShell } from '../../components/page/page-shell';
 import { CourseCover } from './components/course-cover';
 import { CourseNav, useSignedIn } from './components/course-nav';
 import { LockNote } from './components/lock-note';

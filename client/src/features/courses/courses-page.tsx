@@ -1,7 +1,7 @@
 import { PUBLIC_PAGES } from '@common/public-pages';
 import { Link } from 'react-router';
-import { usePageMeta } from '../../app/page-meta';
-import { PageShell } from '../../app/page-shell';
+import { usePageMeta } from '../../components/page/page-meta';
+import { PageShell } from '../../components/page/page-shell';
 import { CourseCard } from './components/course-card';
 import { CourseNav, useSignedIn } from './components/course-nav';
 import { useCatalog } from './use-course-data';

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { usePageMeta } from '../../app/page-meta';
-import { PageShell } from '../../app/page-shell';
+import { usePageMeta } from '../../components/page/page-meta';
+import { PageShell } from '../../components/page/page-shell';
 import { Button } from '../../components/ui/button';
 import { CourseNav, useSignedIn } from './components/course-nav';
 import { Downloads } from './components/downloads';

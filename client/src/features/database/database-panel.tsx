@@ -1,8 +1,8 @@
 import { DATABASE_DEFAULTS } from '@common/schemas/database';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useConfirm } from '../admin/components/confirm-dialog';
-import { useNotices } from '../admin/notices/notices';
+import { useConfirm } from '../../components/console/confirm-dialog';
+import { useNotices } from '../../components/console/notices';
 import {
   type DatabaseForm,
   databaseKeys,
@@ -77,7 +77,8 @@ export function DatabasePanel() {
   function followRestart(until: number) {
     fetchStatus()
       .then((answer) => {
-        if (!answer.stats.location || /restarts on it/.test(answer.message)) throw new Error('not yet');
+        // Still the old process (it says it is restarting), or a new one not yet on its store.
+        if (!answer.stats.location || answer.restarting) throw new Error('not yet');
         setRestarting(false);
         queryClient.setQueryData(databaseKeys.status, answer);
         void queryClient.invalidateQueries({ queryKey: ['database'] });

@@ -8,7 +8,10 @@ const time = (iso: string) => new Date(iso).toLocaleString();
 /** The newest few are enough to act on; the counts say how many there are in all. */
 const SHOWN = 5;
 
-/** Outgoing mail on the Dashboard: is it going out, what waits, what failed and why. */
+/**
+ * Outgoing mail on the console's overview (the Dashboard section): is it going out, what waits,
+ * what failed and why.
+ */
 export function MailStatusCard() {
   const { data, isError } = useMailStatus();
   const retry = useRetryMail();

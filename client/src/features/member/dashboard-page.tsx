@@ -1,7 +1,7 @@
 import { BRAND_NAME } from '@common/constants';
 import { Link } from 'react-router';
-import { usePageMeta } from '../../app/page-meta';
-import { PageShell } from '../../app/page-shell';
+import { usePageMeta } from '../../components/page/page-meta';
+import { PageShell } from '../../components/page/page-shell';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { useLogout } from '../../lib/use-logout';

@@ -1,9 +1,9 @@
 import type { NginxConfig } from '@common/nginx-defaults';
 import type { NginxHistoryEntry } from '@common/schemas/nginx';
 import { useEffect, useState } from 'react';
+import { useConfirm } from '../../components/console/confirm-dialog';
+import { useNotices } from '../../components/console/notices';
 import { FormMessage } from '../../components/ui/form-message';
-import { useConfirm } from '../admin/components/confirm-dialog';
-import { useNotices } from '../admin/notices/notices';
 import {
   type NginxAnswer,
   useNginxConfig,

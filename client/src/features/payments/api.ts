@@ -3,25 +3,15 @@ import type {
   MemberBilling,
   MemberBillingResponse,
   PaymentPlansResponse,
-  PaymentsOverview,
-  PaymentsOverviewResponse,
-  PaymentsSettingsBody,
-  PaymentsSettingsResponse,
-  PaymentsSettingsView,
-  PaymentsTestBody,
-  PaymentsTestResponse,
-  PaymentsTestResult,
   PortalBody,
   RedirectResponse,
 } from '@common/schemas/payments';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 
 export const paymentsKeys = {
   plans: ['payments', 'plans'] as const,
   me: ['payments', 'me'] as const,
-  settings: ['admin', 'payments', 'settings'] as const,
-  overview: ['admin', 'payments', 'overview'] as const,
 };
 
 /** The prices on offer; `available` is false when the owner has not connected Stripe. */
@@ -74,53 +64,5 @@ export function usePortal() {
       window.location.assign(url);
       return new Promise<never>(() => {});
     },
-  });
-}
-
-export function usePaymentsSettings() {
-  // Not refetched on focus: a refetch must never look like it undid what is being typed.
-  return useQuery({
-    queryKey: paymentsKeys.settings,
-    queryFn: async ({ signal }): Promise<PaymentsSettingsView> =>
-      (await api<PaymentsSettingsResponse>('/api/admin/payments/settings', { auth: true, signal })).data,
-    refetchOnWindowFocus: false,
-  });
-}
-
-/** Saving asks for the password again (the api client opens the dialog when the server wants it). */
-export function useSavePaymentsSettings() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (body: PaymentsSettingsBody): Promise<PaymentsSettingsView> =>
-      (
-        await api<PaymentsSettingsResponse>('/api/admin/payments/settings', {
-          method: 'POST',
-          body,
-          auth: true,
-        })
-      ).data,
-    onSuccess: (view) => {
-      queryClient.setQueryData(paymentsKeys.settings, view);
-      void queryClient.invalidateQueries({ queryKey: paymentsKeys.overview });
-      void queryClient.invalidateQueries({ queryKey: paymentsKeys.plans });
-    },
-  });
-}
-
-export function useTestPayments() {
-  return useMutation({
-    mutationFn: async (body: PaymentsTestBody): Promise<PaymentsTestResult> =>
-      (await api<PaymentsTestResponse>('/api/admin/payments/test', { method: 'POST', body, auth: true }))
-        .data,
-  });
-}
-
-/** The console Dashboard's money card, refreshed with the user counts. */
-export function usePaymentsOverview(refetchMs: number) {
-  return useQuery({
-    queryKey: paymentsKeys.overview,
-    queryFn: async ({ signal }): Promise<PaymentsOverview> =>
-      (await api<PaymentsOverviewResponse>('/api/admin/payments/overview', { auth: true, signal })).data,
-    refetchInterval: refetchMs,
   });
 }

@@ -1,8 +1,8 @@
 import { BRAND_NAME } from '@common/constants';
 import { PUBLIC_PAGES } from '@common/public-pages';
 import { Link } from 'react-router';
-import { usePageMeta } from '../../app/page-meta';
-import { PageShell } from '../../app/page-shell';
+import { usePageMeta } from '../../components/page/page-meta';
+import { PageShell } from '../../components/page/page-shell';
 import { readSession } from '../../lib/auth-token';
 import { useStoredToken } from '../../lib/use-stored-token';
 

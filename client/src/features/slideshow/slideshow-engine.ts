@@ -1,5 +1,7 @@
 import type { Slide } from '@common/schemas/slideshow';
-import { createMedia, type Media, playableSlides, release, sameSlides, whenLoaded } from './slide-media';
+import { PausedClock } from './paused-clock';
+import { type Layer, setOpacity, unload } from './slide-layer';
+import { createMedia, playableSlides, sameSlides, whenLoaded } from './slide-media';
 
 /** How long the next item may take to load (images 2.5 s, videos 3 s), and a pause to let it paint. */
 export const PRELOAD_TIMEOUT_MS = { image: 2500, video: 3000 } as const;
@@ -10,18 +12,6 @@ export interface SlideshowTiming {
   transitionDuration: number;
 }
 
-interface Layer {
-  el: HTMLElement;
-  media: Media | null;
-  slide: Slide | null;
-}
-
-interface Pausable {
-  pause(): void;
-  resume(): void;
-  cancel(): void;
-}
-
 /**
  * Plays slides on two stacked layers, outside React so that a slide change costs no render.
  * The next item loads into the hidden layer while the current one shows; the new layer then
@@ -30,7 +20,8 @@ interface Pausable {
  * item after it. At most two media elements exist at once: only current and next download, so
  * a video is fetched only once it is next, and only from its preload time-out before its turn
  * (its first frame, then all of it once it shows). A visitor who asks for reduced motion or to save data
- * sees videos as their posters (stills) and downloads no video.
+ * sees videos as their posters (stills) and downloads no video. Its waits run on a PausedClock
+ * (paused-clock.ts); a layer and its fades are in slide-layer.ts.
  */
 export class SlideshowEngine {
   /** The slides as given; `slides` are those of them that can play now. */
@@ -41,10 +32,10 @@ export class SlideshowEngine {
   private front = 0;
   private generation = 0;
   private running = false;
-  private hidden = false;
   private reducedMotion = false;
   private saveData = false;
-  private readonly pausables = new Set<Pausable>();
+  /** Every wait of the show: it stops counting while the tab is hidden. */
+  private readonly time = new PausedClock();
   private currentDone: Promise<void> = Promise.resolve();
   /** When a next video may start loading: its preload time-out and settle before the slide's time is up. */
   private videoLoadMay: Promise<void> = Promise.resolve();
@@ -101,9 +92,8 @@ export class SlideshowEngine {
 
   /** While the tab is hidden nothing counts down and videos stop. */
   setHidden(hidden: boolean): void {
-    if (hidden === this.hidden) return;
-    this.hidden = hidden;
-    for (const p of this.pausables) (hidden ? p.pause : p.resume)();
+    if (hidden === this.time.hidden) return;
+    this.time.setHidden(hidden);
     const video = this.layers[this.front]!.media;
     if (video instanceof HTMLVideoElement) {
       if (hidden) video.pause();
@@ -113,7 +103,7 @@ export class SlideshowEngine {
 
   destroy(): void {
     this.generation += 1;
-    for (const p of [...this.pausables]) p.cancel();
+    this.time.cancelAll();
     this.changed?.();
     for (const layer of this.layers) unload(layer);
   }
@@ -159,14 +149,14 @@ export class SlideshowEngine {
 
       const loaded = await Promise.race([
         whenLoaded(media),
-        this.delay(PRELOAD_TIMEOUT_MS[media instanceof HTMLVideoElement ? 'video' : 'image']).then(
-          () => false,
-        ),
+        this.time
+          .delay(PRELOAD_TIMEOUT_MS[media instanceof HTMLVideoElement ? 'video' : 'image'])
+          .then(() => false),
       ]);
       if (loaded) {
         // Decoded and settled while the current slide still shows, so the cycle keeps its length.
         if (media instanceof HTMLImageElement) await media.decode?.().catch(() => {});
-        await this.delay(SETTLE_MS);
+        await this.time.delay(SETTLE_MS);
       } else {
         // A failed or late item stops downloading now, not when the current slide ends.
         unload(back);
@@ -185,7 +175,7 @@ export class SlideshowEngine {
         this.failuresInARow += 1;
         if (this.failuresInARow >= this.slides.length) {
           this.failuresInARow = 0;
-          await this.delay(this.timing.cycleTime);
+          await this.time.delay(this.timing.cycleTime);
         }
       }
     }
@@ -205,23 +195,25 @@ export class SlideshowEngine {
     if (media instanceof HTMLVideoElement) {
       media.preload = 'auto';
       media.autoplay = true;
-      if (!this.hidden) void media.play().catch(() => {});
+      if (!this.time.hidden) void media.play().catch(() => {});
     }
     // The old layer stays opaque underneath until the new one covers it: no dip to black mid-fade.
     const leaving = old.media;
-    this.transitionDone = this.delay(duration).then(() => {
+    this.transitionDone = this.time.delay(duration).then(() => {
       if (old.media !== leaving) return;
       setOpacity(old.el, 0, 0);
       unload(old);
     });
     this.currentDone = this.clock(layer);
-    this.videoLoadMay = this.delay(Math.max(0, this.timing.cycleTime - PRELOAD_TIMEOUT_MS.video - SETTLE_MS));
+    this.videoLoadMay = this.time.delay(
+      Math.max(0, this.timing.cycleTime - PRELOAD_TIMEOUT_MS.video - SETTLE_MS),
+    );
   }
 
   /** Resolves when the slide has had its time: the cycle time, and for a video also its end. */
   private clock(layer: Layer): Promise<void> {
     const media = layer.media;
-    const timeUp = this.delay(this.timing.cycleTime);
+    const timeUp = this.time.delay(this.timing.cycleTime);
     if (!(media instanceof HTMLVideoElement)) return timeUp;
     let finished = false;
     const ended = new Promise<void>((resolve) => {
@@ -231,7 +223,7 @@ export class SlideshowEngine {
         // Shorter than the cycle: start again rather than freeze on the last frame.
         if (!finished) {
           media.currentTime = 0;
-          if (!this.hidden) void media.play().catch(() => {});
+          if (!this.time.hidden) void media.play().catch(() => {});
         }
       });
     });
@@ -243,48 +235,10 @@ export class SlideshowEngine {
     setOpacity(layer.el, 0, duration);
     layer.el.dataset.active = 'false';
     const leaving = layer.media;
-    this.transitionDone = this.delay(duration).then(() => {
+    this.transitionDone = this.time.delay(duration).then(() => {
       if (layer.media === leaving) unload(layer);
     });
     this.currentDone = Promise.resolve();
     this.videoLoadMay = Promise.resolve();
   }
-
-  /** A timeout that stops counting while the tab is hidden. */
-  private delay(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      let remaining = ms;
-      let startedAt = 0;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const finish = () => {
-        this.pausables.delete(entry);
-        resolve();
-      };
-      const entry: Pausable = {
-        pause: () => {
-          clearTimeout(timer);
-          remaining -= Date.now() - startedAt;
-        },
-        resume: () => {
-          startedAt = Date.now();
-          timer = setTimeout(finish, Math.max(0, remaining));
-        },
-        cancel: () => clearTimeout(timer),
-      };
-      this.pausables.add(entry);
-      if (!this.hidden) entry.resume();
-    });
-  }
-}
-
-function setOpacity(el: HTMLElement, opacity: number, durationMs: number): void {
-  el.style.transition = durationMs > 0 ? `opacity ${durationMs}ms ease-in-out` : 'none';
-  el.style.opacity = String(opacity);
-}
-
-/** Lets go of the layer's file (stopping its download) and empties it. */
-function unload(layer: Layer): void {
-  release(layer.media);
-  layer.media = null;
-  layer.slide = null;
 }

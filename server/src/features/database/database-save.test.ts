@@ -104,6 +104,8 @@ describe('Save Configuration', () => {
     expect(status.json().message).toBe(
       'The site has moved to the new database, but the server could not restart (no supervisor). Restart it to finish the move.',
     );
+    // The panel stops waiting for a restart on this flag, not on the words.
+    expect(status.json().restarting).toBe(false);
     // Still paused: a write here would be missing from the database the next start uses.
     expect((await register(t, 'late@example.com')).statusCode).toBe(503);
   });
@@ -135,6 +137,8 @@ describe('Save Configuration', () => {
       headers: bearer(admin.token),
     });
     expect(status.json().message).toMatch(/restarts on it in a moment/);
+    // The panel waits on this flag, never on the message's words.
+    expect(status.json().restarting).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(restarts()).toBe(1);
 

@@ -101,7 +101,7 @@ describe('database panel API on the embedded store', () => {
     const answer = await get('/api/admin/mongodb/status');
     expect(answer.statusCode).toBe(200);
     const body = answer.json();
-    expect(body).toMatchObject({ success: true, connected: true });
+    expect(body).toMatchObject({ success: true, connected: true, restarting: false });
     const file = path.join(t.dataDir, 'db', 'site.sqlite');
     expect(body.message).toMatch(
       new RegExp(`^Connected: SQLite 3\\.\\d+\\.\\d+ at ${file.replaceAll('/', '\\/')}$`),

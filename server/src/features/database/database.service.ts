@@ -35,6 +35,8 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
 export class DatabaseService {
   /** Set once writes stop for a move; the status says so until the restart. */
   private moving: string | null = null;
+  /** Set with `moving` by a save, cleared when the restart could not start. */
+  private restarting = false;
   private saving = false;
   private readonly inspector: Store['inspector'];
 
@@ -62,6 +64,7 @@ export class DatabaseService {
       const { kind, uptimeSeconds, ...rest } = info;
       return {
         connected: true,
+        restarting: this.restarting,
         message:
           this.moving ??
           `Connected: ${where} at ${info.location}${environmentOverride ? ' (set by MONGODB_URI)' : ''}`,
@@ -71,6 +74,7 @@ export class DatabaseService {
       const unknown = { database: '', host: '', port: null, version: '', uptime: null, location: '' };
       return {
         connected: false,
+        restarting: this.restarting,
         message: `Connection failed: ${reasonOf(error)}`,
         stats: { ...unknown, store: this.deps.store.kind, environmentOverride },
       };
@@ -166,6 +170,7 @@ export class DatabaseService {
       }
       await beforeMove();
       this.moving = 'Moving to the new database: the server restarts on it in a moment.';
+      this.restarting = true;
       const result = await moveTo(this.deps, settings, admin);
       // After the answer has gone out; the restart waits for requests under way to finish.
       setTimeout(() => void this.restartOnNewStore(), 100);
@@ -177,6 +182,7 @@ export class DatabaseService {
       };
     } catch (error) {
       this.moving = null;
+      this.restarting = false;
       throw error;
     } finally {
       this.saving = false;
@@ -187,6 +193,7 @@ export class DatabaseService {
   private async restartOnNewStore(): Promise<void> {
     const outcome = await this.deps.requestRestart();
     if (outcome.started) return;
+    this.restarting = false;
     this.moving = `The site has moved to the new database, but the server could not restart (${outcome.message}). Restart it to finish the move.`;
     this.deps.log.error({ reason: outcome.message }, 'Moved to the new database but could not restart');
   }

@@ -1,11 +1,11 @@
 import { COURSE_ACCESS, COURSE_ACCESS_LABELS, type CourseAccess } from '@common/courses';
 import type { AdminCourse } from '@common/schemas/course-views';
 import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useNotices } from '../../../components/console/notices';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { INPUT_CLASS, TextField } from '../../../components/ui/text-field';
-import { useNotices } from '../../admin/notices/notices';
 import { useUpdateCourse } from './api';
 import { CoverPicker } from './cover-picker';
 

@@ -1,10 +1,10 @@
 import { PREVIEW_PERSONAS } from '@common/courses';
 import { useCallback, useState } from 'react';
+import { useConfirm } from '../../../components/console/confirm-dialog';
+import { useUnsavedChanges } from '../../../components/console/leave-guard';
+import { useNotices } from '../../../components/console/notices';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { useConfirm } from '../../admin/components/confirm-dialog';
-import { useUnsavedChanges } from '../../admin/leave-guard';
-import { useNotices } from '../../admin/notices/notices';
 import { useAdminCourse, useDeleteCourse } from './api';
 import { CourseDetailsForm } from './course-details-form';
 import { LessonEditor } from './lesson-editor';

@@ -1,10 +1,10 @@
 import { COURSE_ACCESS_LABELS } from '@common/courses';
 import { type FormEvent, useState } from 'react';
+import { useConfirmLeave } from '../../../components/console/leave-guard';
+import { useNotices } from '../../../components/console/notices';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { TextField } from '../../../components/ui/text-field';
-import { useConfirmLeave } from '../../admin/leave-guard';
-import { useNotices } from '../../admin/notices/notices';
 import { useCourseList, useCreateCourse } from './api';
 import { CourseEditor } from './course-editor';
 import { CoursesSettingsCard } from './courses-settings-card';

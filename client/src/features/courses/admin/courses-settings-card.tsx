@@ -1,10 +1,10 @@
 import type { CoursesSettingsBody } from '@common/schemas/courses';
 import { type FormEvent, useEffect, useState } from 'react';
+import { useUnsavedChanges } from '../../../components/console/leave-guard';
+import { useNotices } from '../../../components/console/notices';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { TextField } from '../../../components/ui/text-field';
-import { useUnsavedChanges } from '../../admin/leave-guard';
-import { useNotices } from '../../admin/notices/notices';
 import { UpgradeOffer } from '../components/upgrade-offer';
 import { useCoursesSettings, useSaveCoursesSettings } from './api';
 

@@ -1,10 +1,10 @@
 import { type MediaFile, mediaUrl } from '@common/media';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { useNotices } from '../../../components/console/notices';
 import { Button } from '../../../components/ui/button';
 import { ModalDialog } from '../../../components/ui/modal-dialog';
 import { thumbnailPolling, tileSrc } from '../../../lib/media-tiles';
-import { useNotices } from '../../admin/notices/notices';
 import { fetchFiles, fetchLastScan, mediaKeys, useUploadFile } from '../../media/api';
 
 /**

@@ -1,11 +1,11 @@
 import type { AdminLesson } from '@common/schemas/course-views';
 import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useConfirm } from '../../../components/console/confirm-dialog';
+import { useNotices } from '../../../components/console/notices';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { INPUT_CLASS, TextField } from '../../../components/ui/text-field';
-import { useConfirm } from '../../admin/components/confirm-dialog';
-import { useNotices } from '../../admin/notices/notices';
 import '../lesson-body.css';
 import { previewMarkdown, useAdminLesson, useDeleteLesson, useUpdateLesson } from './api';
 import { LessonFiles } from './lesson-files';

@@ -2,10 +2,10 @@ import { LESSON_DOWNLOAD_EXTENSIONS, LESSON_MEDIA_EXTENSIONS, MAX_LESSON_FILE_BY
 import type { AdminLesson } from '@common/schemas/course-views';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { useNotices } from '../../../components/console/notices';
 import { Button } from '../../../components/ui/button';
 import { UploadProgress } from '../../../components/ui/upload-progress';
 import { formatSize } from '../../../lib/format-size';
-import { useNotices } from '../../admin/notices/notices';
 import { adminCourseKeys, uploadLessonFile, useRemoveLessonFile } from './api';
 
 interface Sending {

@@ -1,9 +1,9 @@
 import type { AdminSection } from '@common/schemas/course-views';
 import type { Drip } from '@common/schemas/courses';
 import { type FormEvent, useId, useState } from 'react';
+import { useNotices } from '../../../components/console/notices';
 import { Button } from '../../../components/ui/button';
 import { INPUT_CLASS, TextField } from '../../../components/ui/text-field';
-import { useNotices } from '../../admin/notices/notices';
 import { useUpdateSection } from './api';
 
 /** A section's title and when it opens: at once, some days after the member starts, or on a date. */

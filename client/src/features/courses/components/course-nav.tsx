@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { NAV_LINK_CLASS } from '../../../app/page-shell';
+import { NAV_LINK_CLASS } from '../../../components/page/page-shell';
 
 /** Closer together on a phone, so the brand and the links fit one line. */
 export const COMPACT_NAV_LINK = `${NAV_LINK_CLASS} max-sm:px-2.5`;

@@ -1,6 +1,6 @@
 import type { PublicUser } from '@common/schemas/user';
 import { useEffect } from 'react';
-import { useConfirm } from '../../admin/components/confirm-dialog';
+import { useConfirm } from '../../../components/console/confirm-dialog';
 import { useEndSessions } from '../api';
 
 const SHOWN_FOR_MS = 4000;

@@ -1,12 +1,13 @@
 import { Card } from '../../../components/ui/card';
-import { usePaymentsOverview } from '../api';
+import { usePaymentsOverview } from './api';
 
 const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 const count = new Intl.NumberFormat();
 
 /**
- * Money on the console's Dashboard: how many members pay through Stripe, and whose payment is
- * failing (Stripe retries meanwhile; the owner is mailed too). Refreshed with the user counts.
+ * Money on the console's overview (the Dashboard section): how many members pay through Stripe,
+ * and whose payment is failing (Stripe retries meanwhile; the owner is mailed too). Refreshed with
+ * the user counts.
  */
 export function PaymentsOverviewCard({ refreshMs }: { refreshMs: number }) {
   const { data } = usePaymentsOverview(refreshMs);

@@ -1,9 +1,9 @@
 import type { UpdateUserBody } from '@common/schemas/admin-users';
 import type { PublicUser } from '@common/schemas/user';
+import { useConfirm } from '../../components/console/confirm-dialog';
+import { useNotices } from '../../components/console/notices';
 import { ApiError } from '../../lib/api-client';
-import { useConfirm } from '../admin/components/confirm-dialog';
-import { useNotices } from '../admin/notices/notices';
-import { stripeTierWarning } from '../payments/components/billing-note';
+import { stripeTierWarning } from '../payments/admin/billing-note';
 import { useUpdateUser } from './api';
 
 /**

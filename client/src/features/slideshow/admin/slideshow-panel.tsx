@@ -2,10 +2,10 @@ import type { Playlist } from '@common/schemas/playlist';
 import type { SlideshowSettings } from '@common/schemas/slideshow';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useConfirm } from '../../../components/console/confirm-dialog';
+import { useUnsavedChanges } from '../../../components/console/leave-guard';
+import { useNotices } from '../../../components/console/notices';
 import { thumbnailsByUrl } from '../../../lib/media-tiles';
-import { useConfirm } from '../../admin/components/confirm-dialog';
-import { useUnsavedChanges } from '../../admin/leave-guard';
-import { useNotices } from '../../admin/notices/notices';
 import { previewSlideshow, reloadSlideshow } from '../slideshow-events';
 import {
   useCreatePlaylist,

@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef } from 'react';
-import { useConfirm } from './components/confirm-dialog';
+import { useConfirm } from './confirm-dialog';
 
 interface LeaveGuard {
   /** What would be lost by leaving now, or null when nothing is. */

@@ -12,7 +12,7 @@ import type { BillingFilter } from '@common/schemas/payments';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 import { downloadFile } from '../../lib/download-file';
-import { statsQueryKey } from '../dashboard/api';
+import { statsQueryKey } from '../overview/api';
 
 export interface UserListParams {
   page: number;

@@ -4,7 +4,7 @@ import type { PublicUser } from '@common/schemas/user';
 import { useState } from 'react';
 import { SelectField } from '../../../components/ui/select-field';
 import { COMPACT_INPUT_CLASS } from '../../../components/ui/text-field';
-import { BillingNote } from '../../payments/components/billing-note';
+import { BillingNote } from '../../payments/admin/billing-note';
 import { ROLE_OPTIONS, STATUS_OPTIONS, TIER_OPTIONS } from '../user-options';
 import { EndSessionsButton } from './end-sessions-button';
 

@@ -1,20 +1,23 @@
+import type { UseMutationResult } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { FormMessage } from '../../../components/ui/form-message';
-import { ModalDialog } from '../../../components/ui/modal-dialog';
-import { PasswordField } from '../../../components/ui/password-field';
-import { setPasswordPrompt } from '../../../lib/reauth-proof';
-import { useConfirmPassword } from '../api';
+import { setPasswordPrompt } from '../../lib/reauth-proof';
+import { Button } from '../ui/button';
+import { FormMessage } from '../ui/form-message';
+import { ModalDialog } from '../ui/modal-dialog';
+import { PasswordField } from '../ui/password-field';
+
+/** Sends the typed password to the server, which answers a proof the api client remembers. */
+export type PasswordCheck = UseMutationResult<unknown, Error, string>;
 
 /**
  * Asks for the administrator's password before a change that can take the site (moving the
- * database, nginx, the Node.js server, giving or taking console rights). The server checks it and
- * answers a proof valid 10 minutes; the password itself is never kept.
+ * database, nginx, the Node.js server, giving or taking console rights). The server checks it
+ * (`check`, the console's mutation) and answers a proof valid 10 minutes; the password itself is
+ * never kept.
  */
-export function PasswordPromptHost() {
+export function PasswordPromptHost({ check }: { check: PasswordCheck }) {
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState('');
-  const check = useConfirmPassword();
   const { reset } = check;
   const resolver = useRef<((ok: boolean) => void) | null>(null);
   const titleId = useId();

@@ -1,14 +1,14 @@
 import type { PaymentsSettingsView } from '@common/schemas/payments';
 import { splitPriceIds } from '@common/schemas/payments';
 import { useEffect, useState } from 'react';
-import { Card } from '../../components/ui/card';
-import { useConfirm } from '../admin/components/confirm-dialog';
-import { useUnsavedChanges } from '../admin/leave-guard';
-import { useNotices } from '../admin/notices/notices';
+import { useConfirm } from '../../../components/console/confirm-dialog';
+import { useUnsavedChanges } from '../../../components/console/leave-guard';
+import { useNotices } from '../../../components/console/notices';
+import { Card } from '../../../components/ui/card';
 import { usePaymentsSettings, useSavePaymentsSettings, useTestPayments } from './api';
-import { ConnectSteps } from './components/connect-steps';
-import { type SettingsDraft, SettingsForm } from './components/settings-form';
-import { TestResult } from './components/test-result';
+import { ConnectSteps } from './connect-steps';
+import { type SettingsDraft, SettingsForm } from './settings-form';
+import { TestResult } from './test-result';
 
 const emptyDraft = (view: PaymentsSettingsView): SettingsDraft => ({
   secretKey: '',

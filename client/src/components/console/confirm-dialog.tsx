@@ -1,6 +1,6 @@
 import { createContext, type ReactNode, useCallback, useContext, useId, useRef, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { ModalDialog } from '../../../components/ui/modal-dialog';
+import { Button } from '../ui/button';
+import { ModalDialog } from '../ui/modal-dialog';
 
 export interface ConfirmRequest {
   title: string;

@@ -1,6 +1,6 @@
 import type { AdminStats } from '@common/schemas/admin-users';
 import { MailStatusCard } from '../mail/mail-status-card';
-import { PaymentsOverviewCard } from '../payments/components/payments-overview-card';
+import { PaymentsOverviewCard } from '../payments/admin/payments-overview-card';
 import { STATS_REFRESH_MS, useAdminStats } from './api';
 
 const CARDS: Array<{ key: keyof AdminStats; label: string; accent: string; note?: string }> = [
@@ -28,8 +28,8 @@ const CARDS: Array<{ key: keyof AdminStats; label: string; accent: string; note?
 
 const numberFormat = new Intl.NumberFormat();
 
-/** The console's landing panel: live user counts. */
-export function DashboardOverviewPanel() {
+/** The console's landing panel (the spec's section `dashboard`, "Dashboard Overview"): live user counts. */
+export function OverviewPanel() {
   const { data, isError, dataUpdatedAt } = useAdminStats();
 
   return (

@@ -5,32 +5,24 @@ import {
   type UserListResponse,
   type UserSortField,
 } from '@common/schemas/admin-users';
-import type { BillingFilter } from '@common/schemas/payments';
 import type { PublicUser } from '@common/schemas/user';
 import { useEffect, useState } from 'react';
+import { useNotices } from '../../components/console/notices';
 import { Button } from '../../components/ui/button';
 import { PageSizeSelect } from '../../components/ui/page-size-select';
 import { Pagination } from '../../components/ui/pagination';
-import { SelectField } from '../../components/ui/select-field';
-import { INPUT_CLASS } from '../../components/ui/text-field';
-import { readSession } from '../../lib/auth-token';
-import { useConfirm } from '../admin/components/confirm-dialog';
-import { useNotices } from '../admin/notices/notices';
-import { BILLING_FILTER_OPTIONS, isManagedByStripe } from '../payments/components/billing-note';
-import { downloadUsersCsv, type UserListParams, useDeleteUser, useUserList } from './api';
+import { downloadUsersCsv, type UserListParams, useUserList } from './api';
 import { AddUserModal } from './components/add-user-modal';
 import { MobileSort } from './components/mobile-sort';
-
+import { UserFilters } from './components/user-filters';
 import { UserRow } from './components/user-row';
 import { UsersTableHead } from './components/users-table-head';
 import { firstOrderOf, SORTABLE_COLUMNS } from './sort-columns';
 import { useDebouncedValue } from './use-debounced-value';
+import { useRemoveUser } from './use-remove-user';
 import { useSaveUser } from './use-save-user';
 
-export const DELETE_CONFIRMATION = 'Are you sure you want to delete this user? This action cannot be undone.';
-
 export function UserManagementPanel() {
-  const confirm = useConfirm();
   const [params, setParams] = useState<UserListParams>({
     page: 1,
     pageSize: USERS_PAGE_SIZE,
@@ -49,7 +41,7 @@ export function UserManagementPanel() {
 
   const list = useUserList(params);
   const update = useSaveUser(() => setEditingId(null));
-  const remove = useDeleteUser();
+  const remove = useRemoveUser();
 
   // A failed fetch keeps the last table on screen; the failure is only logged.
   const [shown, setShown] = useState<UserListResponse | null>(null);
@@ -78,41 +70,6 @@ export function UserManagementPanel() {
         current.sortBy === field ? (current.sortOrder === 'asc' ? 'desc' : 'asc') : firstOrderOf(field),
       page: 1,
     }));
-
-  async function destroy(user: PublicUser) {
-    if (user._id === readSession()?.userId) {
-      notices.error('You cannot delete your own account here.', {
-        detail: 'Another administrator can do it.',
-      });
-      return;
-    }
-    const sure = await confirm({
-      title: user.role === 'admin' ? 'Delete this administrator?' : 'Delete this user?',
-      message: (
-        <>
-          <p>
-            <strong className="text-white">{user.name}</strong> ({user.email})
-            {user.role === 'admin' ? ' is an administrator: they lose the console and their account. ' : ' '}
-          </p>
-          {isManagedByStripe(user) && (
-            <p>
-              They pay through Stripe: their subscription is cancelled at once, with no refund for the rest of
-              the period. If Stripe cannot be reached, nothing is deleted.
-            </p>
-          )}
-          <p>{DELETE_CONFIRMATION}</p>
-        </>
-      ),
-      confirmLabel: user.role === 'admin' ? 'Delete administrator' : 'Delete user',
-      destructive: true,
-    });
-    if (!sure) return;
-    try {
-      await remove.mutateAsync(user._id);
-    } catch (failure) {
-      notices.error('Failed to delete user.', { detail: (failure as Error).message });
-    }
-  }
 
   async function exportCsv() {
     setExporting(true);
@@ -161,34 +118,12 @@ export function UserManagementPanel() {
         </div>
       </div>
 
-      <div className="mt-6 flex flex-col gap-4 sm:flex-row sm:items-start">
-        <div className="w-full max-w-md">
-          <label htmlFor="user-search" className="mb-1.5 block text-sm font-medium text-stone-300">
-            Search
-          </label>
-          <input
-            id="user-search"
-            type="search"
-            placeholder="Search by name or email..."
-            value={searchText}
-            onChange={(e) => setSearchText(e.target.value)}
-            className={INPUT_CLASS}
-          />
-        </div>
-        <SelectField
-          className="w-full sm:w-64"
-          label="Show"
-          options={BILLING_FILTER_OPTIONS}
-          value={params.billing ?? ''}
-          onChange={(e) =>
-            setParams((current) => ({
-              ...current,
-              billing: (e.target.value || undefined) as BillingFilter | undefined,
-              page: 1,
-            }))
-          }
-        />
-      </div>
+      <UserFilters
+        searchText={searchText}
+        onSearchText={setSearchText}
+        billing={params.billing}
+        onBilling={(billing) => setParams((current) => ({ ...current, billing, page: 1 }))}
+      />
 
       <MobileSort
         sortBy={params.sortBy}
@@ -216,7 +151,7 @@ export function UserManagementPanel() {
                 onEdit={() => setEditingId(user._id)}
                 onCancel={() => setEditingId(null)}
                 onSave={(changes) => update.save(user, changes)}
-                onDelete={() => destroy(user)}
+                onDelete={() => remove.destroy(user)}
               />
             ))}
             {shown && users.length === 0 && (

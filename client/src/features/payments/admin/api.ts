@@ -1,0 +1,67 @@
+import type {
+  PaymentsOverview,
+  PaymentsOverviewResponse,
+  PaymentsSettingsBody,
+  PaymentsSettingsResponse,
+  PaymentsSettingsView,
+  PaymentsTestBody,
+  PaymentsTestResponse,
+  PaymentsTestResult,
+} from '@common/schemas/payments';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { paymentsKeys } from '../api';
+
+/** The console's calls: the Payments panel's settings and test, the overview's money card. */
+export const adminPaymentsKeys = {
+  settings: ['admin', 'payments', 'settings'] as const,
+  overview: ['admin', 'payments', 'overview'] as const,
+};
+
+export function usePaymentsSettings() {
+  // Not refetched on focus: a refetch must never look like it undid what is being typed.
+  return useQuery({
+    queryKey: adminPaymentsKeys.settings,
+    queryFn: async ({ signal }): Promise<PaymentsSettingsView> =>
+      (await api<PaymentsSettingsResponse>('/api/admin/payments/settings', { auth: true, signal })).data,
+    refetchOnWindowFocus: false,
+  });
+}
+
+/** Saving asks for the password again (the api client opens the dialog when the server wants it). */
+export function useSavePaymentsSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: PaymentsSettingsBody): Promise<PaymentsSettingsView> =>
+      (
+        await api<PaymentsSettingsResponse>('/api/admin/payments/settings', {
+          method: 'POST',
+          body,
+          auth: true,
+        })
+      ).data,
+    onSuccess: (view) => {
+      queryClient.setQueryData(adminPaymentsKeys.settings, view);
+      void queryClient.invalidateQueries({ queryKey: adminPaymentsKeys.overview });
+      void queryClient.invalidateQueries({ queryKey: paymentsKeys.plans });
+    },
+  });
+}
+
+export function useTestPayments() {
+  return useMutation({
+    mutationFn: async (body: PaymentsTestBody): Promise<PaymentsTestResult> =>
+      (await api<PaymentsTestResponse>('/api/admin/payments/test', { method: 'POST', body, auth: true }))
+        .data,
+  });
+}
+
+/** The console overview's money card, refreshed with the user counts. */
+export function usePaymentsOverview(refetchMs: number) {
+  return useQuery({
+    queryKey: adminPaymentsKeys.overview,
+    queryFn: async ({ signal }): Promise<PaymentsOverview> =>
+      (await api<PaymentsOverviewResponse>('/api/admin/payments/overview', { auth: true, signal })).data,
+    refetchInterval: refetchMs,
+  });
+}
