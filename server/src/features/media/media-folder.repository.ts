@@ -1,4 +1,4 @@
-import { StoredSettings } from '../../settings/stored-settings';
+import { StoredSettings } from '../../settings/stored-settings.repository';
 import type { Store } from '../../store/store';
 
 /**

@@ -10,8 +10,8 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error';
+import { BILLING_FIELDS } from '../users/billing-record';
 import type { UserDoc, UsersRepository } from '../users/users.repository';
-import { BILLING_FIELDS } from './billing-record';
 import { ProviderError } from './payment-provider';
 import { type EffectivePayments, PaymentsSettings } from './payments-settings';
 

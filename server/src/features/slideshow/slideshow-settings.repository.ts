@@ -1,6 +1,6 @@
 import type { SlideshowSettings } from '@common/schemas/slideshow';
 import { SLIDESHOW_DEFAULTS } from '@common/slideshow-defaults';
-import { StoredSettings } from '../../settings/stored-settings';
+import { StoredSettings } from '../../settings/stored-settings.repository';
 import type { Store } from '../../store/store';
 import type { SharedChanges } from '../shared-state/shared-changes';
 

@@ -12,7 +12,7 @@ import type {
   Store,
   StoredDoc,
 } from '../../store/store';
-import { BILLING_FIELDS, type BillingRecord, toPublicBilling } from '../payments/billing-record';
+import { BILLING_FIELDS, type BillingRecord, toPublicBilling } from './billing-record';
 
 export interface UserDoc extends StoredDoc {
   name: string;
