@@ -264,6 +264,12 @@ describe('one way, again', () => {
     expect(offenders(SERVICES, /\.reauth\.|\bReauthProofs\b/)).toEqual([]);
   });
 
+  it('merges the payment settings’ layers in settings/, with the others', () => {
+    // Environment > saved > default: settings/payments-in-force.ts, as config.ts does for the rest.
+    const outside = SERVER.filter((file) => !file.startsWith('server/src/settings/'));
+    expect(offenders(outside, /\benv\.\w+\s*\?\?\s*saved\b/)).toEqual([]);
+  });
+
   it('imports the course constants from @common/courses alone on the server', () => {
     const constants = new Set(
       [...read('common/courses.ts').matchAll(/^export (?:const|type) (\w+)/gm)].map(([, name]) => name),
