@@ -289,13 +289,13 @@ describe('one way, again', () => {
   });
 });
 
-/** A parameter list cut at its top-level commas (none inside `Pick<A, 'b'>` or `{ a; b }`). */
+/** A parameter list cut at its top-level commas (none inside `Pick<A, 'b'>`, `{ a; b }` or `(a, b) => c`). */
 function topLevelParts(list: string): string[] {
   const parts = [''];
   let depth = 0;
-  for (const char of list) {
+  for (const [i, char] of [...list].entries()) {
     if ('<({['.includes(char)) depth++;
-    if ('>)}]'.includes(char)) depth--;
+    if (')}]'.includes(char) || (char === '>' && list[i - 1] !== '=')) depth--;
     if (char === ',' && depth === 0) parts.push('');
     else parts[parts.length - 1] += char;
   }
