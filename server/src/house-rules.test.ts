@@ -240,6 +240,28 @@ describe('one shape for a feature', () => {
     expect(otherwise.map(({ at }) => at)).toEqual([]);
   });
 
+  it('ties two features one way only', () => {
+    const twoWay: Record<string, string> = {
+      'playlists <-> slideshow':
+        'the slideshow plays playlists; the active playlist is a slideshow setting, which deleting it clears',
+    };
+    const folderOf = (file: string) => /^server\/src\/features\/([\w-]+)\//.exec(file)?.[1];
+    const ties = new Set(
+      FEATURES.flatMap((file) =>
+        importsOf(file).flatMap((target) => {
+          const [from, to] = [folderOf(file), folderOf(target)];
+          return from && to && from !== to ? [`${from} -> ${to}`] : [];
+        }),
+      ),
+    );
+    const both = [...ties]
+      .map((tie) => tie.split(' -> '))
+      .filter(([from, to]) => (from ?? '') < (to ?? '') && ties.has(`${to} -> ${from}`))
+      .map(([from, to]) => `${from} <-> ${to}`)
+      .filter((pair) => !(pair in twoWay));
+    expect(both).toEqual([]);
+  });
+
   it('keeps the user record low: users/ imports no other feature, nor what is built on features', () => {
     const upward = FEATURES.filter((file) => file.startsWith('server/src/features/users/')).flatMap((file) =>
       importsOf(file)
