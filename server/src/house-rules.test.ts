@@ -171,7 +171,9 @@ describe('rules of the house', () => {
   });
 
   it('repositories are the only code touching the store’s collections', () => {
-    const collection = /\.collection(?:<[^>]*>)?\(\s*['"`]/;
+    // A type argument may hold its own (`collection<SettingsDoc<T>>('settings')`).
+    const collection = /\.collection(?:<[^()]*>)?\(\s*['"`]/;
+    expect(collection.test("store.collection<SettingsDoc<T>>('settings')")).toBe(true);
     const touching = SERVER.filter(
       (file) =>
         !file.endsWith('.repository.ts') &&
@@ -201,6 +203,146 @@ describe('docs that cannot drift', () => {
     expect(dead).toEqual([]);
   });
 });
+
+describe('one shape for a feature', () => {
+  const FEATURE_FOLDERS = readdirSync(path.join(ROOT, 'server/src/features')).filter((name) =>
+    statSync(path.join(ROOT, 'server/src/features', name)).isDirectory(),
+  );
+  /** Folders of features/ that are no feature, each with its reason. */
+  const notFeatures: Record<string, string> = {
+    'shared-state': 'what every server process shares (changes, leases): parts of the context, no routes',
+    users:
+      'the user record (repository, document, passwords, removal, e-mail change): part of the context, no routes',
+  };
+
+  it('puts every feature together in one <feature>.feature.ts, which app.ts lists', () => {
+    const misshapen = FEATURE_FOLDERS.filter((folder) => !(folder in notFeatures)).filter((folder) => {
+      const features = FEATURES.filter(
+        (file) => file.endsWith('.feature.ts') && file.startsWith(`server/src/features/${folder}/`),
+      );
+      return features.length !== 1 || features[0] !== `server/src/features/${folder}/${folder}.feature.ts`;
+    });
+    expect(misshapen).toEqual([]);
+    const strays = FEATURES.filter((file) => /\.(?:feature|module)\.ts$/.test(file)).filter(
+      (file) => !/^server\/src\/features\/([\w-]+)\/\1\.feature\.ts$/.test(file),
+    );
+    expect(strays).toEqual([]);
+    // app.ts keeps the hooks and the list: of a feature it imports its .feature.ts alone.
+    const parts = importsOf('server/src/app.ts').filter(
+      (target) => target.startsWith('server/src/features/') && !target.endsWith('.feature.ts'),
+    );
+    expect(parts).toEqual([]);
+  });
+
+  it('builds no service or repository in a routes file: its feature hands them in', () => {
+    expect(offenders(ROUTES, /\bnew\s+\w+(?:Service|Repository)\(/)).toEqual([]);
+  });
+
+  it('gives every route factory its parts first, then `ctx`, the slice of the app’s context it reads', () => {
+    const factories = ROUTES.flatMap((file) =>
+      [...read(file).matchAll(/export function (\w+Routes)\(([^)]*)\)/g)].map(([, name, params]) => ({
+        at: `${file}: ${name}`,
+        params: topLevelParts(params ?? ''),
+      })),
+    );
+    expect(factories.length).toBeGreaterThan(15);
+    const otherwise = factories.filter(
+      ({ params }) =>
+        !params.at(-1)?.startsWith('ctx:') || params.slice(0, -1).some((param) => param.startsWith('ctx')),
+    );
+    expect(otherwise.map(({ at }) => at)).toEqual([]);
+  });
+
+  it('ties two features one way only', () => {
+    const twoWay: Record<string, string> = {
+      'playlists <-> slideshow':
+        'the slideshow plays playlists; the active playlist is a slideshow setting, which deleting it clears',
+    };
+    const folderOf = (file: string) => /^server\/src\/features\/([\w-]+)\//.exec(file)?.[1];
+    const ties = new Set(
+      FEATURES.flatMap((file) =>
+        importsOf(file).flatMap((target) => {
+          const [from, to] = [folderOf(file), folderOf(target)];
+          return from && to && from !== to ? [`${from} -> ${to}`] : [];
+        }),
+      ),
+    );
+    const both = [...ties]
+      .map((tie) => tie.split(' -> '))
+      .filter(([from, to]) => (from ?? '') < (to ?? '') && ties.has(`${to} -> ${from}`))
+      .map(([from, to]) => `${from} <-> ${to}`)
+      .filter((pair) => !(pair in twoWay));
+    expect(both).toEqual([]);
+  });
+
+  it('keeps the user record low: users/ imports no other feature, nor what is built on features', () => {
+    const upward = FEATURES.filter((file) => file.startsWith('server/src/features/users/')).flatMap((file) =>
+      importsOf(file)
+        .filter(
+          (target) =>
+            /^server\/src\/(?:app|app-context|feature)\.ts$/.test(target) ||
+            (target.startsWith('server/src/features/') &&
+              !/^server\/src\/features\/(?:users|shared-state)\//.test(target)),
+        )
+        .map((target) => `${file} -> ${target}`),
+    );
+    expect(upward).toEqual([]);
+  });
+});
+
+describe('one way, again', () => {
+  it('asks for the password again by the route guard, or by the one callback where the data decide', () => {
+    // `reauth.guard`: a route's preHandler, where every call needs it. `reauth.whenNeeded(request)`:
+    // the callback a service calls when the data ask for it (ConfirmReauth). `reauth.issue(`: the
+    // proof made by POST /api/auth/reauth. No route demands it another way.
+    expect(offenders(ROUTES, /\.reauth\.(?!guard\b|whenNeeded\(request\)|issue\()/)).toEqual([]);
+    expect(offenders(SERVICES, /\.reauth\.|\bReauthProofs\b/)).toEqual([]);
+  });
+
+  it('merges the payment settings’ layers in settings/, with the others', () => {
+    // Environment > saved > default: settings/payments-in-force.ts, as config.ts does for the rest.
+    const outside = SERVER.filter((file) => !file.startsWith('server/src/settings/'));
+    expect(offenders(outside, /\benv\.\w+\s*\?\?\s*saved\b/)).toEqual([]);
+  });
+
+  it('imports the course constants from @common/courses alone on the server', () => {
+    const constants = new Set(
+      [...read('common/courses.ts').matchAll(/^export (?:const|type) (\w+)/gm)].map(([, name]) => name),
+    );
+    const elsewhere = SERVER.flatMap((file) =>
+      [
+        ...read(file).matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'@common\/schemas\/courses'/g),
+      ].flatMap(([, names]) =>
+        (names ?? '')
+          .split(',')
+          .map((name) => name.replace(/^\s*type\s+/, '').trim())
+          .filter((name) => constants.has(name))
+          .map((name) => `${file}: ${name}`),
+      ),
+    );
+    expect(elsewhere).toEqual([]);
+  });
+});
+
+/** A parameter list cut at its top-level commas (none inside `Pick<A, 'b'>`, `{ a; b }` or `(a, b) => c`). */
+function topLevelParts(list: string): string[] {
+  const parts = [''];
+  let depth = 0;
+  for (const [i, char] of [...list].entries()) {
+    if ('<({['.includes(char)) depth++;
+    if (')}]'.includes(char) || (char === '>' && list[i - 1] !== '=')) depth--;
+    if (char === ',' && depth === 0) parts.push('');
+    else parts[parts.length - 1] += char;
+  }
+  return parts.map((part) => part.trim()).filter(Boolean);
+}
+
+/** The files of this checkout a module imports by a relative path (with its .ts). */
+function importsOf(file: string): string[] {
+  return [...read(file).matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*'(\.[^']+)'/gms)].map(([, spec]) =>
+    `${path.posix.join(path.posix.dirname(file), spec ?? '')}.ts`.replace(/\.ts\.ts$/, '.ts'),
+  );
+}
 
 interface Declaration {
   name: string;

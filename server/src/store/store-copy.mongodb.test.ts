@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
-import { hashPassword } from '../features/auth/passwords';
+import { hashPassword } from '../features/users/passwords';
 import type { UserDoc } from '../features/users/users.repository';
 import { loadConfig } from '../settings/config';
 import { openMongoStore } from './mongo/store';

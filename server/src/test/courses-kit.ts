@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { CourseAccess } from '@common/courses';
 import type { AdminCourse, AdminLesson } from '@common/schemas/course-views';
-import type { CourseAccess } from '@common/schemas/courses';
-import { hashPassword } from '../features/auth/passwords';
+import { hashPassword } from '../features/users/passwords';
 import type { UserDoc } from '../features/users/users.repository';
 import { bearer, type TestApp } from './test-app';
 

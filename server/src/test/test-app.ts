@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { simpleParser } from 'mailparser';
 import { type AppDeps, buildApp } from '../app';
-import { hashPassword } from '../features/auth/passwords';
+import { hashPassword } from '../features/users/passwords';
 import type { UserDoc } from '../features/users/users.repository';
 import { loadConfig } from '../settings/config';
 import { openEmbeddedStore } from '../store/sqlite/store';

@@ -11,13 +11,12 @@ import {
   updateNameBody,
 } from '@common/schemas/account';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../app-context';
 import { parseInput } from '../../lib/validate';
-import type { ActivityLog } from '../activity/activity.service';
-import type { Guards } from '../auth/auth.guard';
 import type { SignInLimiter } from '../auth/sign-in-limiter';
+import { SUBSCRIPTION_CANCELLED } from '../users/account-removal';
 import { toPublicUser } from '../users/users.repository';
 import type { AccountService } from './account.service';
-import { SUBSCRIPTION_CANCELLED } from './account-removal';
 
 /**
  * The member's own account. No route takes a user id: each acts on the user whose session the
@@ -26,10 +25,10 @@ import { SUBSCRIPTION_CANCELLED } from './account-removal';
  */
 export function accountRoutes(
   account: AccountService,
-  guards: Guards,
   limiter: SignInLimiter,
-  activity: ActivityLog,
+  ctx: Pick<AppContext, 'guards' | 'activity'>,
 ) {
+  const { guards, activity } = ctx;
   return async (app: FastifyInstance) => {
     const me = (request: FastifyRequest) => request.user!;
 

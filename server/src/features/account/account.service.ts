@@ -11,19 +11,19 @@ import { hashLinkToken, newLinkToken } from '../../lib/link-token';
 import type { Mailer } from '../../mail/mailer';
 import { type DocChanges, DuplicateKeyError } from '../../store/store';
 import type { ActivityLog } from '../activity/activity.service';
-import { hashPassword, verifyPassword } from '../auth/passwords';
 import type { SessionsService } from '../sessions/sessions.service';
-import { toPublicUser, type UserDoc, type UsersRepository } from '../users/users.repository';
-import { accountExport } from './account-export';
-import { confirmEmailMail, emailChangeNoticeMail, emailTakenMail } from './account-mail';
-import type { AccountRemoval } from './account-removal';
+import type { AccountRemoval } from '../users/account-removal';
 import {
   cancelledEmailChange,
   NO_CANCEL_NOTICE,
   NO_EMAIL_CHANGE,
   pendingEmail,
   voidEmailChange,
-} from './email-change';
+} from '../users/email-change';
+import { hashPassword, verifyPassword } from '../users/passwords';
+import { toPublicUser, type UserDoc, type UsersRepository } from '../users/users.repository';
+import { accountExport } from './account-export';
+import { confirmEmailMail, emailChangeNoticeMail, emailTakenMail } from './account-mail';
 
 const EMAIL_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 const WRONG_PASSWORD = 'Current password is incorrect.';

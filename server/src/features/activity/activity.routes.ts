@@ -12,9 +12,12 @@ import { activityCsv } from './activity-csv';
 
 /**
  * /api/admin/activity: read-only. There is deliberately no route that edits or deletes an entry;
- * only the retention period removes them. Registered inside the admin-only scope.
+ * only the retention period removes them. Registered inside the admin-only scope. `ctx` is
+ * spelled out, not a Pick of AppContext: the context holds this feature's log, so naming it here
+ * would tie the two both ways.
  */
-export function activityRoutes(activity: ActivityLog) {
+export function activityRoutes(ctx: { activity: ActivityLog }) {
+  const { activity } = ctx;
   return async (app: FastifyInstance) => {
     app.get<{ Reply: ActivityListResponse }>('/activity', async (request) => ({
       success: true,

@@ -4,10 +4,10 @@ import { AppError } from '../../lib/app-error';
 import { hashLinkToken, newLinkToken } from '../../lib/link-token';
 import type { Mailer } from '../../mail/mailer';
 import { DuplicateKeyError } from '../../store/store';
-import { voidEmailChange } from '../account/email-change';
 import type { ClientInfo, SessionsService } from '../sessions/sessions.service';
+import { voidEmailChange } from '../users/email-change';
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../users/passwords';
 import { toPublicUser, type UsersRepository } from '../users/users.repository';
-import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
 import { resetPasswordMail } from './reset-mail';
 
 const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;

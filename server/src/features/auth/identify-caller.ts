@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Caller, IdentifyCaller } from '../../http/api-rate-limit';
 import type { SessionsService } from '../sessions/sessions.service';
+import type { TokenService } from '../sessions/token-service';
 import type { UsersRepository } from '../users/users.repository';
 import { bearerToken } from './auth.guard';
-import type { TokenService } from './token-service';
 
 const VISITOR: Caller = { kind: 'visitor' };
 

@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
+import { loadTokenKey } from '../sessions/token-service';
+import { hashPassword } from '../users/passwords';
 import type { UserDoc } from '../users/users.repository';
-import { hashPassword } from './passwords';
 import { ReauthProofs } from './reauth';
-import { loadTokenKey } from './token-service';
 
 let t: TestApp;
 let admin: { user: UserDoc; token: string; password: string };

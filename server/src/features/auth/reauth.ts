@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { REAUTH_HEADER, REAUTH_TTL_MS } from '@common/schemas/reauth';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
+import { loadJose } from '../../lib/jose';
 import type { UserDoc } from '../users/users.repository';
 import { bearerToken } from './auth.guard';
-import { loadJose } from './jose';
 
 const ALGORITHM = 'HS256';
 /** Sign-in tokens carry no audience, so neither kind of token can stand in for the other. */
@@ -66,13 +66,27 @@ export class ReauthProofs {
   }
 
   /** Throws REAUTH_REQUIRED (the console then asks for the password and sends the call again). */
-  async require(request: FastifyRequest): Promise<void> {
+  private async require(request: FastifyRequest): Promise<void> {
     if (!(await this.holds(request))) throw new AppError('REAUTH_REQUIRED', REAUTH_MESSAGE);
   }
 
-  /** As a route's preHandler, after the admin guard has set `request.user`. */
+  /**
+   * The one way a route asks for it where every call needs it: as the route's preHandler, after
+   * the admin guard has set `request.user`.
+   */
   readonly guard = async (request: FastifyRequest): Promise<void> => this.require(request);
+
+  /**
+   * The one way where the data decide (creating an administrator, not a member): handed to the
+   * service, which calls it when the change needs the password.
+   */
+  whenNeeded(request: FastifyRequest): ConfirmReauth {
+    return () => this.require(request);
+  }
 }
+
+/** Throws REAUTH_REQUIRED unless the acting administrator confirmed their password recently. */
+export type ConfirmReauth = () => Promise<void>;
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
 

@@ -1,4 +1,4 @@
-import type { PreviewPersona } from '@common/schemas/courses';
+import type { PreviewPersona } from '@common/courses';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { bearerToken } from '../auth/auth.guard';

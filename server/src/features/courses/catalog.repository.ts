@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { CourseAccess, Drip } from '@common/schemas/courses';
+import type { CourseAccess } from '@common/courses';
+import type { Drip } from '@common/schemas/courses';
 import {
   type Collection,
   type DocChanges,

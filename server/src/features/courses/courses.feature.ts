@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context';
+import type { Feature } from '../../feature';
 import { srcsetsOfUrls } from '../media/picture-copies';
 import { SessionsRepository } from '../sessions/sessions.repository';
 import { courseAdminRoutes } from './admin/course-admin.routes';
@@ -16,34 +16,34 @@ import { LessonFolder } from './lesson-files/lesson-upload';
 import { ProgressRepository } from './progress/progress.repository';
 import { ProgressService } from './progress/progress.service';
 
-export interface CoursesFeature {
-  /** `/api/courses`: the catalogue, outlines, lessons, progress. */
-  routes: (app: FastifyInstance) => Promise<void>;
-  /** `/api/admin/courses`, registered inside the administrators' scope. */
-  adminRoutes: (app: FastifyInstance) => Promise<void>;
-  /** `/lesson-files/…`, the signed links. */
-  registerFileServing: (app: FastifyInstance) => void;
-  /** The public course pages' HTML, filled with each course's title, summary and link-preview tags. */
-  pages: CoursePages;
-}
-
-/** Builds the courses feature around the app's context; `tokenKey` signs the lesson file links. */
-export async function createCoursesFeature(ctx: AppContext, tokenKey: Uint8Array): Promise<CoursesFeature> {
+/**
+ * Courses: `/api/courses` (the catalogue, outlines, lessons, progress), `/api/admin/courses`
+ * (the console's editor), `/lesson-files/…` (the signed links, signed with the context's key),
+ * and the public course pages' HTML, filled with each course's title, summary and link-preview tags.
+ */
+export async function createCoursesFeature(ctx: AppContext): Promise<Feature> {
   const catalog = new CatalogRepository(ctx.store);
   const progress = new ProgressRepository(ctx.store);
   const files = new LessonFilesRepository(ctx.store);
   await Promise.all([catalog.init(), progress.init(), files.init()]);
   const folder = new LessonFolder(ctx.config.lessonsDir);
-  const links = new FileLinks(tokenKey);
+  const links = new FileLinks(ctx.tokenKey);
   const courses = new CoursesService(catalog, progress, links, async (urls) =>
     urls.length ? srcsetsOfUrls(await ctx.mediaFolder.get(), urls) : new Map(),
   );
   const lessonAdmin = new LessonAdminService(catalog, files, folder);
   const courseAdmin = new CourseAdminService(catalog, progress, lessonAdmin, ctx.log);
+  const pages = new CoursePages(courses, ctx.changes, ctx.config.publicUrl);
   return {
-    routes: coursesRoutes(ctx, courses, new ProgressService(catalog, progress)),
-    adminRoutes: courseAdminRoutes(ctx, courseAdmin, lessonAdmin, folder),
-    registerFileServing: (app) =>
+    name: 'courses',
+    routes: [
+      {
+        prefix: '/api/courses',
+        plugin: coursesRoutes(courses, new ProgressService(catalog, progress), ctx),
+      },
+    ],
+    adminRoutes: [{ prefix: '/courses', plugin: courseAdminRoutes(courseAdmin, lessonAdmin, folder, ctx) }],
+    serve: (app) =>
       registerLessonFileServing(app, {
         links,
         files,
@@ -52,6 +52,6 @@ export async function createCoursesFeature(ctx: AppContext, tokenKey: Uint8Array
         sessions: new SessionsRepository(ctx.store),
         folder,
       }),
-    pages: new CoursePages(courses, ctx.changes, ctx.config.publicUrl),
+    fillPage: (...args) => pages.fill(...args),
   };
 }

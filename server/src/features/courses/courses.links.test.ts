@@ -2,7 +2,7 @@ import type { LessonView } from '@common/schemas/course-views';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltCourse, buildCourse, LESSON_VIDEO, member } from '../../test/courses-kit';
 import { bearer, createTestApp, type TestApp } from '../../test/test-app';
-import { loadTokenKey } from '../auth/token-service';
+import { loadTokenKey } from '../sessions/token-service';
 import { FileLinks } from './lesson-files/file-links';
 
 let t: TestApp;

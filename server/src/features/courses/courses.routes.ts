@@ -31,7 +31,11 @@ function lessonIdOf(params: Params): string {
  * published course's outline and its open lessons; what each answer holds follows from who asks
  * (see access/access-rules.ts). Progress needs a signed-in member.
  */
-export function coursesRoutes(ctx: AppContext, courses: CoursesService, progress: ProgressService) {
+export function coursesRoutes(
+  courses: CoursesService,
+  progress: ProgressService,
+  ctx: Pick<AppContext, 'guards'>,
+) {
   return async (app: FastifyInstance) => {
     app.get<{ Reply: DataAnswer<CourseCard[]> }>('/', async (request, reply) => {
       const audience = await audienceOf(request, reply, ctx);

@@ -1,4 +1,5 @@
-import type { CourseAccess, Drip } from '@common/schemas/courses';
+import type { CourseAccess } from '@common/courses';
+import type { Drip } from '@common/schemas/courses';
 import { newId } from '../../store/new-id';
 import type { NewDoc, Store, StoredDoc } from '../../store/store';
 import { CatalogRepository, type CourseDoc, type LessonDoc, type SectionDoc } from './catalog.repository';

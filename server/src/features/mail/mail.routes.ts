@@ -1,11 +1,12 @@
 import { type MailRetryResponse, type MailStatusResponse, mailIdParam } from '@common/schemas/mail';
 import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../app-context';
 import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
-import type { Mailer } from '../../mail/mailer';
 
 /** /api/admin/mail: the mail queue's state for the console; the admin scope has checked the caller. */
-export function mailRoutes(mailer: Mailer) {
+export function mailRoutes(ctx: Pick<AppContext, 'mailer'>) {
+  const { mailer } = ctx;
   return async (app: FastifyInstance) => {
     app.get<{ Reply: MailStatusResponse }>('/', async () => ({ success: true, data: await mailer.status() }));
 

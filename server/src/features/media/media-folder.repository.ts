@@ -1,4 +1,4 @@
-import { StoredSettings } from '../../settings/stored-settings';
+import { StoredSettingsRepository } from '../../settings/stored-settings.repository';
 import type { Store } from '../../store/store';
 
 /**
@@ -7,17 +7,17 @@ import type { Store } from '../../store/store';
  * and the playlists read it here too, so the folder belongs to no one panel.
  */
 export class MediaFolderRepository {
-  private readonly saved: StoredSettings<{ folder: string }>;
+  private readonly saved: StoredSettingsRepository<{ folder: string }>;
   /** Where the folder was kept before it had a home of its own: in the slideshow's settings. */
-  private readonly oldHome: StoredSettings<{ backgroundsBasePath: string }>;
+  private readonly oldHome: StoredSettingsRepository<{ backgroundsBasePath: string }>;
 
   constructor(
     store: Store,
     /** The folder until one is chosen (config.mediaDir). */
     private readonly defaultFolder: string,
   ) {
-    this.saved = new StoredSettings(store, 'media');
-    this.oldHome = new StoredSettings(store, 'slider');
+    this.saved = new StoredSettingsRepository(store, 'media');
+    this.oldHome = new StoredSettingsRepository(store, 'slider');
   }
 
   async init(): Promise<void> {

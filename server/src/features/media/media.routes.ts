@@ -20,31 +20,20 @@ import type { AppContext } from '../../app-context';
 import { errorBody, refuseUnknownPaths } from '../../http/error-handler';
 import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
-import { MediaService, mediaWriteError } from './media.service';
+import { type MediaService, mediaWriteError } from './media.service';
 import { deleteMedia } from './media-delete';
-import { MediaScansRepository } from './media-scans.repository';
 import { receiveUpload } from './media-upload';
-import { PictureQueue } from './picture-queue';
 import { ffmpegAvailable } from './video-still';
 
 /** Files one upload request may carry; the console sends one per request to show progress. */
 const MAX_FILES_PER_UPLOAD = 20;
 
 /** The media API: list, scan, upload, delete. Every route is for administrators only. */
-export function mediaRoutes(ctx: AppContext) {
+export function mediaRoutes(
+  media: MediaService,
+  ctx: Pick<AppContext, 'guards' | 'activity' | 'slideshowSettings'>,
+) {
   return async (app: FastifyInstance) => {
-    const scans = new MediaScansRepository(ctx.store);
-    await scans.init();
-    // Copies are made in the background, after the answer; a change in them reaches the slideshow.
-    const pictures = new PictureQueue(ctx.log, () => ctx.slideshowSettings.markChanged());
-    app.addHook('onClose', () => pictures.close());
-    const media = new MediaService(ctx, scans, pictures);
-    // Reported at start too: an owner reading the log learns it before the first upload fails.
-    void media.folderProblem().then(
-      (problem) => problem && ctx.log.warn(problem),
-      () => undefined,
-    );
-
     // Checked before the body is read: a stranger's upload is refused before a byte hits disk.
     app.addHook('onRequest', ctx.guards.requireAdmin);
     await app.register(multipart, {

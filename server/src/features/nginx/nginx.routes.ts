@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { errorBody } from '../../http/error-handler';
 import { AppError } from '../../lib/app-error';
-import { NginxFieldError, NginxService, type SaveResult } from './nginx.service';
+import { NginxFieldError, type NginxService, type SaveResult } from './nginx.service';
 
 export const SAVED_MESSAGE = 'Nginx configuration saved successfully!';
 export const RESTARTED_MESSAGE = 'Nginx restarted successfully!';
@@ -27,12 +27,10 @@ const saved = (result: SaveResult): NginxSaveResponse => ({
 
 /**
  * /api/system: the web-server panel (config, status, save, restart, saved versions).
- * Registered inside the admin-only scope in app.ts.
+ * Registered inside the admin-only /api/system scope (app.ts).
  */
-export function nginxRoutes(ctx: AppContext) {
+export function nginxRoutes(nginx: NginxService, ctx: Pick<AppContext, 'log' | 'reauth' | 'activity'>) {
   return async (app: FastifyInstance) => {
-    const nginx = new NginxService(ctx.config);
-
     // The panel reads `error` on a failed save or restart (SPEC); a refused field is also named.
     app.setErrorHandler((error, _request, reply) => {
       if (!(error instanceof AppError)) throw error;

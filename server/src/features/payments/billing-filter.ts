@@ -1,7 +1,7 @@
 import { PAYING_STATUSES } from '@common/schemas/billing';
 import type { BillingFilter } from '@common/schemas/payments';
 import type { Filter } from '../../store/store';
-import { BILLING_FIELDS } from './billing-record';
+import { BILLING_FIELDS } from '../users/billing-record';
 
 const CONDITIONS: Record<BillingFilter, Filter> = {
   paying: { [BILLING_FIELDS.status]: { $in: [...PAYING_STATUSES] } },

@@ -3,8 +3,8 @@ import type { Tier } from '@common/schemas/user';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import type { ActivityLog } from '../activity/activity.service';
+import type { BillingRecord } from '../users/billing-record';
 import type { UserDoc, UsersRepository } from '../users/users.repository';
-import type { BillingRecord } from './billing-record';
 
 /**
  * Who moves a tier: a Stripe event (named by its id and type), or an administrator in the

@@ -12,8 +12,8 @@ import type {
 import type { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import { AppError } from '../../lib/app-error';
-import type { ApiBase } from '../../settings/payments-env';
 import { readSavedPayments, type SavedPayments, writeSavedPayments } from '../../settings/payments-file';
+import { type EffectivePayments, paymentsInForce } from '../../settings/payments-in-force';
 import type { PaymentProvider } from './payment-provider';
 import { StripeProvider, type StripeSettings } from './stripe-provider';
 
@@ -31,14 +31,6 @@ export const WEBHOOK_PATH = '/api/payments/webhook';
 
 const SAVE_LEASE = 'payments-settings';
 const SAVE_BUSY = 'Another save of the payment settings is under way. Please try again.';
-
-/** The settings in force: each field from the environment if it sets it, else from the console's file. */
-export interface EffectivePayments {
-  secretKey?: string;
-  webhookSecret?: string;
-  priceIds: string[];
-  apiBase?: ApiBase;
-}
 
 export type ProviderFactory = (settings: StripeSettings) => PaymentProvider;
 
@@ -81,14 +73,9 @@ export class PaymentsSettings {
     return values;
   }
 
+  /** Environment > saved > default, merged in settings/ with the others (payments-in-force.ts). */
   async effective(): Promise<EffectivePayments> {
-    const saved = await this.saved();
-    return {
-      secretKey: this.env.secretKey ?? saved.secretKey,
-      webhookSecret: this.env.webhookSecret ?? saved.webhookSecret,
-      priceIds: this.env.priceIds ?? saved.priceIds ?? [],
-      apiBase: this.env.apiBase,
-    };
+    return paymentsInForce(this.env, await this.saved());
   }
 
   /** Members can upgrade: a key, a signing secret (else their payment would never be seen) and a price. */

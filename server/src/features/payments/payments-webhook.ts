@@ -4,8 +4,8 @@ import type { Tier } from '@common/schemas/user';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import type { Mailer } from '../../mail/mailer';
+import { BILLING_FIELDS, type BillingRecord } from '../users/billing-record';
 import type { UserDoc, UsersRepository } from '../users/users.repository';
-import { BILLING_FIELDS, type BillingRecord } from './billing-record';
 import type { MembershipTiers } from './membership-tier';
 import type { PaymentEventsRepository } from './payment-events.repository';
 import {

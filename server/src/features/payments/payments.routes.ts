@@ -7,8 +7,8 @@ import {
   type WebhookAnswer,
 } from '@common/schemas/payments';
 import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../app-context';
 import { parseInput } from '../../lib/validate';
-import type { Guards } from '../auth/auth.guard';
 import type { PaymentsService } from './payments.service';
 import type { PaymentsWebhook } from './payments-webhook';
 
@@ -20,7 +20,11 @@ import type { PaymentsWebhook } from './payments-webhook';
 export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
 /** /api/payments: the prices (anyone), a member's own billing, checkout and portal, and Stripe's webhook. */
-export function paymentsRoutes(service: PaymentsService, webhook: PaymentsWebhook, guards: Guards) {
+export function paymentsRoutes(
+  service: PaymentsService,
+  webhook: PaymentsWebhook,
+  ctx: Pick<AppContext, 'guards'>,
+) {
   return async (app: FastifyInstance) => {
     app.get<{ Reply: PaymentPlansResponse }>('/plans', async () => ({
       success: true,
@@ -28,7 +32,7 @@ export function paymentsRoutes(service: PaymentsService, webhook: PaymentsWebhoo
     }));
 
     await app.register(async (signedIn) => {
-      signedIn.addHook('onRequest', guards.requireUser);
+      signedIn.addHook('onRequest', ctx.guards.requireUser);
 
       signedIn.get<{ Reply: MemberBillingResponse }>('/me', async (request) => ({
         success: true,

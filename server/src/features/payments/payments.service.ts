@@ -10,10 +10,11 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error';
+import type { EffectivePayments } from '../../settings/payments-in-force';
+import { BILLING_FIELDS } from '../users/billing-record';
 import type { UserDoc, UsersRepository } from '../users/users.repository';
-import { BILLING_FIELDS } from './billing-record';
 import { ProviderError } from './payment-provider';
-import { type EffectivePayments, PaymentsSettings } from './payments-settings';
+import { PaymentsSettings } from './payments-settings';
 
 /** Prices change rarely; anyone may ask for them (the Upgrade button, /join), so Stripe is asked at most this often. */
 const PLANS_TTL_MS = 10 * 60 * 1000;

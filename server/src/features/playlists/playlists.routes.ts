@@ -9,14 +9,16 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { parseInput } from '../../lib/validate';
-import { PlaylistsRepository, toPlaylist } from './playlists.repository';
-import { PlaylistsService } from './playlists.service';
+import { type PlaylistsRepository, toPlaylist } from './playlists.repository';
+import type { PlaylistsService } from './playlists.service';
 
 /** /api/playlists: every call is for administrators only. */
-export function playlistRoutes(ctx: AppContext) {
+export function playlistRoutes(
+  playlists: PlaylistsService,
+  repository: PlaylistsRepository,
+  ctx: Pick<AppContext, 'guards' | 'activity'>,
+) {
   return async (app: FastifyInstance) => {
-    const repository = new PlaylistsRepository(ctx.store);
-    const playlists = new PlaylistsService(repository, ctx.slideshowSettings, ctx.mediaFolder);
     const current = async (id: string) => {
       const doc = await repository.findById(id);
       return doc ? toPlaylist(doc) : null;

@@ -9,12 +9,14 @@ import type { SessionsService } from './sessions.service';
 /**
  * An administrator signs a user out of every browser and device (a lost phone, a shared
  * computer). Registered inside the /api/admin scope, whose hook has checked the administrator.
+ * `ctx` is spelled out, not a Pick of AppContext: the context holds this feature's sessions.
  */
-export function adminSessionsRoutes(
-  sessions: SessionsService,
-  users: UsersRepository,
-  activity: ActivityLog,
-) {
+export function adminSessionsRoutes(ctx: {
+  sessions: SessionsService;
+  users: UsersRepository;
+  activity: ActivityLog;
+}) {
+  const { sessions, users, activity } = ctx;
   return async (app: FastifyInstance) => {
     app.delete<{ Reply: EndUserSessionsResponse }>('/users/:id/sessions', async (request) => {
       const { id } = parseInput(userIdParam, request.params);

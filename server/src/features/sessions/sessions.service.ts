@@ -1,8 +1,8 @@
 import type { SessionInfo } from '@common/schemas/account';
 import { AppError } from '../../lib/app-error';
-import type { TokenService } from '../auth/token-service';
 import type { UserDoc } from '../users/users.repository';
 import type { SessionDoc, SessionsRepository } from './sessions.repository';
+import type { TokenService } from './token-service';
 
 /** How often a live session's "last seen" is written: often enough to show, rarely enough to cost nothing. */
 export const LAST_SEEN_EVERY_MS = 5 * 60 * 1000;

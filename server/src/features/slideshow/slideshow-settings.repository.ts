@@ -1,6 +1,6 @@
 import type { SlideshowSettings } from '@common/schemas/slideshow';
 import { SLIDESHOW_DEFAULTS } from '@common/slideshow-defaults';
-import { StoredSettings } from '../../settings/stored-settings';
+import { StoredSettingsRepository } from '../../settings/stored-settings.repository';
 import type { Store } from '../../store/store';
 import type { SharedChanges } from '../shared-state/shared-changes';
 
@@ -13,14 +13,14 @@ export type StoredSlideshowSettings = Omit<SlideshowSettings, 'backgroundsBasePa
  * shows among these settings, is kept by the media library (MediaFolderRepository).
  */
 export class SlideshowSettingsRepository {
-  private readonly settings: StoredSettings<StoredSlideshowSettings>;
+  private readonly settings: StoredSettingsRepository<StoredSlideshowSettings>;
 
   constructor(
     store: Store,
     private readonly changes: SharedChanges,
   ) {
     // Keyed `slider`, its first spelling: saved sites have it under that name.
-    this.settings = new StoredSettings(store, 'slider');
+    this.settings = new StoredSettingsRepository(store, 'slider');
   }
 
   init(): Promise<void> {

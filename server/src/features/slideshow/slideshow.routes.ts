@@ -12,10 +12,9 @@ import { negotiateEncoding } from '../../http/compression';
 import type { CorsAnswer } from '../../http/cors';
 import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
-import { PlaylistsRepository } from '../playlists/playlists.repository';
 import { defaultBackgroundSvg, defaultBackgroundVersion } from './default-backgrounds';
-import { PublicSlides, type PublicSlidesResponse } from './public-slides';
-import { SlideshowSettingsService } from './slideshow-settings.service';
+import type { PublicSlides, PublicSlidesResponse } from './public-slides';
+import type { SlideshowSettingsService } from './slideshow-settings.service';
 
 const ONE_DAY_S = 86_400;
 const ONE_YEAR_S = 31_536_000;
@@ -72,17 +71,12 @@ function corsOf(reply: FastifyReply): CorsAnswer {
 }
 
 /** /api/slider: the public slides for every visitor, and the configuration for administrators. */
-export function slideshowRoutes(ctx: AppContext) {
+export function slideshowRoutes(
+  publicSlides: PublicSlides,
+  settings: SlideshowSettingsService,
+  ctx: Pick<AppContext, 'fastLane' | 'guards' | 'activity'>,
+) {
   return async (app: FastifyInstance) => {
-    const playlists = new PlaylistsRepository(ctx.store);
-    const publicSlides = new PublicSlides(ctx.slideshowSettings, ctx.mediaFolder, playlists);
-    const settings = new SlideshowSettingsService(
-      ctx.slideshowSettings,
-      ctx.mediaFolder,
-      playlists,
-      ctx.config.mediaRoots,
-    );
-
     // The busiest route there is: answered before Fastify whenever the answer is ready (see
     // http/fast-lane.ts), and by Fastify otherwise (the first request after a change, a query
     // string, the log at debug). Compressed here rather than by the compression hook: the answer

@@ -1,6 +1,6 @@
 import { emailSchema } from '@common/schemas/user';
 import type { FastifyBaseLogger } from 'fastify';
-import { hashPassword } from '../auth/passwords';
+import { hashPassword } from './passwords';
 import type { UsersRepository } from './users.repository';
 
 /**

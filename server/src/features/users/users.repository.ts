@@ -12,7 +12,7 @@ import type {
   Store,
   StoredDoc,
 } from '../../store/store';
-import { BILLING_FIELDS, type BillingRecord, toPublicBilling } from '../payments/billing-record';
+import { BILLING_FIELDS, type BillingRecord, toPublicBilling } from './billing-record';
 
 export interface UserDoc extends StoredDoc {
   name: string;
@@ -31,7 +31,7 @@ export interface UserDoc extends StoredDoc {
   /** sha256 of that link's token: the token itself is never stored. */
   emailChangeTokenHash?: string;
   emailChangeExpiresAt?: Date;
-  /** A pending change that the owner's recovery cancelled (see account/email-change.ts). */
+  /** A pending change that the owner's recovery cancelled (see email-change.ts). */
   emailChangeCancelledTo?: string;
   emailChangeCancelledBecause?: EmailChangeCancelReason;
   emailChangeCancelledAt?: Date;

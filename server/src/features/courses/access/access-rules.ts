@@ -1,5 +1,6 @@
+import type { CourseAccess, PreviewPersona } from '@common/courses';
 import type { Lock } from '@common/schemas/course-views';
-import type { CourseAccess, Drip, PreviewPersona } from '@common/schemas/courses';
+import type { Drip } from '@common/schemas/courses';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

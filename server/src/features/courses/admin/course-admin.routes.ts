@@ -1,13 +1,12 @@
+import { COURSE_ACCESS_LABELS, MAX_LESSON_FILE_BYTES } from '@common/courses';
 import type { AdminCourse, AdminCourseRow, AdminLesson } from '@common/schemas/course-views';
 import {
-  COURSE_ACCESS_LABELS,
   type CoursesSettingsBody,
   courseCreateBody,
   coursesSettingsBody,
   courseUpdateBody,
   lessonCreateBody,
   lessonUpdateBody,
-  MAX_LESSON_FILE_BYTES,
   markdownPreviewBody,
   outlineOrderBody,
   sectionCreateBody,
@@ -19,6 +18,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app-context';
 import { AppError } from '../../../lib/app-error';
 import { parseInput } from '../../../lib/validate';
+import type { ActivityInput } from '../../activity/activity.service';
 import { type LessonFolder, receiveLessonFile } from '../lesson-files/lesson-upload';
 import { renderMarkdown } from '../markdown';
 import type { CourseAdminService } from './course-admin.service';
@@ -41,20 +41,17 @@ function ids(request: FastifyRequest): Required<Ids> {
  * pages' HTML is worked out once per change).
  */
 export function courseAdminRoutes(
-  ctx: AppContext,
   courses: CourseAdminService,
   lessons: LessonAdminService,
   folder: LessonFolder,
+  ctx: Pick<AppContext, 'changes' | 'activity'>,
 ) {
   return async (app: FastifyInstance) => {
     await app.register(multipart, {
       throwFileSizeLimit: false,
       limits: { fileSize: MAX_LESSON_FILE_BYTES, files: 1, fields: 4, fieldSize: 1024, parts: 5 },
     });
-    const changed = async (
-      request: FastifyRequest,
-      entry: Parameters<AppContext['activity']['record']>[1],
-    ) => {
+    const changed = async (request: FastifyRequest, entry: ActivityInput) => {
       await ctx.changes.bump('courses');
       await ctx.activity.record(request, entry);
     };
@@ -103,12 +100,9 @@ export function courseAdminRoutes(
     app.put<{ Reply: DataAnswer<AdminCourse> }>('/:id', async (request) => {
       const body = parseInput(courseUpdateBody, request.body);
       const { before, after } = await courses.update(ids(request).id, body);
+      const published = body.published !== undefined && body.published !== before.published;
       const what = [
-        body.published !== undefined && body.published !== before.published
-          ? body.published
-            ? 'published'
-            : 'unpublished'
-          : '',
+        published ? (body.published ? 'published' : 'unpublished') : '',
         body.access && body.access !== before.access ? `access: ${COURSE_ACCESS_LABELS[body.access]}` : '',
       ].filter(Boolean);
       await changed(request, {

@@ -1,5 +1,6 @@
+import { MAX_LESSON_DOWNLOADS } from '@common/courses';
 import type { AdminLesson, AdminLessonFile } from '@common/schemas/course-views';
-import { type LessonUpdateBody, MAX_LESSON_DOWNLOADS } from '@common/schemas/courses';
+import type { LessonUpdateBody } from '@common/schemas/courses';
 import { AppError } from '../../../lib/app-error';
 import type { CatalogRepository, LessonDoc, LessonFileRef } from '../catalog.repository';
 import type { LessonFilesRepository } from '../lesson-files/lesson-files.repository';

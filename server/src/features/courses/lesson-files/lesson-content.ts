@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { LESSON_DOWNLOAD_EXTENSIONS, LESSON_MEDIA_EXTENSIONS } from '@common/schemas/courses';
+import { LESSON_DOWNLOAD_EXTENSIONS, LESSON_MEDIA_EXTENSIONS } from '@common/courses';
 
 export type FileVerdict = { mime: string; mediaKind?: 'video' | 'audio' } | { reason: string };
 

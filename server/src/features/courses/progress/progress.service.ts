@@ -1,5 +1,5 @@
+import { AUTO_COMPLETE_SHARE } from '@common/courses';
 import type { CompleteResult, PositionResult } from '@common/schemas/course-views';
-import { AUTO_COMPLETE_SHARE } from '@common/schemas/courses';
 import { AppError } from '../../../lib/app-error';
 import { lessonLock, progressOwner, type Viewer } from '../access/access-rules';
 import type { CatalogRepository, CourseDoc, LessonDoc } from '../catalog.repository';

@@ -1,5 +1,5 @@
 import { csvHeader, csvRow } from '../../lib/csv';
-import type { UserDoc } from './users.repository';
+import type { UserDoc } from '../users/users.repository';
 
 /**
  * The billing columns come last, so a sheet made from the older export keeps its columns: why the

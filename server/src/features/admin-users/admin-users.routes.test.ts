@@ -2,7 +2,7 @@ import { USERS_PAGE_SIZE } from '@common/schemas/admin-users';
 import type { PublicUser } from '@common/schemas/user';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import type { UserDoc } from './users.repository';
+import type { UserDoc } from '../users/users.repository';
 
 let t: TestApp;
 let admin: { user: UserDoc; token: string };

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import type { UserDoc } from './users.repository';
+import type { UserDoc } from '../users/users.repository';
 
 let t: TestApp;
 let token: string;

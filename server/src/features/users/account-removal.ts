@@ -1,5 +1,4 @@
-import type { SessionsService } from '../sessions/sessions.service';
-import type { UserDoc, UsersRepository } from '../users/users.repository';
+import type { UserDoc, UsersRepository } from './users.repository';
 
 /** Added to the Activity log's entry of a deletion that cancelled a paid subscription. */
 export const SUBSCRIPTION_CANCELLED = ' (their Stripe subscription was cancelled)';
@@ -7,7 +6,12 @@ export const SUBSCRIPTION_CANCELLED = ' (their Stripe subscription was cancelled
 /** Who asked for a deletion: the member on /account, or an administrator in User Management. */
 export type RemovedBy = 'member' | 'admin';
 
-/** What else goes with an account, provided by the features that keep it (wired in app.ts). */
+/** Ends every session of a user: the sessions feature's (SessionsService), named here so the record stays below it. */
+export interface SessionsEnder {
+  endAll(userId: string): Promise<unknown>;
+}
+
+/** What else goes with an account, provided by the features that keep it (wired in account.feature.ts). */
 export interface RemovalParts {
   /**
    * Runs before anything is deleted and ends what would go on without the account: a paid
@@ -28,7 +32,7 @@ const NOTHING_ELSE: RemovalParts = { endBilling: async () => false, forget: asyn
 export class AccountRemoval {
   constructor(
     private readonly users: UsersRepository,
-    private readonly sessions: SessionsService,
+    private readonly sessions: SessionsEnder,
     private readonly parts: RemovalParts = NOTHING_ELSE,
   ) {}
 

@@ -9,8 +9,10 @@ interface SettingsDoc<T> extends StoredDoc {
  * Settings saved in the store: one document of the `settings` collection, named by its key
  * (`slider`, `media`), holding one value. For settings every server process and machine must
  * read alike; those a machine keeps for itself are files (`app-server-file.ts`, `payments-file.ts`).
+ * The only code touching that collection: the repositories of those settings read and write
+ * through it (slideshow-settings.repository.ts, media-folder.repository.ts).
  */
-export class StoredSettings<T extends object> {
+export class StoredSettingsRepository<T extends object> {
   private readonly settings: Collection<SettingsDoc<T>>;
 
   constructor(

@@ -1,6 +1,6 @@
 import type { CancelledEmailChange, EmailChangeCancelReason } from '@common/schemas/account';
 import type { DocChanges } from '../../store/store';
-import type { UserDoc } from '../users/users.repository';
+import type { UserDoc } from './users.repository';
 
 /** How long /account keeps telling the member that their recovery cancelled a change. */
 const NOTICE_MS = 30 * 24 * 60 * 60 * 1000;

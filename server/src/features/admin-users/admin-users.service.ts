@@ -1,47 +1,19 @@
-import type { AdminStats, CreateUserBody, UpdateUserBody, UserListQuery } from '@common/schemas/admin-users';
+import type { CreateUserBody, UpdateUserBody } from '@common/schemas/admin-users';
 import type { PublicUser } from '@common/schemas/user';
 import { AppError } from '../../lib/app-error';
-import { DuplicateKeyError, type Filter, type SortSpec } from '../../store/store';
-import { AccountRemoval } from '../account/account-removal';
-import { voidEmailChange } from '../account/email-change';
-import { hashPassword } from '../auth/passwords';
-import { billingFilter } from '../payments/billing-filter';
+import { DuplicateKeyError } from '../../store/store';
+import type { ConfirmReauth } from '../auth/reauth';
 import { assertTierChangeConfirmed } from '../payments/membership-tier';
 import type { SessionsService } from '../sessions/sessions.service';
 import type { StoreLeases } from '../shared-state/store-lease';
-import { toPublicUser, type UserDoc, type UsersRepository } from './users.repository';
+import { AccountRemoval } from '../users/account-removal';
+import { voidEmailChange } from '../users/email-change';
+import { hashPassword } from '../users/passwords';
+import { toPublicUser, type UserDoc, type UsersRepository } from '../users/users.repository';
 
 const DUPLICATE_EMAIL = 'A user with this email already exists.';
 const LAST_ADMIN =
   'This is the last active administrator. Make another user an active administrator first, so the console always has an owner.';
-
-export interface UserPage {
-  data: PublicUser[];
-  totalPages: number;
-  currentPage: number;
-  total: number;
-  /** False when a search matches more than `total`: counting stopped there. */
-  totalExact: boolean;
-}
-
-/**
- * A search's matches are counted up to this many (or to the end of the asked page, if further):
- * past it the list says "more than", so that a search matching most members costs a page, not a
- * count of a million. The whole list's total is always exact (the store keeps it).
- */
-export const SEARCH_COUNT_LIMIT = 1000;
-
-/** Name or e-mail containing the typed text anywhere, in any letter case, taken literally. */
-export function searchFilter(search: string): Filter {
-  if (!search) return {};
-  return { $or: [{ name: { $contains: search } }, { email: { $contains: search } }] };
-}
-
-/** `_id` breaks ties, so that pages never overlap or skip users who share a value. */
-export function sortSpec(sortBy: string, sortOrder: 'asc' | 'desc'): SortSpec {
-  const direction = sortOrder === 'asc' ? 1 : -1;
-  return { [sortBy]: direction, _id: direction };
-}
 
 const ADMINS_BUSY = 'Another change to administrators is being saved right now. Please try again.';
 /** The lease held while a change that could remove an active administrator is checked and written. */
@@ -57,13 +29,6 @@ const SELF_DELETE = 'You cannot delete your own account from the console. Anothe
 
 const isActiveAdmin = (user: Pick<UserDoc, 'role' | 'status'>) =>
   user.role === 'admin' && user.status === 'active';
-
-/**
- * Called before a change that gives console rights or takes them from their holder (see
- * `movesConsoleRights`) and before an administrator is deleted: throws unless the acting
- * administrator confirmed their password recently (see auth/reauth.ts).
- */
-export type ConfirmReauth = () => Promise<void>;
 
 /**
  * Whether an edit can hand console rights to someone or take them from their holder, and so
@@ -97,68 +62,19 @@ export interface UserChange {
   after: PublicUser;
 }
 
-/** What administrators do to users from the console. */
-export class UsersService {
+/**
+ * What administrators change of users from the console: create, edit, delete, one change that
+ * could remove an active administrator at a time. A change that gives console rights or takes
+ * them from their holder (see `movesConsoleRights`), and deleting an administrator, first calls
+ * `confirm` (auth/reauth.ts's `whenNeeded`). What the console reads is UserListService's.
+ */
+export class AdminUsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly sessions: SessionsService,
     private readonly leases: StoreLeases,
     private readonly removal = new AccountRemoval(users, sessions),
   ) {}
-
-  async list(query: UserListQuery): Promise<UserPage> {
-    const filter = billingFilter(searchFilter(query.search), query.billing);
-    const skip = (query.page - 1) * query.pageSize;
-    const limit = query.search ? Math.max(SEARCH_COUNT_LIMIT, skip + query.pageSize) : undefined;
-    const [counted, docs] = await Promise.all([
-      // One more than the limit: "exactly the limit" and "more" are told apart.
-      this.users.count(filter, limit === undefined ? {} : { limit: limit + 1 }),
-      this.users.find(filter, { sort: sortSpec(query.sortBy, query.sortOrder), skip, limit: query.pageSize }),
-    ]);
-    const totalExact = limit === undefined || counted <= limit;
-    const total = totalExact ? counted : limit;
-    return {
-      data: docs.map(toPublicUser),
-      totalPages: Math.max(1, Math.ceil(total / query.pageSize)),
-      currentPage: query.page,
-      total,
-      totalExact,
-    };
-  }
-
-  /** Every user matching the search, in the asked order, a batch at a time (for the CSV export). */
-  listAll(query: Omit<UserListQuery, 'page' | 'pageSize'>): AsyncIterable<UserDoc[]> {
-    return this.users.findInBatches(billingFilter(searchFilter(query.search), query.billing), {
-      sort: sortSpec(query.sortBy, query.sortOrder),
-    });
-  }
-
-  /**
-   * The overview's figures. Paid and free count members only: the few administrators (read by
-   * their role's index) are taken off the tier counts the store keeps. New members are counted
-   * from the sign-up date's index, to the minute, so the same count serves until the next write.
-   */
-  async stats(): Promise<AdminStats> {
-    const minute = Math.floor(Date.now() / 60_000) * 60_000;
-    const since = (days: number) => new Date(minute - days * 24 * 60 * 60 * 1000);
-    const [totalUsers, paid, free, admins, joined7, joined30] = await Promise.all([
-      this.users.count(),
-      this.users.count({ membershipTier: 'paid' }),
-      this.users.count({ membershipTier: 'free' }),
-      this.users.find({ role: 'admin' }),
-      this.users.count({ createdAt: { $gte: since(7) } }),
-      this.users.count({ createdAt: { $gte: since(30) } }),
-    ]);
-    const adminsWhere = (test: (admin: (typeof admins)[number]) => boolean) => admins.filter(test).length;
-    return {
-      totalUsers,
-      paidMembers: paid - adminsWhere((a) => a.membershipTier === 'paid'),
-      freeMembers: free - adminsWhere((a) => a.membershipTier === 'free'),
-      administrators: admins.length,
-      newMembers7d: joined7 - adminsWhere((a) => a.createdAt >= since(7)),
-      newMembers30d: joined30 - adminsWhere((a) => a.createdAt >= since(30)),
-    };
-  }
 
   /**
    * Creating an administrator needs the password again (`confirm`), a member does not. With

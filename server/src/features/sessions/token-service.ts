@@ -3,8 +3,8 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TokenPayload } from '@common/schemas/auth';
 import { writeFileDurably } from '../../lib/durable-file';
+import { loadJose } from '../../lib/jose';
 import { ConfigError } from '../../settings/config';
-import { loadJose } from './jose';
 
 const ALGORITHM = 'HS256';
 /** How long a sign-in lasts; a token claiming a later expiry was not made by this product. */

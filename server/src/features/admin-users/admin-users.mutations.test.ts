@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import { TokenService } from '../auth/token-service';
 import { SessionsRepository } from '../sessions/sessions.repository';
 import { SessionsService } from '../sessions/sessions.service';
+import { TokenService } from '../sessions/token-service';
 import { StoreLeases } from '../shared-state/store-lease';
-import { type UserDoc, UsersRepository } from './users.repository';
-import { UsersService } from './users.service';
+import { type UserDoc, UsersRepository } from '../users/users.repository';
+import { AdminUsersService } from './admin-users.service';
 
 let t: TestApp;
 let admin: { user: UserDoc; token: string };
@@ -200,7 +200,7 @@ describe('the last active administrator', () => {
     const process = () => {
       const leases = new StoreLeases(t.store);
       const sessions = new SessionsService(new SessionsRepository(t.store), tokens);
-      return new UsersService(new UsersRepository(t.store), sessions, leases);
+      return new AdminUsersService(new UsersRepository(t.store), sessions, leases);
     };
     const [first, second] = [process(), process()];
     const users = t.store.collection<UserDoc>('users');

@@ -15,10 +15,11 @@ import type { PublicUser } from '@common/schemas/user';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { parseInput } from '../../lib/validate';
-import { SUBSCRIPTION_CANCELLED } from '../account/account-removal';
 import type { ActivityInput } from '../activity/activity.service';
 import type { MembershipTiers } from '../payments/membership-tier';
-import type { UserChange, UsersService } from './users.service';
+import { SUBSCRIPTION_CANCELLED } from '../users/account-removal';
+import type { AdminUsersService, UserChange } from './admin-users.service';
+import type { UserListService } from './user-list.service';
 import { usersCsv } from './users-csv';
 
 /**
@@ -26,32 +27,33 @@ import { usersCsv } from './users-csv';
  * one onRequest hook has already checked for a signed-in, active administrator.
  */
 export function adminUsersRoutes(
-  users: UsersService,
+  users: AdminUsersService,
+  list: UserListService,
+  tiers: Pick<MembershipTiers, 'change'>,
   ctx: Pick<AppContext, 'activity' | 'reauth'>,
-  tiers?: Pick<MembershipTiers, 'change'>,
 ) {
   return async (app: FastifyInstance) => {
     app.get<{ Reply: UserListResponse }>('/users', async (request) => {
-      const page = await users.list(parseInput(userListQuery, request.query));
+      const page = await list.list(parseInput(userListQuery, request.query));
       return { success: true, ...page };
     });
 
     app.get<{ Reply: UsersCsvResponse }>('/users/export.csv', async (request, reply) => {
       const query = parseInput(userExportQuery, request.query);
-      const list = users.listAll(query);
+      const matches = list.listAll(query);
       const day = new Date().toISOString().slice(0, 10);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="users-${day}.csv"`)
         .header('cache-control', 'no-store')
-        .send(Readable.from(usersCsv(list)));
+        .send(Readable.from(usersCsv(matches)));
     });
 
     app.post<{ Reply: UserResponse }>('/users', async (request, reply) => {
       const user = await users.create(
         parseInput(createUserBody, request.body),
-        () => ctx.reauth.require(request),
-        tiers && ((created, tier) => tiers.change(created, tier, { kind: 'admin', request })),
+        ctx.reauth.whenNeeded(request),
+        (created, tier) => tiers.change(created, tier, { kind: 'admin', request }),
       );
       await ctx.activity.record(request, {
         kind: 'user.created',
@@ -68,14 +70,13 @@ export function adminUsersRoutes(
         id,
         body,
         { userId: request.user!._id, sessionId: request.sessionId! },
-        () => ctx.reauth.require(request),
-        tiers &&
-          ((user, tier) =>
-            tiers.change(user, tier, {
-              kind: 'admin',
-              request,
-              confirmedManagedByStripe: body.confirmManagedByStripe,
-            })),
+        ctx.reauth.whenNeeded(request),
+        (user, tier) =>
+          tiers.change(user, tier, {
+            kind: 'admin',
+            request,
+            confirmedManagedByStripe: body.confirmManagedByStripe,
+          }),
       );
       await ctx.activity.record(request, {
         ...describeUpdate(change, Boolean(body.password)),
@@ -87,8 +88,10 @@ export function adminUsersRoutes(
 
     app.delete<{ Reply: DeleteUserResponse }>('/users/:id', async (request) => {
       const { id } = parseInput(userIdParam, request.params);
-      const { user, subscriptionCancelled } = await users.delete(id, request.user!._id, () =>
-        ctx.reauth.require(request),
+      const { user, subscriptionCancelled } = await users.delete(
+        id,
+        request.user!._id,
+        ctx.reauth.whenNeeded(request),
       );
       await ctx.activity.record(request, {
         kind: 'user.deleted',
@@ -102,7 +105,7 @@ export function adminUsersRoutes(
 
     app.get<{ Reply: AdminStatsResponse }>('/stats', async () => ({
       success: true,
-      data: await users.stats(),
+      data: await list.stats(),
     }));
   };
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import type { UserDoc } from './users.repository';
+import type { UserDoc } from '../users/users.repository';
 
 /**
  * What a stolen administrator token (no password confirmation) can no longer do with the
