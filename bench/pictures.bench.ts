@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
-import { COPIES_FOLDER } from '../server/src/features/media/picture-copies';
+import { COPIES_FOLDER } from '../server/src/features/media/copies/layout';
 import { cameraLibrary, megabytes } from './support/camera-media';
 import { copiesReady, folderBytes, peakRss } from './support/copies-progress';
 import { lighthousePerformance, type PerformanceRun } from './support/lighthouse-score';

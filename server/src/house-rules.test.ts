@@ -51,7 +51,7 @@ describe('one way per concern', () => {
       'server/src/features/nginx/nginx-files.ts': 'moves the candidate nginx tested into place',
       'server/src/features/media/media-upload.ts': 'an upload streams to a temp file',
       'server/src/features/courses/lesson-files/lesson-upload.ts': 'a lesson file streams to a temp file',
-      'server/src/features/media/picture-maker.ts':
+      'server/src/features/media/copies/maker.ts':
         'picture copies are a cache made again from the original: renamed into place, not flushed, readable like the media',
       'server/src/features/media/safe-file-name.ts': 'moves the uploaded temp file under a free name',
       'server/src/store/nedb/import.ts': "moves the old store's files aside once imported",

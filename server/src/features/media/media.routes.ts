@@ -20,12 +20,12 @@ import type { AppContext } from '../../app-context';
 import { errorBody, refuseUnknownPaths } from '../../http/error-handler';
 import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
+import { ffmpegAvailable } from './copies/poster';
+import { CopiesQueue } from './copies/queue';
 import { MediaService, mediaWriteError } from './media.service';
 import { deleteMedia } from './media-delete';
 import { MediaScansRepository } from './media-scans.repository';
 import { receiveUpload } from './media-upload';
-import { PictureQueue } from './picture-queue';
-import { ffmpegAvailable } from './video-still';
 
 /** Files one upload request may carry; the console sends one per request to show progress. */
 const MAX_FILES_PER_UPLOAD = 20;
@@ -36,7 +36,7 @@ export function mediaRoutes(ctx: AppContext) {
     const scans = new MediaScansRepository(ctx.store);
     await scans.init();
     // Copies are made in the background, after the answer; a change in them reaches the slideshow.
-    const pictures = new PictureQueue(ctx.log, () => ctx.slideshowSettings.markChanged());
+    const pictures = new CopiesQueue(ctx.log, () => ctx.slideshowSettings.markChanged());
     app.addHook('onClose', () => pictures.close());
     const media = new MediaService(ctx, scans, pictures);
     // Reported at start too: an owner reading the log learns it before the first upload fails.

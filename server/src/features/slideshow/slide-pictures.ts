@@ -1,5 +1,5 @@
 import type { Slide } from '@common/schemas/slideshow';
-import { copyNear, libraryPathOf, readCopies, srcsetOf, videoCopiesOf } from '../media/picture-copies';
+import { copyNear, libraryPathOf, readCopies, srcsetOf, videoCopiesOf } from '../media/copies/layout';
 
 /** The fallback `src` of a poster: wide enough for a phone, for browsers that ignore `srcset`. */
 const POSTER_FALLBACK_WIDTH = 960;

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../../../http/error-handler';
-import { sendMediaFile } from '../../media/send-media-file';
+import { sendMediaFile } from '../../../http/send-file';
 import type { SessionsRepository } from '../../sessions/sessions.repository';
 import type { UsersRepository } from '../../users/users.repository';
 import { lessonLock, viewerOf } from '../access/access-rules';

@@ -6,11 +6,11 @@ import { promisify } from 'node:util';
 import type { Slide } from '@common/schemas/slideshow';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multipart } from '../../test/media-fixtures';
-import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import { parseMediaPath } from './media-library';
-import { COPIES_FOLDER, readCopies } from './picture-copies';
-import { ffmpegAvailable } from './video-still';
+import { multipart } from '../../../test/media-fixtures';
+import { bearer, createTestApp, createUser, type TestApp } from '../../../test/test-app';
+import { parseMediaPath } from '../media-library';
+import { COPIES_FOLDER, readCopies } from './layout';
+import { ffmpegAvailable } from './poster';
 
 const hasFfmpeg = await ffmpegAvailable();
 if (!hasFfmpeg) {

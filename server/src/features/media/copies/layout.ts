@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { type MediaPath, parseMediaPath } from './media-library';
+import { type MediaPath, parseMediaPath } from '../media-library';
 
 /**
  * Resized copies of the library's pictures (and stills and smaller copies of its videos) live in one hidden folder

@@ -5,11 +5,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Slide } from '@common/schemas/slideshow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multipart } from '../../test/media-fixtures';
-import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import { parseMediaPath } from './media-library';
-import { COPIES_FOLDER, type CopiesManifest, isComplete, manifestName, readCopies } from './picture-copies';
-import { ffmpegAvailable } from './video-still';
+import { multipart } from '../../../test/media-fixtures';
+import { bearer, createTestApp, createUser, type TestApp } from '../../../test/test-app';
+import { parseMediaPath } from '../media-library';
+import { COPIES_FOLDER, type CopiesManifest, isComplete, manifestName, readCopies } from './layout';
+import { ffmpegAvailable } from './poster';
 
 const run = promisify(execFile);
 const hasFfmpeg = await ffmpegAvailable();

@@ -3,7 +3,7 @@ import { mkdir, open, readdir, rename, rm, stat, utimes, writeFile } from 'node:
 import path from 'node:path';
 import { getsCopies } from '@common/media';
 import type { Sharp, SharpOptions } from 'sharp';
-import { inspectMediaFile, type MediaPath } from './media-library';
+import { inspectMediaFile, type MediaPath } from '../media-library';
 import {
   type CopiesManifest,
   cacheKeyOf,
@@ -15,9 +15,9 @@ import {
   readManifest,
   THUMB_WIDTH,
   videoCopyFileName,
-} from './picture-copies';
-import { encodeVideoCopy, videoCopyWidthsFor, whyNoVideoCopy } from './video-copies';
-import { ffmpegAvailable, videoStill } from './video-still';
+} from './layout';
+import { ffmpegAvailable, videoStill } from './poster';
+import { encodeVideoCopy, videoCopyWidthsFor, whyNoVideoCopy } from './video';
 
 /** WebP quality of the copies: a background under an overlay; 75 keeps them about a third of JPEG 90's size. */
 const COPY_QUALITY = 75;
