@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
+import { demoCourseRows } from '../../scripts/demo/courses';
+import { demoUsers } from '../../scripts/demo/users';
 import { hashPassword } from '../../server/src/features/auth/passwords';
 import { loadTokenKey, TokenService } from '../../server/src/features/auth/token-service';
 import { CatalogRepository } from '../../server/src/features/courses/catalog.repository';
-import { demoCourseRows } from '../../server/src/features/courses/demo-courses';
 import { LessonFilesRepository } from '../../server/src/features/courses/lesson-files/lesson-files.repository';
 import {
   type CourseCountsDoc,
@@ -13,7 +14,6 @@ import {
   progressId,
 } from '../../server/src/features/courses/progress/progress.repository';
 import { SessionsRepository } from '../../server/src/features/sessions/sessions.repository';
-import { demoUsers } from '../../server/src/features/users/demo-users';
 import { UsersRepository } from '../../server/src/features/users/users.repository';
 import { newId } from '../../server/src/store/new-id';
 import { openEmbeddedStore } from '../../server/src/store/sqlite/store';

@@ -1,5 +1,5 @@
+import { demoUsers } from '../../scripts/demo/users';
 import { hashPassword } from '../../server/src/features/auth/passwords';
-import { demoUsers } from '../../server/src/features/users/demo-users';
 import { UsersRepository } from '../../server/src/features/users/users.repository';
 import { openEmbeddedStore } from '../../server/src/store/sqlite/store';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoUsers } from '../../features/users/demo-users';
+import { demoUsers } from '../../../../scripts/demo/users';
 import { type UserDoc, UsersRepository } from '../../features/users/users.repository';
 import { sortSpec } from '../../features/users/users.service';
 import type { Store } from '../store';

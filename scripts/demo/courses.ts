@@ -1,9 +1,14 @@
 import type { CourseAccess, Drip } from '@common/schemas/courses';
-import { newId } from '../../store/new-id';
-import type { NewDoc, Store, StoredDoc } from '../../store/store';
-import { CatalogRepository, type CourseDoc, type LessonDoc, type SectionDoc } from './catalog.repository';
-import { renderMarkdown } from './markdown';
-import { ProgressRepository } from './progress/progress.repository';
+import {
+  CatalogRepository,
+  type CourseDoc,
+  type LessonDoc,
+  type SectionDoc,
+} from '../../server/src/features/courses/catalog.repository';
+import { renderMarkdown } from '../../server/src/features/courses/markdown';
+import { ProgressRepository } from '../../server/src/features/courses/progress/progress.repository';
+import { newId } from '../../server/src/store/new-id';
+import type { NewDoc, Store, StoredDoc } from '../../server/src/store/store';
 
 type Row<T extends StoredDoc> = NewDoc<T> & Partial<StoredDoc>;
 
