@@ -5,7 +5,7 @@ import { demoCourseRows } from '../../scripts/demo/courses';
 import { demoUsers } from '../../scripts/demo/users';
 import { hashPassword } from '../../server/src/features/auth/passwords';
 import { loadTokenKey, TokenService } from '../../server/src/features/auth/token-service';
-import { CatalogRepository } from '../../server/src/features/courses/catalog.repository';
+import { CoursesRepository } from '../../server/src/features/courses/courses.repository';
 import { LessonFilesRepository } from '../../server/src/features/courses/lesson-files/lesson-files.repository';
 import {
   type CourseCountsDoc,
@@ -51,17 +51,17 @@ export async function seedCourseSite(options: SeedOptions): Promise<SeededSite> 
   const store = await openEmbeddedStore(options.dataDir, () => undefined);
   try {
     const users = new UsersRepository(store);
-    const catalog = new CatalogRepository(store);
+    const repository = new CoursesRepository(store);
     const progress = new ProgressRepository(store);
     const files = new LessonFilesRepository(store);
     const sessions = new SessionsRepository(store);
-    await Promise.all([users.init(), catalog.init(), progress.init(), files.init(), sessions.init()]);
+    await Promise.all([users.init(), repository.init(), progress.init(), files.init(), sessions.init()]);
 
     const rows = demoCourseRows(options.courses, 5, 10);
-    await catalog.courses.insertMany(rows.courses);
-    await catalog.sections.insertMany(rows.sections);
+    await repository.courses.insertMany(rows.courses);
+    await repository.sections.insertMany(rows.sections);
     for (let i = 0; i < rows.lessons.length; i += BATCH)
-      await catalog.lessons.insertMany(rows.lessons.slice(i, i + BATCH));
+      await repository.lessons.insertMany(rows.lessons.slice(i, i + BATCH));
     const html = '<h2>Lesson</h2><p>Ten quiet minutes.</p>';
     const bodies = rows.lessons.map((lesson) => ({
       _id: lesson._id!,
@@ -172,7 +172,7 @@ export async function seedCourseSite(options: SeedOptions): Promise<SeededSite> 
       size: bytes,
       mime: 'video/mp4',
     });
-    await catalog.updateLesson(lessonId, {
+    await repository.updateLesson(lessonId, {
       media: { id: file._id, name: 'lesson.mp4', size: bytes, mime: 'video/mp4', kind: 'video' },
     });
     return { courses, members, video: { slug: course.slug, lessonId, bytes } };

@@ -73,10 +73,10 @@ function useLoaded<T>(
   };
 }
 
-export function useCatalog(): Loaded<CourseCard[]> {
+export function useCatalogue(): Loaded<CourseCard[]> {
   const page = useInjectedPageData();
-  const injected = page?.kind === 'catalog' ? page.courses : undefined;
-  return useLoaded(injected, (signal) => fetchCourses(signal), 'catalog');
+  const injected = page?.kind === 'catalogue' ? page.courses : undefined;
+  return useLoaded(injected, (signal) => fetchCourses(signal), 'catalogue');
 }
 
 export function useCourse(slug: string, preview: PreviewPersona | null): Loaded<CourseDetail> {

@@ -85,7 +85,7 @@ export class CoursePages {
     let head: Head;
     if (slug === null) {
       const courses = await this.courses.cards(audience);
-      data = { kind: 'catalog', courses };
+      data = { kind: 'catalogue', courses };
       head = {
         title: PUBLIC_PAGES.courses.title,
         description: PUBLIC_PAGES.courses.description,

@@ -5,7 +5,7 @@ import { SessionsRepository } from '../sessions/sessions.repository';
 import { courseAdminRoutes } from './admin/course-admin.routes';
 import { CourseAdminService } from './admin/course-admin.service';
 import { LessonAdminService } from './admin/lesson-admin.service';
-import { CatalogRepository } from './catalog.repository';
+import { CoursesRepository } from './courses.repository';
 import { CoursePages } from './course-pages';
 import { coursesRoutes } from './courses.routes';
 import { CoursesService } from './courses.service';
@@ -29,25 +29,25 @@ export interface CoursesFeature {
 
 /** Builds the courses feature around the app's context; `tokenKey` signs the lesson file links. */
 export async function createCoursesFeature(ctx: AppContext, tokenKey: Uint8Array): Promise<CoursesFeature> {
-  const catalog = new CatalogRepository(ctx.store);
+  const repository = new CoursesRepository(ctx.store);
   const progress = new ProgressRepository(ctx.store);
   const files = new LessonFilesRepository(ctx.store);
-  await Promise.all([catalog.init(), progress.init(), files.init()]);
+  await Promise.all([repository.init(), progress.init(), files.init()]);
   const folder = new LessonFolder(ctx.config.lessonsDir);
   const links = new FileLinks(tokenKey);
-  const courses = new CoursesService(catalog, progress, links, async (urls) =>
+  const courses = new CoursesService(repository, progress, links, async (urls) =>
     urls.length ? srcsetsOfUrls(await ctx.mediaFolder.get(), urls) : new Map(),
   );
-  const lessonAdmin = new LessonAdminService(catalog, files, folder);
-  const courseAdmin = new CourseAdminService(catalog, progress, lessonAdmin, ctx.log);
+  const lessonAdmin = new LessonAdminService(repository, files, folder);
+  const courseAdmin = new CourseAdminService(repository, progress, lessonAdmin, ctx.log);
   return {
-    routes: coursesRoutes(ctx, courses, new ProgressService(catalog, progress)),
+    routes: coursesRoutes(ctx, courses, new ProgressService(repository, progress)),
     adminRoutes: courseAdminRoutes(ctx, courseAdmin, lessonAdmin, folder),
     registerFileServing: (app) =>
       registerLessonFileServing(app, {
         links,
         files,
-        catalog,
+        courses: repository,
         users: ctx.users,
         sessions: new SessionsRepository(ctx.store),
         folder,

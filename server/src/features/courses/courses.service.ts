@@ -9,7 +9,7 @@ import type {
 } from '@common/schemas/course-views';
 import { AppError } from '../../lib/app-error';
 import { progressOwner, type Viewer } from './access/access-rules';
-import type { CatalogRepository, CourseDoc, LessonFileRef } from './catalog.repository';
+import type { CoursesRepository, CourseDoc, LessonFileRef } from './courses.repository';
 import {
   type CourseTree,
   cardOf,
@@ -39,7 +39,7 @@ export const NO_SUCH_LESSON = 'No such lesson.';
 /** What visitors and members read: the catalogue, a course's outline, a lesson, the member's home. */
 export class CoursesService {
   constructor(
-    private readonly catalog: CatalogRepository,
+    private readonly courses: CoursesRepository,
     private readonly progress: ProgressRepository,
     private readonly links: FileLinks,
     /** The `srcset` of media library pictures' resized copies by URL (covers, lesson pictures), once made. */
@@ -49,7 +49,7 @@ export class CoursesService {
 
   async cards(audience: Audience): Promise<CourseCard[]> {
     const [courses, mine] = await Promise.all([
-      this.catalog.publishedCourses(),
+      this.courses.publishedCourses(),
       this.progressByCourse(audience.viewer),
     ]);
     return this.withCovers(
@@ -68,15 +68,15 @@ export class CoursesService {
 
   /** A published course (or any, for an administrator) by its address, with its sections and lessons. */
   async tree(slug: string, audience: Pick<Audience, 'admin'>): Promise<CourseTree> {
-    const course = await this.catalog.findCourseBySlug(slug);
+    const course = await this.courses.findCourseBySlug(slug);
     if (!course || (!course.published && !audience.admin)) throw new AppError('NOT_FOUND', NO_SUCH_COURSE);
     return this.treeOfCourse(course);
   }
 
   async treeOfCourse(course: CourseDoc): Promise<CourseTree> {
     const [sections, lessons] = await Promise.all([
-      this.catalog.sectionsOf(course._id),
-      this.catalog.lessonsOf(course._id),
+      this.courses.sectionsOf(course._id),
+      this.courses.lessonsOf(course._id),
     ]);
     return treeOf(course, sections, lessons);
   }
@@ -142,7 +142,7 @@ export class CoursesService {
       ...this.links.sign(file.id, file.name, audience.holder, now.getTime()),
     });
     view.html = await withPictureCopies(
-      (await this.catalog.findBody(lesson._id))?.html ?? '',
+      (await this.courses.findBody(lesson._id))?.html ?? '',
       this.pictureCopies,
     );
     view.media = lesson.media ? { ...link(lesson.media), kind: lesson.media.kind } : null;
@@ -155,7 +155,7 @@ export class CoursesService {
   async home(audience: Audience, tier: 'free' | 'paid'): Promise<MemberHome> {
     const { viewer } = audience;
     const [courses, mine, settings] = await Promise.all([
-      this.catalog.publishedCourses(),
+      this.courses.publishedCourses(),
       this.progressByCourse(viewer),
       this.offer(),
     ]);
@@ -207,7 +207,7 @@ export class CoursesService {
   }
 
   async offer(): Promise<UpgradeOfferSettings | null> {
-    const settings = await this.catalog.readSettings();
+    const settings = await this.courses.readSettings();
     if (!settings || (!settings.upgradeText && !settings.upgradeLinkUrl)) return null;
     return {
       upgradeText: settings.upgradeText,

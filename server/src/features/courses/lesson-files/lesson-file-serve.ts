@@ -4,7 +4,7 @@ import { sendMediaFile } from '../../../http/send-file';
 import type { SessionsRepository } from '../../sessions/sessions.repository';
 import type { UsersRepository } from '../../users/users.repository';
 import { lessonLock, viewerOf } from '../access/access-rules';
-import type { CatalogRepository } from '../catalog.repository';
+import type { CoursesRepository } from '../courses.repository';
 import type { FileLinks } from './file-links';
 import type { LessonFilesRepository } from './lesson-files.repository';
 import type { LessonFolder } from './lesson-upload';
@@ -12,7 +12,7 @@ import type { LessonFolder } from './lesson-upload';
 export interface LessonFileServingDeps {
   links: FileLinks;
   files: LessonFilesRepository;
-  catalog: CatalogRepository;
+  courses: CoursesRepository;
   users: UsersRepository;
   sessions: SessionsRepository;
   folder: LessonFolder;
@@ -48,11 +48,11 @@ async function allowed(
   const holder = deps.links.verify(fileId, query, now.getTime());
   if (!holder) return 'forbidden';
   const file = await deps.files.find(fileId);
-  const lesson = file && (await deps.catalog.findLesson(file.lessonId));
+  const lesson = file && (await deps.courses.findLesson(file.lessonId));
   if (!file || !lesson) return 'not-found';
   const [course, section, session, user] = await Promise.all([
-    deps.catalog.findCourse(lesson.courseId),
-    deps.catalog.findSection(lesson.sectionId),
+    deps.courses.findCourse(lesson.courseId),
+    deps.courses.findSection(lesson.sectionId),
     holder.sessionId ? deps.sessions.findById(holder.sessionId) : null,
     holder.userId ? deps.users.findById(holder.userId) : null,
   ]);

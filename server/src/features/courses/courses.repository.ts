@@ -71,7 +71,7 @@ export interface CoursesSettingsDoc extends StoredDoc {
 const SETTINGS_ID = createHash('sha256').update('courses:settings').digest('hex').slice(0, 24);
 
 /** The only code that reads or writes courses, their sections, lessons and lesson texts. */
-export class CatalogRepository {
+export class CoursesRepository {
   readonly courses: Collection<CourseDoc>;
   readonly sections: Collection<SectionDoc>;
   readonly lessons: Collection<LessonDoc>;
