@@ -13,9 +13,9 @@ export const COURSE_ACCESS_LABELS: Record<CourseAccess, string> = {
   paid: 'Paid members',
 };
 
-/** The people an administrator can look at a course as (the console's "Preview as…"). */
-export const PREVIEW_PERSONAS = ['visitor', 'free', 'paid'] as const;
-export type PreviewPersona = (typeof PREVIEW_PERSONAS)[number];
+/** The viewers an administrator can preview a course as (the console's "Preview as…"). */
+export const PREVIEW_VIEWERS = ['visitor', 'free', 'paid'] as const;
+export type PreviewViewer = (typeof PREVIEW_VIEWERS)[number];
 
 /** Longest Markdown body of a lesson (about a short book chapter). */
 export const MAX_LESSON_MARKDOWN = 200_000;

@@ -1,4 +1,4 @@
-import type { CourseAccess, Drip, PreviewPersona } from './courses';
+import type { CourseAccess, Drip, PreviewViewer } from './courses';
 
 /** Why a lesson (or a whole section or course) cannot be opened by this viewer. */
 export type LockReason = 'sign-in' | 'upgrade' | 'drip';
@@ -67,10 +67,10 @@ export interface LessonRef {
   title: string;
 }
 
-/** Who the answer was made for (an administrator previewing says which persona). */
+/** The viewer the answer was made for (an administrator previewing says as which viewer). */
 export interface ViewerInfo {
   kind: 'visitor' | 'free' | 'paid' | 'admin';
-  preview: PreviewPersona | null;
+  preview: PreviewViewer | null;
 }
 
 export interface CourseDetail extends CourseCard {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COURSE_ACCESS, MAX_LESSON_MARKDOWN, PREVIEW_PERSONAS } from '../courses.ts';
+import { COURSE_ACCESS, MAX_LESSON_MARKDOWN, PREVIEW_VIEWERS } from '../courses.ts';
 
 export * from '../courses.ts';
 
@@ -104,6 +104,6 @@ export const positionBody = z.object({
   duration: z.number().min(0).max(1e7).optional(),
 });
 
-export const previewQuery = z.object({ as: z.enum(PREVIEW_PERSONAS).optional() });
+export const previewQuery = z.object({ as: z.enum(PREVIEW_VIEWERS).optional() });
 
 export const lessonFileKindSchema = z.enum(['media', 'download'], { error: 'kind is media or download' });

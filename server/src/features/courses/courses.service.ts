@@ -9,7 +9,6 @@ import type {
 } from '@common/schemas/course-views';
 import { AppError } from '../../lib/app-error';
 import { progressOwner, type Viewer } from './access/access-rules';
-import type { CoursesRepository, CourseDoc, LessonFileRef } from './courses.repository';
 import {
   type CourseTree,
   cardOf,
@@ -21,16 +20,17 @@ import {
   treeOf,
   viewerInfo,
 } from './course-views';
-import type { FileLinks, LinkHolder } from './lesson-files/file-links';
+import type { CourseDoc, CoursesRepository, LessonFileRef } from './courses.repository';
+import type { FileLinks, ViewerSession } from './lesson-files/file-links';
 import { withPictureCopies } from './markdown';
 import type { ProgressDoc, ProgressRepository } from './progress/progress.repository';
 
-/** Who asks, for access (`viewer`), for drafts (`admin`) and for file links (`holder`). */
-export interface Audience {
+/** The viewer of a request: for access (`viewer`), for drafts (`admin`) and for file links (`session`). */
+export interface ViewerContext {
   viewer: Viewer;
   /** An administrator sees drafts, whoever they preview as. */
   admin: boolean;
-  holder: LinkHolder;
+  session: ViewerSession;
 }
 
 export const NO_SUCH_COURSE = 'No such course.';
@@ -47,14 +47,12 @@ export class CoursesService {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  async cards(audience: Audience): Promise<CourseCard[]> {
+  async cards(who: ViewerContext): Promise<CourseCard[]> {
     const [courses, mine] = await Promise.all([
       this.courses.publishedCourses(),
-      this.progressByCourse(audience.viewer),
+      this.progressByCourse(who.viewer),
     ]);
-    return this.withCovers(
-      courses.map((course) => cardOf(course, audience.viewer, mine.get(course._id) ?? null)),
-    );
+    return this.withCovers(courses.map((course) => cardOf(course, who.viewer, mine.get(course._id) ?? null)));
   }
 
   /** Gives each card with a cover the copies a screen picks from: a phone never loads the original. */
@@ -67,9 +65,9 @@ export class CoursesService {
   }
 
   /** A published course (or any, for an administrator) by its address, with its sections and lessons. */
-  async tree(slug: string, audience: Pick<Audience, 'admin'>): Promise<CourseTree> {
+  async tree(slug: string, who: Pick<ViewerContext, 'admin'>): Promise<CourseTree> {
     const course = await this.courses.findCourseBySlug(slug);
-    if (!course || (!course.published && !audience.admin)) throw new AppError('NOT_FOUND', NO_SUCH_COURSE);
+    if (!course || (!course.published && !who.admin)) throw new AppError('NOT_FOUND', NO_SUCH_COURSE);
     return this.treeOfCourse(course);
   }
 
@@ -81,17 +79,17 @@ export class CoursesService {
     return treeOf(course, sections, lessons);
   }
 
-  async course(slug: string, audience: Audience): Promise<CourseDetail> {
-    const tree = await this.tree(slug, audience);
-    const progress = await this.progressOf(audience.viewer, tree.course._id);
-    const [detail] = await this.withCovers([detailOf(tree, audience.viewer, progress, this.clock())]);
+  async course(slug: string, who: ViewerContext): Promise<CourseDetail> {
+    const tree = await this.tree(slug, who);
+    const progress = await this.progressOf(who.viewer, tree.course._id);
+    const [detail] = await this.withCovers([detailOf(tree, who.viewer, progress, this.clock())]);
     if (detail!.lock?.reason === 'upgrade') detail!.offer = await this.offer();
     return detail!;
   }
 
-  async lesson(slug: string, lessonId: string, audience: Audience): Promise<LessonView> {
-    const tree = await this.tree(slug, audience);
-    const { viewer } = audience;
+  async lesson(slug: string, lessonId: string, who: ViewerContext): Promise<LessonView> {
+    const tree = await this.tree(slug, who);
+    const { viewer } = who;
     const now = this.clock();
     const placed = placeLessons(tree, viewer, now);
     const at = placed.findIndex((p) => p.lesson._id === lessonId);
@@ -139,7 +137,7 @@ export class CoursesService {
       name: file.name,
       size: file.size,
       mime: file.mime,
-      ...this.links.sign(file.id, file.name, audience.holder, now.getTime()),
+      ...this.links.sign(file.id, file.name, who.session, now.getTime()),
     });
     view.html = await withPictureCopies(
       (await this.courses.findBody(lesson._id))?.html ?? '',
@@ -152,8 +150,8 @@ export class CoursesService {
   }
 
   /** The member's home: where they left off, their courses, and what the paid tier opens. */
-  async home(audience: Audience, tier: 'free' | 'paid'): Promise<MemberHome> {
-    const { viewer } = audience;
+  async home(who: ViewerContext, tier: 'free' | 'paid'): Promise<MemberHome> {
+    const { viewer } = who;
     const [courses, mine, settings] = await Promise.all([
       this.courses.publishedCourses(),
       this.progressByCourse(viewer),

@@ -7,8 +7,8 @@ import type {
 } from '@common/schemas/courses';
 import { AppError } from '../../../lib/app-error';
 import { DuplicateKeyError } from '../../../store/store';
-import type { CoursesRepository, CourseDoc, LessonDoc, SectionDoc } from '../courses.repository';
 import { courseHead, lessonKind } from '../course-views';
+import type { CourseDoc, CoursesRepository, LessonDoc, SectionDoc } from '../courses.repository';
 import type { ProgressRepository } from '../progress/progress.repository';
 import type { LessonAdminService } from './lesson-admin.service';
 import { freeSlug, RESERVED_SLUGS, slugFromTitle } from './slug';

@@ -22,7 +22,7 @@ export interface LessonFileServingDeps {
 /**
  * Serves `/lesson-files/<file>/<name>?h=…&e=…&s=…`, the signed links of lesson pages. Every
  * request (a video asks for many byte ranges) checks the signature and expiry, then reads afresh
- * whether the link's holder may open the file now: their session still live, their account
+ * whether the viewer it was signed for may open the file now: their session still live, their account
  * active, their tier, the course published, the lesson open to them. A member made free loses
  * a paid course's links at the next range their player asks for. Byte ranges, ETag and HEAD as
  * /media serves them; never cached by the browser or a proxy.
@@ -36,7 +36,7 @@ export function registerLessonFileServing(app: FastifyInstance, deps: LessonFile
   });
 }
 
-/** Who may open the file now, or why not (403 for a live link whose holder lost access). */
+/** Who may open the file now, or why not (403 for a live link whose viewer lost access). */
 async function allowed(
   fileId: string,
   query: Record<string, unknown>,
@@ -45,20 +45,20 @@ async function allowed(
   { storedName: string; mime: string; name: string; role: 'media' | 'download' } | 'not-found' | 'forbidden'
 > {
   const now = deps.clock?.() ?? new Date();
-  const holder = deps.links.verify(fileId, query, now.getTime());
-  if (!holder) return 'forbidden';
+  const signedFor = deps.links.verify(fileId, query, now.getTime());
+  if (!signedFor) return 'forbidden';
   const file = await deps.files.find(fileId);
   const lesson = file && (await deps.courses.findLesson(file.lessonId));
   if (!file || !lesson) return 'not-found';
   const [course, section, session, user] = await Promise.all([
     deps.courses.findCourse(lesson.courseId),
     deps.courses.findSection(lesson.sectionId),
-    holder.sessionId ? deps.sessions.findById(holder.sessionId) : null,
-    holder.userId ? deps.users.findById(holder.userId) : null,
+    signedFor.sessionId ? deps.sessions.findById(signedFor.sessionId) : null,
+    signedFor.userId ? deps.users.findById(signedFor.userId) : null,
   ]);
   if (!course || !section) return 'not-found';
-  if (holder.userId) {
-    const live = session && session.userId === holder.userId && session.expiresAt > now;
+  if (signedFor.userId) {
+    const live = session && session.userId === signedFor.userId && session.expiresAt > now;
     if (!live || !user || user.status !== 'active') return 'forbidden';
   }
   const viewer = viewerOf(user);

@@ -2,8 +2,8 @@ import type { CompleteResult, PositionResult } from '@common/schemas/course-view
 import { AUTO_COMPLETE_SHARE } from '@common/schemas/courses';
 import { AppError } from '../../../lib/app-error';
 import { lessonLock, progressOwner, type Viewer } from '../access/access-rules';
-import type { CoursesRepository, CourseDoc, LessonDoc } from '../courses.repository';
 import { nextOpenAfter, placeLessons, progressIn, treeOf } from '../course-views';
+import type { CourseDoc, CoursesRepository, LessonDoc } from '../courses.repository';
 import { NO_SUCH_LESSON } from '../courses.service';
 import type { ProgressChange, ProgressRepository } from './progress.repository';
 
