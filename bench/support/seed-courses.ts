@@ -166,7 +166,7 @@ export async function seedCourseSite(options: SeedOptions): Promise<SeededSite> 
     const file = await files.insert({
       courseId: course.id,
       lessonId,
-      role: 'media',
+      slot: 'media',
       name: 'lesson.mp4',
       storedName,
       size: bytes,

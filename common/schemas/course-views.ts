@@ -1,4 +1,4 @@
-import type { CourseAccess, Drip, PreviewViewer } from './courses';
+import type { CourseAccess, Drip, LessonMediaKind, PreviewViewer } from './courses';
 
 /** Why a lesson (or a whole section or course) cannot be opened by this viewer. */
 export type LockReason = 'sign-in' | 'upgrade' | 'drip';
@@ -13,7 +13,8 @@ export interface Lock {
   opensAfterDays?: number;
 }
 
-export type LessonKind = 'video' | 'audio' | 'text';
+/** What a lesson is: its media's kind, or text when it has none. */
+export type LessonKind = LessonMediaKind | 'text';
 
 export interface OutlineLesson {
   id: string;
@@ -105,7 +106,7 @@ export interface LessonView {
   lock: Lock | null;
   /** Sanitised HTML of the lesson's Markdown. */
   html: string;
-  media: (LessonFileLink & { kind: 'video' | 'audio' }) | null;
+  media: (LessonFileLink & { kind: LessonMediaKind }) | null;
   downloads: LessonFileLink[];
   /** Where playback resumes, in seconds. */
   position: number;
@@ -214,6 +215,6 @@ export interface AdminLesson {
   markdown: string;
   freePreview: boolean;
   durationMinutes: number | null;
-  media: (AdminLessonFile & { kind: 'video' | 'audio' }) | null;
+  media: (AdminLessonFile & { kind: LessonMediaKind }) | null;
   downloads: AdminLessonFile[];
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COURSE_ACCESS, MAX_LESSON_MARKDOWN, PREVIEW_VIEWERS } from '../courses.ts';
+import { COURSE_ACCESS, LESSON_FILE_SLOTS, MAX_LESSON_MARKDOWN, PREVIEW_VIEWERS } from '../courses.ts';
 
 export * from '../courses.ts';
 
@@ -106,4 +106,5 @@ export const positionBody = z.object({
 
 export const previewQuery = z.object({ as: z.enum(PREVIEW_VIEWERS).optional() });
 
-export const lessonFileKindSchema = z.enum(['media', 'download'], { error: 'kind is media or download' });
+/** The multipart field `slot` of a lesson file upload, sent before the file. */
+export const lessonFileSlotSchema = z.enum(LESSON_FILE_SLOTS, { error: 'slot is media or download' });

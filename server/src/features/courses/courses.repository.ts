@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CourseAccess, Drip } from '@common/schemas/courses';
+import type { CourseAccess, Drip, LessonMediaKind } from '@common/schemas/courses';
 import {
   type Collection,
   type DocChanges,
@@ -48,7 +48,7 @@ export interface LessonDoc extends StoredDoc {
   position: number;
   freePreview: boolean;
   durationMinutes: number | null;
-  media: (LessonFileRef & { kind: 'video' | 'audio' }) | null;
+  media: (LessonFileRef & { kind: LessonMediaKind }) | null;
   downloads: LessonFileRef[];
   /** Goes up at every change of the file lists, which are changed by compare-and-set on it. */
   rev: number;

@@ -85,7 +85,7 @@ export class LessonAdminService {
     const record = await this.files.insert({
       courseId,
       lessonId,
-      role: received.role,
+      slot: received.slot,
       name: received.name,
       storedName: received.storedName,
       size: received.size,
@@ -93,14 +93,14 @@ export class LessonAdminService {
     });
     const ref: LessonFileRef = { id: record._id, name: record.name, size: record.size, mime: record.mime };
     for (;;) {
-      if (received.role === 'download' && lesson.downloads.length >= MAX_LESSON_DOWNLOADS) {
+      if (received.slot === 'download' && lesson.downloads.length >= MAX_LESSON_DOWNLOADS) {
         await this.forget(record._id, record.storedName);
         throw new AppError('VALIDATION', `A lesson has at most ${MAX_LESSON_DOWNLOADS} downloads.`);
       }
-      const replaced = received.role === 'media' ? lesson.media : null;
+      const replaced = received.slot === 'media' ? lesson.media : null;
       const changes =
-        received.role === 'media'
-          ? { media: { ...ref, kind: received.mediaKind ?? 'video' } }
+        received.slot === 'media'
+          ? { media: { ...ref, kind: received.kind ?? 'video' } }
           : { downloads: [...lesson.downloads, ref] };
       const written = await this.courses.updateLessonIfUnchanged(lesson, changes);
       if (written) {

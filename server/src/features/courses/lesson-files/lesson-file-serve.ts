@@ -1,3 +1,4 @@
+import type { LessonFileSlot } from '@common/schemas/courses';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../../../http/error-handler';
 import { sendMediaFile } from '../../../http/send-file';
@@ -42,7 +43,7 @@ async function allowed(
   query: Record<string, unknown>,
   deps: LessonFileServingDeps,
 ): Promise<
-  { storedName: string; mime: string; name: string; role: 'media' | 'download' } | 'not-found' | 'forbidden'
+  { storedName: string; mime: string; name: string; slot: LessonFileSlot } | 'not-found' | 'forbidden'
 > {
   const now = deps.clock?.() ?? new Date();
   const signedFor = deps.links.verify(fileId, query, now.getTime());
@@ -67,7 +68,7 @@ async function allowed(
   // A file the lesson no longer lists (replaced or removed) is gone for everyone.
   const listed = lesson.media?.id === file._id || lesson.downloads.some((d) => d.id === file._id);
   if (!listed) return 'not-found';
-  return { storedName: file.storedName, mime: file.mime, name: file.name, role: file.role };
+  return { storedName: file.storedName, mime: file.mime, name: file.name, slot: file.slot };
 }
 
 async function serve(
@@ -98,7 +99,7 @@ async function serve(
       absolute: deps.folder.pathOf(verdict.storedName),
       contentType: verdict.mime,
       cacheControl: 'private, no-store',
-      disposition: `${verdict.role === 'download' ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(verdict.name)}`,
+      disposition: `${verdict.slot === 'download' ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(verdict.name)}`,
     },
     () => reply.code(404).send(errorBody('NOT_FOUND', 'No such file.')),
   );
