@@ -178,7 +178,7 @@ try {
   const videoCopyBytes = await folderBytes(videoFolder, '.mp4');
   const posterBytes = (await folderBytes(videoFolder)) - videoCopyBytes;
   console.log(
-    `Disk: copies of the 4 photos ${fmt(copyBytes)} beside ${fmt(originalsBytes)} of originals; the video's stills ${fmt(posterBytes)}, its copy for phones ${fmt(videoCopyBytes)} beside ${fmt((await stat(library.video)).size)}`,
+    `Disk: copies of the 4 photos ${fmt(copyBytes)} beside ${fmt(originalsBytes)} of originals; the video's poster copies ${fmt(posterBytes)}, its copy for phones ${fmt(videoCopyBytes)} beside ${fmt((await stat(library.video)).size)}`,
   );
 
   // Measured beside, at the same moments of a shared machine: this code on an empty library (the

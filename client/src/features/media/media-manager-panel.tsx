@@ -2,7 +2,7 @@ import type { MediaCategory } from '@common/media';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { FormMessage } from '../../components/ui/form-message';
-import { thumbnailPolling } from '../../lib/media-tiles';
+import { thumbnailPolling } from '../../lib/media-thumbnails';
 import { useConfirm } from '../admin/components/confirm-dialog';
 import { useNotices } from '../admin/notices/notices';
 import {

@@ -4,7 +4,7 @@ import type { LastScan } from '@common/schemas/media';
 import type { AppContext } from '../../app-context';
 import { AppError } from '../../lib/app-error';
 import { folderMessage, folderRefusal, realCause } from '../../lib/startup-error';
-import { pruneOrphanCopies, readCopies, thumbUrlOf } from './copies/layout';
+import { pruneOrphanCopies, readCopies, thumbnailUrlOf } from './copies/layout';
 import type { CopiesQueue } from './copies/queue';
 import {
   ensureCategoryFolder,
@@ -126,7 +126,7 @@ function withThumbnails(base: string, files: MediaFile[]): Promise<MediaFile[]> 
   return Promise.all(
     files.map(async (file) => {
       const media = parseMediaPath(file.path);
-      const thumbnail = media && thumbUrlOf(media, await readCopies(base, media));
+      const thumbnail = media && thumbnailUrlOf(media, await readCopies(base, media));
       return thumbnail ? { ...file, thumbnail } : file;
     }),
   );

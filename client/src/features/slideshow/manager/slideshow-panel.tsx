@@ -2,7 +2,7 @@ import type { Playlist } from '@common/schemas/playlist';
 import type { SlideshowSettings } from '@common/schemas/slideshow';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { thumbnailsByUrl } from '../../../lib/media-tiles';
+import { thumbnailsByUrl } from '../../../lib/media-thumbnails';
 import { useConfirm } from '../../admin/components/confirm-dialog';
 import { useUnsavedChanges } from '../../admin/leave-guard';
 import { useNotices } from '../../admin/notices/notices';

@@ -62,7 +62,7 @@ async function upload(name: string) {
   expect(response.statusCode).toBe(200);
 }
 
-/** The manifest once the video's copies are made too (they follow its still, in the background). */
+/** The manifest once the video's copies are made too (they follow its poster, in the background). */
 async function completeCopiesOf(relative: string): Promise<CopiesManifest> {
   const media = parseMediaPath(relative)!;
   for (let i = 0; i < 1200; i++) {
