@@ -21,17 +21,10 @@ import {
   viewerInfo,
 } from './course-views';
 import type { CourseDoc, CoursesRepository, LessonFileRef } from './courses.repository';
-import type { FileLinks, ViewerSession } from './lesson-files/file-links';
+import type { FileLinks } from './lesson-files/file-links';
 import { withPictureCopies } from './markdown';
 import type { ProgressDoc, ProgressRepository } from './progress/progress.repository';
-
-/** The viewer of a request: for access (`viewer`), for drafts (`admin`) and for file links (`session`). */
-export interface ViewerContext {
-  viewer: Viewer;
-  /** An administrator sees drafts, whoever they preview as. */
-  admin: boolean;
-  session: ViewerSession;
-}
+import type { ViewerContext } from './viewer-context';
 
 export const NO_SUCH_COURSE = 'No such course.';
 export const NO_SUCH_LESSON = 'No such lesson.';
