@@ -1,7 +1,7 @@
 import type { CourseAccess, Drip } from '@common/schemas/courses';
 import {
-  CoursesRepository,
   type CourseDoc,
+  CoursesRepository,
   type LessonDoc,
   type SectionDoc,
 } from '../../server/src/features/courses/courses.repository';
@@ -222,7 +222,8 @@ export async function removeDemoCourses(store: Store): Promise<number> {
   let removed = 0;
   for (const course of await repository.courses.find({ demo: true })) {
     for (const lesson of await repository.lessonsOf(course._id)) await repository.deleteLesson(lesson._id);
-    for (const section of await repository.sectionsOf(course._id)) await repository.deleteSection(section._id);
+    for (const section of await repository.sectionsOf(course._id))
+      await repository.deleteSection(section._id);
     await progress.forgetCourse(course._id);
     if (await repository.deleteCourse(course._id)) removed += 1;
   }
