@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
-import { COPIES_FOLDER } from '../server/src/features/media/picture-copies';
+import { COPIES_FOLDER } from '../server/src/features/media/copies/layout';
 import { cameraLibrary, megabytes } from './support/camera-media';
 import { copiesReady, folderBytes, peakRss } from './support/copies-progress';
 import { lighthousePerformance, type PerformanceRun } from './support/lighthouse-score';
@@ -178,7 +178,7 @@ try {
   const videoCopyBytes = await folderBytes(videoFolder, '.mp4');
   const posterBytes = (await folderBytes(videoFolder)) - videoCopyBytes;
   console.log(
-    `Disk: copies of the 4 photos ${fmt(copyBytes)} beside ${fmt(originalsBytes)} of originals; the video's stills ${fmt(posterBytes)}, its copy for phones ${fmt(videoCopyBytes)} beside ${fmt((await stat(library.video)).size)}`,
+    `Disk: copies of the 4 photos ${fmt(copyBytes)} beside ${fmt(originalsBytes)} of originals; the video's poster copies ${fmt(posterBytes)}, its copy for phones ${fmt(videoCopyBytes)} beside ${fmt((await stat(library.video)).size)}`,
   );
 
   // Measured beside, at the same moments of a shared machine: this code on an empty library (the

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
-import { demoUsers } from '../server/src/features/users/demo-users';
+import { demoUsers } from '../scripts/demo/users';
 import { hashPassword } from '../server/src/features/users/passwords';
 import { UsersRepository } from '../server/src/features/users/users.repository';
 import { openEmbeddedStore } from '../server/src/store/sqlite/store';

@@ -4,5 +4,5 @@ import type { CourseCard, CourseDetail } from './schemas/course-views.ts';
 export const COURSE_PAGE_DATA_ID = 'course-page-data';
 
 export type CoursePageData =
-  | { kind: 'catalog'; courses: CourseCard[] }
+  | { kind: 'catalogue'; courses: CourseCard[] }
   | { kind: 'course'; slug: string; course: CourseDetail | null };

@@ -13,9 +13,9 @@ export const COURSE_ACCESS_LABELS: Record<CourseAccess, string> = {
   paid: 'Paid members',
 };
 
-/** The people an administrator can look at a course as (the console's "Preview as…"). */
-export const PREVIEW_PERSONAS = ['visitor', 'free', 'paid'] as const;
-export type PreviewPersona = (typeof PREVIEW_PERSONAS)[number];
+/** The viewers an administrator can preview a course as (the console's "Preview as…"). */
+export const PREVIEW_VIEWERS = ['visitor', 'free', 'paid'] as const;
+export type PreviewViewer = (typeof PREVIEW_VIEWERS)[number];
 
 /** Longest Markdown body of a lesson (about a short book chapter). */
 export const MAX_LESSON_MARKDOWN = 200_000;
@@ -28,11 +28,20 @@ export const AUTO_COMPLETE_SHARE = 0.9;
 /** How often the player saves the playing position while it plays. */
 export const POSITION_SAVE_EVERY_MS = 10_000;
 
+/**
+ * The place a lesson file fills: the lesson's media (the one video or audio its player plays) or
+ * one of its downloads. Stored under its first name, `role` (lesson-files.repository.ts).
+ */
+export const LESSON_FILE_SLOTS = ['media', 'download'] as const;
+export type LessonFileSlot = (typeof LESSON_FILE_SLOTS)[number];
+
 /** File types a lesson's player takes (checked again by content on the server). */
 export const LESSON_MEDIA_EXTENSIONS = {
   video: ['mp4', 'webm', 'm4v', 'mov', 'ogv'],
   audio: ['mp3', 'm4a', 'aac', 'ogg', 'oga', 'wav', 'flac', 'opus'],
 } as const;
+/** What a lesson's media is: a video or a recording. */
+export type LessonMediaKind = keyof typeof LESSON_MEDIA_EXTENSIONS;
 /** Downloads: documents, archives, pictures, media. Anything else is refused. */
 export const LESSON_DOWNLOAD_EXTENSIONS = [
   'pdf',

@@ -15,7 +15,7 @@ export interface MediaFile {
   name: string;
   size: number;
   category: MediaCategory;
-  /** A small WebP picture of it for the console's grids (a video's still), once it has been made. */
+  /** A small WebP picture of it for the console's grids (for a video, of its poster), once it has been made. */
   thumbnail?: string;
 }
 
@@ -25,7 +25,7 @@ export function mediaUrl(relativePath: string): string {
 }
 
 /**
- * Whether the server makes resized copies (for a video: stills) of a library file. SVG stays
+ * Whether the server makes resized copies (for a video: a poster) of a library file. SVG stays
  * vector and GIF keeps its frames, so both are served as they are; audio has no picture.
  */
 export function getsCopies(category: MediaCategory, name: string): boolean {

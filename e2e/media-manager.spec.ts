@@ -52,7 +52,7 @@ test('an administrator uploads images through the file chooser, sees them in the
   const library = page.getByRole('list', { name: 'Images in the library' });
   const dawn = library.getByRole('listitem').filter({ hasText: `dawn-${run}.png` });
   await expect(dawn).toBeVisible();
-  // The tile shows the small copy the server makes in the background, named by the original's version.
+  // The card shows the thumbnail the server makes in the background, named by the original's version.
   const thumbnail = dawn.locator('img');
   await expect(thumbnail).toHaveAttribute(
     'src',

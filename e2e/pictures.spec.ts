@@ -172,7 +172,7 @@ test.describe('with reduced motion', () => {
     const poster = new RegExp(
       `^/media/\\.copies/video/${CLIP.replace('.', '\\.')}/[0-9a-f]{12}-\\d+\\.webp$`,
     );
-    // The photo first, then the clip as its still, for a whole cycle: then round again.
+    // The photo first, then the clip as its poster, for a whole cycle: then round again.
     await expect(activeSlide(page)).toHaveAttribute('src', photoUrl, { timeout: 15_000 });
     await expect(activeSlide(page)).toHaveAttribute('src', poster, { timeout: 5_000 });
     await expect(activeSlide(page)).toHaveAttribute('src', photoUrl, { timeout: 5_000 });

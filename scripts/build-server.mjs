@@ -25,17 +25,22 @@ export const SERVER_DIST = path.join(root, 'dist/server');
 export const SERVER_ENTRY = path.join(SERVER_DIST, 'main.js');
 /** `npm start`'s supervisor (server/src/process/supervisor.ts), built with the server. */
 export const SUPERVISOR_ENTRY = path.join(SERVER_DIST, 'process/supervisor.js');
-/** The process that makes picture copies, started by the server when there are some to make. */
-const PICTURE_CHILD = 'server/src/features/media/picture-child.ts';
+/**
+ * The process that makes the media library's copies (pictures, posters, videos), started by the
+ * server when there are some to make; built beside the server as `copies-child.js`, where
+ * features/media/copies/process.ts looks for it.
+ */
+const COPIES_CHILD = 'server/src/features/media/copies/child.ts';
+const COPIES_CHILD_OUT = 'copies-child';
 /**
  * What is built, and where: the server, the supervisor at the same depth as its source (it finds
- * the checkout from there), and beside the server the child it forks for picture copies
- * (picture-process.ts finds it there).
+ * the checkout from there), and beside the server the child it forks for the media copies
+ * (copies/process.ts finds it there).
  */
 const ENTRIES = [
   { in: 'server/src/main.ts', out: 'main' },
   { in: 'server/src/process/supervisor.ts', out: 'process/supervisor' },
-  { in: PICTURE_CHILD, out: 'picture-child' },
+  { in: COPIES_CHILD, out: COPIES_CHILD_OUT },
 ];
 const SOURCES = ['server/src', 'common', 'package-lock.json', 'package.json', 'scripts/build-server.mjs'];
 
@@ -68,7 +73,7 @@ export async function buildServer() {
   });
   // No banner giving `require`/`__dirname`: nothing bundled uses them (our code is ESM and every
   // package stays external). Should that change, esbuild's stand-in would throw at run time; fail here.
-  for (const built of [SERVER_ENTRY, SUPERVISOR_ENTRY, path.join(SERVER_DIST, 'picture-child.js')])
+  for (const built of [SERVER_ENTRY, SUPERVISOR_ENTRY, path.join(SERVER_DIST, `${COPIES_CHILD_OUT}.js`)])
     if (readFileSync(built, 'utf8').includes('__require('))
       throw new Error(`${built} calls require(): give it one (esbuild banner) or import instead.`);
 }

@@ -10,10 +10,10 @@ import { setPriority } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { getsCopies } from '@common/media';
+import { COPIES_FOLDER, pruneOrphanCopies } from '../server/src/features/media/copies/layout';
+import { type MakeOutcome, makeCopies } from '../server/src/features/media/copies/maker';
+import { ffmpegAvailable } from '../server/src/features/media/copies/poster';
 import { listMedia, parseMediaPath, resolveBasePath } from '../server/src/features/media/media-library';
-import { COPIES_FOLDER, pruneOrphanCopies } from '../server/src/features/media/picture-copies';
-import { type MakeOutcome, makeCopies } from '../server/src/features/media/picture-maker';
-import { ffmpegAvailable } from '../server/src/features/media/video-still';
 import { loadConfig } from '../server/src/settings/config';
 
 // Safe while the server runs: like its copies process, this one (and the ffmpeg it starts) lets

@@ -1,14 +1,14 @@
 // Fills the store (the same one `npm start` uses: DATA_DIR or MONGODB_URI) with demo users and courses.
 // Usage: npm run seed -- --users 100000 [--force]   |   npm run seed -- --courses   |   npm run seed -- --remove
 import { parseArgs } from 'node:util';
-import { addDemoCourses, removeDemoCourses } from '../server/src/features/courses/demo-courses';
 import { SharedChanges } from '../server/src/features/shared-state/shared-changes';
-import { demoUsers } from '../server/src/features/users/demo-users';
 import { hashPassword } from '../server/src/features/users/passwords';
 import { UsersRepository } from '../server/src/features/users/users.repository';
 import { PRIVATE_UMASK } from '../server/src/lib/private-files';
 import { loadConfig } from '../server/src/settings/config';
 import { openStore } from '../server/src/store/open-store';
+import { addDemoCourses, removeDemoCourses } from './demo/courses';
+import { demoUsers } from './demo/users';
 
 export const DEMO_PASSWORD = 'demo-password';
 const BATCH = 5000;

@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { isComplete, readCopies } from '../../server/src/features/media/copies/layout';
 import { parseMediaPath } from '../../server/src/features/media/media-library';
-import { isComplete, readCopies } from '../../server/src/features/media/picture-copies';
 import { childPids, type Product, residentMb } from './product';
 
 /** Waits until every photo (and the video: its poster and its copy) has its copies; answers the ms waited. */

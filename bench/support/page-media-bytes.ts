@@ -2,7 +2,7 @@ import type { Browser, BrowserContextOptions } from '@playwright/test';
 
 /** Bytes received for the slideshow's files, by kind, as Chromium counted them on the wire. */
 export interface MediaBytes {
-  /** Resized copies of pictures and stills of videos (`/media/.copies/…webp`). */
+  /** Resized copies of pictures and posters of videos (`/media/.copies/…webp`). */
   copies: number;
   /** Pictures as uploaded (`/media/image/`). */
   originals: number;

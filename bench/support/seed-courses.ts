@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
-import { CatalogRepository } from '../../server/src/features/courses/catalog.repository';
-import { demoCourseRows } from '../../server/src/features/courses/demo-courses';
+import { demoCourseRows } from '../../scripts/demo/courses';
+import { demoUsers } from '../../scripts/demo/users';
+import { CoursesRepository } from '../../server/src/features/courses/courses.repository';
 import { LessonFilesRepository } from '../../server/src/features/courses/lesson-files/lesson-files.repository';
 import {
   type CourseCountsDoc,
@@ -12,7 +13,6 @@ import {
 } from '../../server/src/features/courses/progress/progress.repository';
 import { SessionsRepository } from '../../server/src/features/sessions/sessions.repository';
 import { loadTokenKey, TokenService } from '../../server/src/features/sessions/token-service';
-import { demoUsers } from '../../server/src/features/users/demo-users';
 import { hashPassword } from '../../server/src/features/users/passwords';
 import { UsersRepository } from '../../server/src/features/users/users.repository';
 import { newId } from '../../server/src/store/new-id';
@@ -51,17 +51,17 @@ export async function seedCourseSite(options: SeedOptions): Promise<SeededSite> 
   const store = await openEmbeddedStore(options.dataDir, () => undefined);
   try {
     const users = new UsersRepository(store);
-    const catalog = new CatalogRepository(store);
+    const repository = new CoursesRepository(store);
     const progress = new ProgressRepository(store);
     const files = new LessonFilesRepository(store);
     const sessions = new SessionsRepository(store);
-    await Promise.all([users.init(), catalog.init(), progress.init(), files.init(), sessions.init()]);
+    await Promise.all([users.init(), repository.init(), progress.init(), files.init(), sessions.init()]);
 
     const rows = demoCourseRows(options.courses, 5, 10);
-    await catalog.courses.insertMany(rows.courses);
-    await catalog.sections.insertMany(rows.sections);
+    await repository.courses.insertMany(rows.courses);
+    await repository.sections.insertMany(rows.sections);
     for (let i = 0; i < rows.lessons.length; i += BATCH)
-      await catalog.lessons.insertMany(rows.lessons.slice(i, i + BATCH));
+      await repository.lessons.insertMany(rows.lessons.slice(i, i + BATCH));
     const html = '<h2>Lesson</h2><p>Ten quiet minutes.</p>';
     const bodies = rows.lessons.map((lesson) => ({
       _id: lesson._id!,
@@ -166,13 +166,13 @@ export async function seedCourseSite(options: SeedOptions): Promise<SeededSite> 
     const file = await files.insert({
       courseId: course.id,
       lessonId,
-      role: 'media',
+      slot: 'media',
       name: 'lesson.mp4',
       storedName,
       size: bytes,
       mime: 'video/mp4',
     });
-    await catalog.updateLesson(lessonId, {
+    await repository.updateLesson(lessonId, {
       media: { id: file._id, name: 'lesson.mp4', size: bytes, mime: 'video/mp4', kind: 'video' },
     });
     return { courses, members, video: { slug: course.slug, lessonId, bytes } };

@@ -1,4 +1,4 @@
-import { demoUsers } from '../../server/src/features/users/demo-users';
+import { demoUsers } from '../../scripts/demo/users';
 import { hashPassword } from '../../server/src/features/users/passwords';
 import { UsersRepository } from '../../server/src/features/users/users.repository';
 import { openEmbeddedStore } from '../../server/src/store/sqlite/store';

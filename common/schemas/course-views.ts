@@ -1,4 +1,5 @@
-import type { CourseAccess, Drip, PreviewPersona } from './courses';
+import type { CourseAccess, LessonMediaKind, PreviewViewer } from '../courses';
+import type { Drip } from './courses';
 
 /** Why a lesson (or a whole section or course) cannot be opened by this viewer. */
 export type LockReason = 'sign-in' | 'upgrade' | 'drip';
@@ -13,7 +14,8 @@ export interface Lock {
   opensAfterDays?: number;
 }
 
-export type LessonKind = 'video' | 'audio' | 'text';
+/** What a lesson is: its media's kind, or text when it has none. */
+export type LessonKind = LessonMediaKind | 'text';
 
 export interface OutlineLesson {
   id: string;
@@ -67,10 +69,10 @@ export interface LessonRef {
   title: string;
 }
 
-/** Who the answer was made for (an administrator previewing says which persona). */
+/** The viewer the answer was made for (an administrator previewing says as which viewer). */
 export interface ViewerInfo {
   kind: 'visitor' | 'free' | 'paid' | 'admin';
-  preview: PreviewPersona | null;
+  preview: PreviewViewer | null;
 }
 
 export interface CourseDetail extends CourseCard {
@@ -105,7 +107,7 @@ export interface LessonView {
   lock: Lock | null;
   /** Sanitised HTML of the lesson's Markdown. */
   html: string;
-  media: (LessonFileLink & { kind: 'video' | 'audio' }) | null;
+  media: (LessonFileLink & { kind: LessonMediaKind }) | null;
   downloads: LessonFileLink[];
   /** Where playback resumes, in seconds. */
   position: number;
@@ -214,6 +216,6 @@ export interface AdminLesson {
   markdown: string;
   freePreview: boolean;
   durationMinutes: number | null;
-  media: (AdminLessonFile & { kind: 'video' | 'audio' }) | null;
+  media: (AdminLessonFile & { kind: LessonMediaKind }) | null;
   downloads: AdminLessonFile[];
 }

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { COURSE_ACCESS, MAX_LESSON_MARKDOWN, PREVIEW_PERSONAS } from '../courses.ts';
-
-export * from '../courses.ts';
+import { COURSE_ACCESS, LESSON_FILE_SLOTS, MAX_LESSON_MARKDOWN, PREVIEW_VIEWERS } from '../courses.ts';
 
 const title = z
   .string({ error: 'A title is required' })
@@ -104,6 +102,7 @@ export const positionBody = z.object({
   duration: z.number().min(0).max(1e7).optional(),
 });
 
-export const previewQuery = z.object({ as: z.enum(PREVIEW_PERSONAS).optional() });
+export const previewQuery = z.object({ as: z.enum(PREVIEW_VIEWERS).optional() });
 
-export const lessonFileKindSchema = z.enum(['media', 'download'], { error: 'kind is media or download' });
+/** The multipart field `slot` of a lesson file upload, sent before the file. */
+export const lessonFileSlotSchema = z.enum(LESSON_FILE_SLOTS, { error: 'slot is media or download' });

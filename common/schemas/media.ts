@@ -66,7 +66,7 @@ export interface LastScanResponse {
   folderProblem: string | null;
 }
 
-/** GET /api/media/video-posters: whether this server can take a still from each video (it needs ffmpeg). */
+/** GET /api/media/video-posters: whether this server can take a poster from each video (it needs ffmpeg). */
 export interface VideoPostersResponse {
   success: true;
   available: boolean;

@@ -52,7 +52,7 @@ describe('one way per concern', () => {
       'server/src/features/nginx/nginx-files.ts': 'moves the candidate nginx tested into place',
       'server/src/features/media/media-upload.ts': 'an upload streams to a temp file',
       'server/src/features/courses/lesson-files/lesson-upload.ts': 'a lesson file streams to a temp file',
-      'server/src/features/media/picture-maker.ts':
+      'server/src/features/media/copies/maker.ts':
         'picture copies are a cache made again from the original: renamed into place, not flushed, readable like the media',
       'server/src/features/media/safe-file-name.ts': 'moves the uploaded temp file under a free name',
       'server/src/store/nedb/import.ts': "moves the old store's files aside once imported",
@@ -487,5 +487,101 @@ describe('the client’s floors', () => {
       return found;
     });
     expect(names).toEqual([]);
+  });
+});
+
+/** Non-test TypeScript of common/, next to SERVER and CLIENT. */
+const COMMON = listFiles('common').filter((file) => file.endsWith('.ts') && !isTest(file));
+
+describe('one place per part, one word per concept (issue 34: the house, second round)', () => {
+  it('keeps the media copies in features/media/copies/, named without picture-/video- prefixes', () => {
+    const prefixed = listFiles('server/src/features/media').filter((file) =>
+      /\/(?:picture|video)-[^/]*$/.test(file),
+    );
+    expect(prefixed).toEqual([]);
+    // The build bundles the copies process from there, and the server looks for what it builds.
+    const build = read('scripts/build-server.mjs');
+    expect(build).toContain("'server/src/features/media/copies/child.ts'");
+    const out = /const COPIES_CHILD_OUT = '([\w-]+)'/.exec(build)?.[1];
+    expect(out && read('server/src/features/media/copies/process.ts')).toContain(`'${out}.js'`);
+  });
+
+  it('sends files with byte ranges from http/, for /media and lesson files alike', () => {
+    const sender = /^export (?:async )?function (?:sendMediaFile|parseRange|limitOpenRange|etagMatches)\b/m;
+    expect(FEATURES.filter((file) => sender.test(read(file)))).toEqual([]);
+  });
+
+  it('keeps the Stripe adapter in payments/stripe/, its event types in one table', async () => {
+    const inStripe = (file: string) => file.startsWith('server/src/features/payments/stripe/');
+    expect(listFiles('server/src/features/payments').filter((file) => /\/stripe-[^/]*$/.test(file))).toEqual(
+      [],
+    );
+    expect(
+      offenders(
+        SERVER.filter((file) => !inStripe(file)),
+        /from 'stripe'/,
+      ),
+    ).toEqual([]);
+    const eventType = /['"](?:checkout\.session|customer\.subscription|invoice)\.[\w.]*['"]/;
+    const table = { 'server/src/features/payments/stripe/events.ts': 'the one table of Stripe events' };
+    expect(offenders([...SERVER, ...COMMON, ...CLIENT], eventType, table)).toEqual([]);
+    // Docs cannot import the table: they must list the same types.
+    const { WEBHOOK_EVENTS } = await import('./features/payments/stripe/events');
+    for (const doc of ['README.md', 'docs/payments.md'])
+      expect(WEBHOOK_EVENTS.filter((type) => !read(doc).includes(`\`${type}\``))).toEqual([]);
+  });
+
+  it('keeps demo data out of the product: the seed script’s is in scripts/demo/', () => {
+    expect(listFiles('server/src').filter((file) => /\/demo[-/][^/]*$/.test(file))).toEqual([]);
+  });
+
+  it('says each concept with one word (the CONTEXT.md files’ Language), never the words they avoid', () => {
+    const COURSES = [...SERVER, ...COMMON, ...CLIENT].filter((file) =>
+      /^(?:server\/src\/features\/courses|client\/src\/features\/courses|common)\//.test(file),
+    );
+    const avoided: Array<{
+      word: string;
+      files: string[];
+      pattern: RegExp;
+      except?: Record<string, string>;
+    }> = [
+      {
+        word: 'who is asking is the viewer (Viewer, ViewerContext, ViewerSession, PreviewViewer)',
+        files: [...SERVER, ...COMMON, ...CLIENT],
+        pattern: /[Aa]udience|AUDIENCE|[Ll]inkHolder|[Pp]ersonas?\b|PERSONA/,
+        except: { 'server/src/features/auth/reauth.ts': 'a token’s audience (the JWT claim), not a viewer' },
+      },
+      {
+        word: 'the viewer a file link is signed for (not its holder)',
+        files: COURSES,
+        pattern: /\bholder\b/,
+      },
+      {
+        word: 'a lesson file’s slot (stored as role in lesson-files.repository.ts alone); kind is its media’s',
+        files: [...SERVER, ...COMMON, ...CLIENT],
+        pattern:
+          /\.role\s*===\s*'(?:media|download)'|\brole:\s*'(?:media|download)'|'media'\s*\|\s*'download'|\bmediaKind\b|lessonFileKind/,
+      },
+      {
+        word: 'the catalogue (catalog is SQLite’s, in store/)',
+        files: [...SERVER, ...COMMON, ...CLIENT].filter((file) => !file.startsWith('server/src/store/')),
+        pattern: /\b[Cc]atalog(?:\b|[A-Z_.])|[a-z]Catalog(?:\b|[A-Z_])/,
+      },
+      {
+        word: 'a video’s poster (not a still)',
+        files: [...SERVER, ...COMMON, ...CLIENT],
+        pattern: /[a-z]Stills?\b|\bStills?[A-Z]|\bSTILLS?_|_STILLS?\b|\bstills\b/,
+      },
+      {
+        word: 'a thumbnail (not a tile, nor thumb but in its stored names)',
+        files: [...SERVER, ...COMMON, ...CLIENT],
+        pattern:
+          /\btiles?\b|[a-z]Tiles?\b|\btiles?[A-Z]|\bTiles?\b|\bTILES?_|\bTHUMB_|\bthumb[A-Z]|[a-z]Thumb\b/,
+      },
+    ];
+    const found = avoided.flatMap(({ word, files, pattern, except }) =>
+      offenders(files, pattern, except).map((at) => `${at} (${word})`),
+    );
+    expect(found).toEqual([]);
   });
 });

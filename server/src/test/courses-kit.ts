@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { CourseAccess } from '@common/courses';
+import type { CourseAccess, LessonFileSlot } from '@common/courses';
 import type { AdminCourse, AdminLesson } from '@common/schemas/course-views';
 import { hashPassword } from '../features/users/passwords';
 import type { UserDoc } from '../features/users/users.repository';
@@ -50,10 +50,10 @@ export async function uploadLessonFile(
   token: string,
   courseId: string,
   lessonId: string,
-  kind: 'media' | 'download',
+  slot: LessonFileSlot,
   file: { name: string; content: Buffer },
 ) {
-  const body = multipart({ kind }, file);
+  const body = multipart({ slot }, file);
   return t.app.inject({
     method: 'POST',
     url: `/api/admin/courses/${courseId}/lessons/${lessonId}/files`,

@@ -30,7 +30,8 @@ const SOURCE_FILE = /\.(?:tsx?|mjs|md|css|sh)$/;
 const CODE_FOLDERS =
   /^(?:server|client|common|docs|scripts|e2e|bench|\.ci|features|store|http|lib|mail|process|settings|app|components|test)\//;
 /** Things that look like paths but are not the repository's: the data folder, builds, packages. */
-const NOT_OURS = /^(?:dist|data|node_modules|DATA_DIR|MEDIA_DIR|LESSONS_DIR|~|\/)|[<>*…{}$]|\.copies|^@|^\.[^/]*$/;
+const NOT_OURS =
+  /^(?:dist|data|node_modules|DATA_DIR|MEDIA_DIR|LESSONS_DIR|~|\/)|[<>*…{}$]|\.copies|^@|^\.[^/]*$/;
 
 export interface DeadPath {
   file: string;

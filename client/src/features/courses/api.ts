@@ -1,3 +1,4 @@
+import type { PreviewViewer } from '@common/courses';
 import type {
   CompleteResult,
   CourseCard,
@@ -6,7 +7,6 @@ import type {
   MemberHome,
   PositionResult,
 } from '@common/schemas/course-views';
-import type { PreviewPersona } from '@common/schemas/courses';
 import type { DataAnswer } from '@common/schemas/envelopes';
 import { api } from '../../lib/api-client';
 import { getToken } from '../../lib/auth-token';
@@ -23,7 +23,7 @@ export async function fetchCourses(signal?: AbortSignal): Promise<CourseCard[]> 
 
 export async function fetchCourse(
   slug: string,
-  preview: PreviewPersona | null,
+  preview: PreviewViewer | null,
   signal?: AbortSignal,
 ): Promise<CourseDetail> {
   const query = preview ? `?as=${preview}` : '';
@@ -38,7 +38,7 @@ export async function fetchCourse(
 export async function fetchLesson(
   slug: string,
   lessonId: string,
-  preview: PreviewPersona | null,
+  preview: PreviewViewer | null,
   signal?: AbortSignal,
 ): Promise<LessonView> {
   const query = preview ? `?as=${preview}` : '';

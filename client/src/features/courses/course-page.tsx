@@ -9,7 +9,7 @@ import { CheckoutReturn, MemberOffer, useCheckoutReturn } from './components/mem
 import { Outline } from './components/outline';
 import { ProgressBar } from './components/progress-bar';
 import { formatMinutes } from './format';
-import { PreviewBanner, usePreviewPersona } from './preview-banner';
+import { PreviewBanner, usePreviewViewer } from './preview-banner';
 import { useCourse } from './use-course-data';
 
 const ACTION_CLASS =
@@ -18,7 +18,7 @@ const ACTION_CLASS =
 /** A course: what it is, how far the reader is, and its outline with locks and opening dates. */
 export function CoursePage() {
   const { slug = '' } = useParams();
-  const preview = usePreviewPersona();
+  const preview = usePreviewViewer();
   const signedIn = useSignedIn();
   const { data: course, pending, error, notFound, reload } = useCourse(slug, preview);
   const returning = useCheckoutReturn() && signedIn;
@@ -31,7 +31,7 @@ export function CoursePage() {
   return (
     <PageShell nav={<CourseNav showCourses />}>
       <div className="mb-auto w-full max-w-3xl self-stretch sm:self-center">
-        <PreviewBanner persona={preview} />
+        <PreviewBanner preview={preview} />
         <Link to="/courses" className="text-sm font-semibold text-accent-300 hover:text-accent-400">
           ← All courses
         </Link>

@@ -4,13 +4,13 @@ import { usePageMeta } from '../../components/page/page-meta';
 import { PageShell } from '../../components/page/page-shell';
 import { CourseCard } from './components/course-card';
 import { CourseNav, useSignedIn } from './components/course-nav';
-import { useCatalog } from './use-course-data';
+import { useCatalogue } from './use-course-data';
 
 /** The catalogue: every published course, with what the reader can do with each. */
 export function CoursesPage() {
   usePageMeta(PUBLIC_PAGES.courses);
   const signedIn = useSignedIn();
-  const { data: courses, pending, error } = useCatalog();
+  const { data: courses, pending, error } = useCatalogue();
   return (
     <PageShell nav={<CourseNav />}>
       <div className="mb-auto w-full max-w-5xl self-stretch sm:self-center">

@@ -12,7 +12,7 @@ import { Outline } from './components/outline';
 import { ProgressBar } from './components/progress-bar';
 import { formatMinutes } from './format';
 import './lesson-body.css';
-import { PreviewBanner, usePreviewPersona } from './preview-banner';
+import { PreviewBanner, usePreviewViewer } from './preview-banner';
 import { courseKeys, useCompleteLesson, useCourseOutline, useLesson } from './queries';
 
 const LINK_BUTTON =
@@ -21,7 +21,7 @@ const LINK_BUTTON =
 /** A lesson: its video or audio, its text and downloads, previous and next, and marking it done. */
 export function LessonPage() {
   const { slug = '', lessonId = '' } = useParams();
-  const preview = usePreviewPersona();
+  const preview = usePreviewViewer();
   const signedIn = useSignedIn();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -48,7 +48,7 @@ export function LessonPage() {
     <PageShell nav={<CourseNav showCourses />}>
       <div className="mb-auto grid w-full max-w-6xl gap-8 self-stretch lg:grid-cols-[minmax(0,1fr)_20rem] xl:self-center">
         <div className="min-w-0">
-          <PreviewBanner persona={preview} />
+          <PreviewBanner preview={preview} />
           {/* Back from Stripe Checkout: how it went; the lesson opens once the payment is confirmed. */}
           {returning && (
             <CheckoutReturn onPaid={() => void queryClient.invalidateQueries({ queryKey: courseKeys.all })} />

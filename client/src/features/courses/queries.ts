@@ -1,4 +1,4 @@
-import type { PreviewPersona } from '@common/schemas/courses';
+import type { PreviewViewer } from '@common/courses';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { completeLesson, fetchCourse, fetchHome, fetchLesson } from './api';
 
@@ -6,15 +6,15 @@ import { completeLesson, fetchCourse, fetchHome, fetchLesson } from './api';
 export const courseKeys = {
   all: ['courses'] as const,
   home: ['courses', 'home'] as const,
-  course: (slug: string, preview: PreviewPersona | null) => ['courses', 'course', slug, preview] as const,
-  lesson: (slug: string, lessonId: string, preview: PreviewPersona | null) =>
+  course: (slug: string, preview: PreviewViewer | null) => ['courses', 'course', slug, preview] as const,
+  lesson: (slug: string, lessonId: string, preview: PreviewViewer | null) =>
     ['courses', 'lesson', slug, lessonId, preview] as const,
 };
 
 /** Links to lesson files last 20 minutes: the lesson is asked again well before, for fresh ones. */
 const FRESH_LINKS_EVERY_MS = 10 * 60 * 1000;
 
-export function useLesson(slug: string, lessonId: string, preview: PreviewPersona | null) {
+export function useLesson(slug: string, lessonId: string, preview: PreviewViewer | null) {
   return useQuery({
     queryKey: courseKeys.lesson(slug, lessonId, preview),
     queryFn: ({ signal }) => fetchLesson(slug, lessonId, preview, signal),
@@ -23,7 +23,7 @@ export function useLesson(slug: string, lessonId: string, preview: PreviewPerson
   });
 }
 
-export function useCourseOutline(slug: string, preview: PreviewPersona | null) {
+export function useCourseOutline(slug: string, preview: PreviewViewer | null) {
   return useQuery({
     queryKey: courseKeys.course(slug, preview),
     queryFn: ({ signal }) => fetchCourse(slug, preview, signal),

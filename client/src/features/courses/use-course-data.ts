@@ -1,5 +1,5 @@
+import type { PreviewViewer } from '@common/courses';
 import type { CourseCard, CourseDetail } from '@common/schemas/course-views';
-import type { PreviewPersona } from '@common/schemas/courses';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../lib/api-client';
 import { useHydrated } from '../../lib/use-hydrated';
@@ -73,13 +73,13 @@ function useLoaded<T>(
   };
 }
 
-export function useCatalog(): Loaded<CourseCard[]> {
+export function useCatalogue(): Loaded<CourseCard[]> {
   const page = useInjectedPageData();
-  const injected = page?.kind === 'catalog' ? page.courses : undefined;
-  return useLoaded(injected, (signal) => fetchCourses(signal), 'catalog');
+  const injected = page?.kind === 'catalogue' ? page.courses : undefined;
+  return useLoaded(injected, (signal) => fetchCourses(signal), 'catalogue');
 }
 
-export function useCourse(slug: string, preview: PreviewPersona | null): Loaded<CourseDetail> {
+export function useCourse(slug: string, preview: PreviewViewer | null): Loaded<CourseDetail> {
   const page = useInjectedPageData();
   const injected =
     page?.kind === 'course' && page.slug === slug.toLowerCase() && !preview ? page.course : undefined;

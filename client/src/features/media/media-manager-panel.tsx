@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useConfirm } from '../../components/console/confirm-dialog';
 import { useNotices } from '../../components/console/notices';
 import { FormMessage } from '../../components/ui/form-message';
-import { thumbnailPolling } from '../../lib/media-tiles';
+import { thumbnailPolling } from '../../lib/media-thumbnails';
 import { fetchFiles, fetchLastScan, fetchVideoPosters, mediaKeys, useDeleteFiles, useScanFiles } from './api';
 import { MediaLibraryCard } from './components/media-library-card';
 import { MediaTypeTabs } from './components/media-type-tabs';

@@ -5,13 +5,13 @@ export type Media = HTMLImageElement | HTMLVideoElement;
 /**
  * The element that shows a slide. A picture comes with its resized copies (`srcset`): the
  * browser downloads the one the screen's width and pixel density need, never the camera
- * original; a video plays the copy that fits the screen (`videoSource`). With `stills` (the
+ * original; a video plays the copy that fits the screen (`videoSource`). With `postersOnly` (the
  * visitor asks for reduced motion or to save data) a video is shown as its poster, and not a
  * byte of the video is asked for.
  */
-export function createMedia(slide: Slide, stills: boolean): Media {
+export function createMedia(slide: Slide, postersOnly: boolean): Media {
   if (slide.type === 'image') return picture(slide.src, slide.srcset);
-  if (stills && slide.poster) return picture(slide.poster.src, slide.poster.srcset);
+  if (postersOnly && slide.poster) return picture(slide.poster.src, slide.poster.srcset);
   const video = document.createElement('video');
   // Muted and inline: the only way browsers let a background video play by itself.
   video.muted = true;
@@ -51,9 +51,9 @@ function picture(src: string, srcset: string | undefined): HTMLImageElement {
   return img;
 }
 
-/** The slides that can play: with `stills`, a video without a poster has nothing to show. */
-export function playableSlides(slides: readonly Slide[], stills: boolean): Slide[] {
-  return stills ? slides.filter((slide) => slide.type === 'image' || slide.poster) : [...slides];
+/** The slides that can play: with `postersOnly`, a video without a poster has nothing to show. */
+export function playableSlides(slides: readonly Slide[], postersOnly: boolean): Slide[] {
+  return postersOnly ? slides.filter((slide) => slide.type === 'image' || slide.poster) : [...slides];
 }
 
 /**

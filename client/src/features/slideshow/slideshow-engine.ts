@@ -20,7 +20,7 @@ export interface SlideshowTiming {
  * item after it. At most two media elements exist at once: only current and next download, so
  * a video is fetched only once it is next, and only from its preload time-out before its turn
  * (its first frame, then all of it once it shows). A visitor who asks for reduced motion or to save data
- * sees videos as their posters (stills) and downloads no video. Its waits run on a PausedClock
+ * sees videos as their posters (`postersOnly`) and downloads no video. Its waits run on a PausedClock
  * (paused-clock.ts); a layer and its fades are in slide-layer.ts.
  */
 export class SlideshowEngine {
@@ -58,7 +58,7 @@ export class SlideshowEngine {
     this.timing = timing;
     if (!sameSlides(slides, this.given)) {
       this.given = [...slides];
-      this.slides = playableSlides(slides, this.stills);
+      this.slides = playableSlides(slides, this.postersOnly);
     }
     this.changed?.();
     if (!this.running) {
@@ -78,13 +78,13 @@ export class SlideshowEngine {
     this.replay();
   }
 
-  private get stills(): boolean {
+  private get postersOnly(): boolean {
     return this.reducedMotion || this.saveData;
   }
 
   /** The next slide chosen follows the visitor's wishes as they are now. */
   private replay(): void {
-    const slides = playableSlides(this.given, this.stills);
+    const slides = playableSlides(this.given, this.postersOnly);
     if (sameSlides(slides, this.slides)) return;
     this.slides = slides;
     this.changed?.();
@@ -135,14 +135,14 @@ export class SlideshowEngine {
       await this.transitionDone;
       // A video is the costly one: it starts loading only as late as its time-out allows, so a
       // visitor who leaves (or hides the tab) before has not paid for its start.
-      if (slide.type === 'video' && !this.stills) {
+      if (slide.type === 'video' && !this.postersOnly) {
         await this.videoLoadMay;
         if (alive() && !this.slides.includes(slide)) continue; // the slides changed meanwhile
       }
       if (!alive()) return;
       const back = this.layers[1 - this.front]!;
       unload(back);
-      const media = createMedia(slide, this.stills);
+      const media = createMedia(slide, this.postersOnly);
       back.media = media;
       back.slide = slide;
       back.el.replaceChildren(media);

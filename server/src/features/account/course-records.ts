@@ -1,6 +1,6 @@
 import type { ExportedCourseProgress, ExportedLesson } from '@common/schemas/account';
 import type { Store } from '../../store/store';
-import { CatalogRepository, type LessonDoc } from '../courses/catalog.repository';
+import { CoursesRepository, type LessonDoc } from '../courses/courses.repository';
 import { ProgressRepository } from '../courses/progress/progress.repository';
 
 /**
@@ -9,11 +9,11 @@ import { ProgressRepository } from '../courses/progress/progress.repository';
  */
 export class CourseRecords {
   private readonly progress: ProgressRepository;
-  private readonly catalog: CatalogRepository;
+  private readonly courses: CoursesRepository;
 
   constructor(store: Store) {
     this.progress = new ProgressRepository(store);
-    this.catalog = new CatalogRepository(store);
+    this.courses = new CoursesRepository(store);
   }
 
   /** The member's progress in every course they started, each lesson named by its title now. */
@@ -22,8 +22,8 @@ export class CourseRecords {
     return Promise.all(
       docs.map(async (doc) => {
         const [course, lessons] = await Promise.all([
-          this.catalog.findCourse(doc.courseId),
-          this.catalog.lessonsOf(doc.courseId),
+          this.courses.findCourse(doc.courseId),
+          this.courses.lessonsOf(doc.courseId),
         ]);
         const titles = new Map(lessons.map((lesson: LessonDoc) => [lesson._id, lesson.title]));
         const named = (id: string): ExportedLesson => ({ id, title: titles.get(id) ?? null });

@@ -55,7 +55,7 @@ describe('the course pages as search engines and link previews read them', () =>
     expect(html).toContain('"@type":"ItemList"');
     expect(html).toContain('<main>skeleton</main>');
     const data = dataOf(html);
-    expect(data.kind === 'catalog' && data.courses.map((c) => c.slug)).toEqual(['calm-mornings']);
+    expect(data.kind === 'catalogue' && data.courses.map((c) => c.slug)).toEqual(['calm-mornings']);
   });
 
   it('a course page carries the course’s own title, summary, picture and og: tags, safely escaped', async () => {

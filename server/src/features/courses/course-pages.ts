@@ -10,8 +10,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import { escapeHtml } from '../../lib/escape-html';
 import type { SharedChanges } from '../shared-state/shared-changes';
-import { visitorAudience } from './audience';
 import type { CoursesService } from './courses.service';
+import { visitorContext } from './viewer-context';
 
 interface Filled {
   status: number;
@@ -79,13 +79,13 @@ export class CoursePages {
 
   private async build(builtFile: string, slug: string | null): Promise<Filled> {
     const template = await readFile(builtFile, 'utf8');
-    const audience = visitorAudience();
+    const who = visitorContext();
     let data: CoursePageData;
     let status = 200;
     let head: Head;
     if (slug === null) {
-      const courses = await this.courses.cards(audience);
-      data = { kind: 'catalog', courses };
+      const courses = await this.courses.cards(who);
+      data = { kind: 'catalogue', courses };
       head = {
         title: PUBLIC_PAGES.courses.title,
         description: PUBLIC_PAGES.courses.description,
@@ -106,7 +106,7 @@ export class CoursePages {
         },
       };
     } else {
-      const course = await this.courses.course(slug, audience).catch((error: unknown) => {
+      const course = await this.courses.course(slug, who).catch((error: unknown) => {
         if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
         throw error;
       });

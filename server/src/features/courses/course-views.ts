@@ -9,7 +9,7 @@ import type {
   ViewerInfo,
 } from '@common/schemas/course-views';
 import { courseLock, lessonLock, sectionLock, type Viewer } from './access/access-rules';
-import type { CourseDoc, LessonDoc, SectionDoc } from './catalog.repository';
+import type { CourseDoc, LessonDoc, SectionDoc } from './courses.repository';
 import type { ProgressDoc } from './progress/progress.repository';
 
 /** A course with its sections and lessons, each list in order. */

@@ -1,5 +1,5 @@
+import type { CourseAccess } from '@common/courses';
 import type { CourseDetail, LessonView, LockReason } from '@common/schemas/course-views';
-import type { CourseAccess } from '@common/schemas/courses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bothStores } from '../../test/both-stores';
 import { type BuiltCourse, buildCourse, member } from '../../test/courses-kit';
@@ -127,9 +127,9 @@ describe.each(stores)('who may open what, on the %s', (_store, openStore) => {
 
   it('an administrator previews as a visitor, a free member or a paid member', async () => {
     const built = courses.get('paid')!;
-    const as = async (persona: string) => {
+    const as = async (preview: string) => {
       const response = await get(
-        `/api/courses/${built.course.slug}/lessons/${built.lessons.video}?as=${persona}`,
+        `/api/courses/${built.course.slug}/lessons/${built.lessons.video}?as=${preview}`,
         'admin',
       );
       return (response.json().data as LessonView).lock?.reason ?? 'open';

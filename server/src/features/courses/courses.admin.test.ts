@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { LessonFileSlot } from '@common/courses';
 import type { AdminCourse, AdminLesson } from '@common/schemas/course-views';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -106,8 +107,8 @@ describe('the owner builds a course', () => {
     const folder = path.join(t.dataDir, 'lessons');
     const earlier = new Set(await readdir(folder).catch(() => []));
     const ours = async () => (await readdir(folder)).filter((name) => !earlier.has(name));
-    const upload = (kind: 'media' | 'download', name: string, content: Buffer) =>
-      uploadLessonFile(t, admin, course.id, lesson.id, kind, { name, content });
+    const upload = (slot: LessonFileSlot, name: string, content: Buffer) =>
+      uploadLessonFile(t, admin, course.id, lesson.id, slot, { name, content });
     expect((await upload('media', 'talk.mp4', LESSON_PDF)).statusCode).toBe(415);
     expect((await upload('download', 'sheet.pdf', LESSON_VIDEO)).statusCode).toBe(415);
     expect((await upload('download', 'tool.exe', Buffer.from('MZ\x90\x00'))).statusCode).toBe(415);

@@ -1,12 +1,12 @@
 import type { AppContext } from '../../app-context';
 import type { Feature } from '../../feature';
-import { srcsetsOfUrls } from '../media/picture-copies';
+import { srcsetsOfUrls } from '../media/copies/layout';
 import { SessionsRepository } from '../sessions/sessions.repository';
 import { courseAdminRoutes } from './admin/course-admin.routes';
 import { CourseAdminService } from './admin/course-admin.service';
 import { LessonAdminService } from './admin/lesson-admin.service';
-import { CatalogRepository } from './catalog.repository';
 import { CoursePages } from './course-pages';
+import { CoursesRepository } from './courses.repository';
 import { coursesRoutes } from './courses.routes';
 import { CoursesService } from './courses.service';
 import { FileLinks } from './lesson-files/file-links';
@@ -22,24 +22,24 @@ import { ProgressService } from './progress/progress.service';
  * and the public course pages' HTML, filled with each course's title, summary and link-preview tags.
  */
 export async function createCoursesFeature(ctx: AppContext): Promise<Feature> {
-  const catalog = new CatalogRepository(ctx.store);
+  const repository = new CoursesRepository(ctx.store);
   const progress = new ProgressRepository(ctx.store);
   const files = new LessonFilesRepository(ctx.store);
-  await Promise.all([catalog.init(), progress.init(), files.init()]);
+  await Promise.all([repository.init(), progress.init(), files.init()]);
   const folder = new LessonFolder(ctx.config.lessonsDir);
   const links = new FileLinks(ctx.tokenKey);
-  const courses = new CoursesService(catalog, progress, links, async (urls) =>
+  const courses = new CoursesService(repository, progress, links, async (urls) =>
     urls.length ? srcsetsOfUrls(await ctx.mediaFolder.get(), urls) : new Map(),
   );
-  const lessonAdmin = new LessonAdminService(catalog, files, folder);
-  const courseAdmin = new CourseAdminService(catalog, progress, lessonAdmin, ctx.log);
+  const lessonAdmin = new LessonAdminService(repository, files, folder);
+  const courseAdmin = new CourseAdminService(repository, progress, lessonAdmin, ctx.log);
   const pages = new CoursePages(courses, ctx.changes, ctx.config.publicUrl);
   return {
     name: 'courses',
     routes: [
       {
         prefix: '/api/courses',
-        plugin: coursesRoutes(courses, new ProgressService(catalog, progress), ctx),
+        plugin: coursesRoutes(courses, new ProgressService(repository, progress), ctx),
       },
     ],
     adminRoutes: [{ prefix: '/courses', plugin: courseAdminRoutes(courseAdmin, lessonAdmin, folder, ctx) }],
@@ -47,7 +47,7 @@ export async function createCoursesFeature(ctx: AppContext): Promise<Feature> {
       registerLessonFileServing(app, {
         links,
         files,
-        catalog,
+        courses: repository,
         users: ctx.users,
         sessions: new SessionsRepository(ctx.store),
         folder,

@@ -13,9 +13,9 @@ import type { AppContext } from '../../app-context';
 import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
 import { viewerOf } from './access/access-rules';
-import { audienceOf } from './audience';
 import { type CoursesService, NO_SUCH_LESSON } from './courses.service';
 import type { ProgressService } from './progress/progress.service';
+import { viewerContextOf } from './viewer-context';
 
 type Params = { slug?: string; lessonId?: string };
 
@@ -38,24 +38,24 @@ export function coursesRoutes(
 ) {
   return async (app: FastifyInstance) => {
     app.get<{ Reply: DataAnswer<CourseCard[]> }>('/', async (request, reply) => {
-      const audience = await audienceOf(request, reply, ctx);
-      return { success: true, data: await courses.cards(audience) };
+      const who = await viewerContextOf(request, reply, ctx);
+      return { success: true, data: await courses.cards(who) };
     });
 
     app.get<{ Reply: DataAnswer<MemberHome> }>(
       '/home',
       { onRequest: ctx.guards.requireUser },
       async (request, reply) => {
-        const audience = await audienceOf(request, reply, ctx);
+        const who = await viewerContextOf(request, reply, ctx);
         const tier = request.user!.membershipTier;
-        return { success: true, data: await courses.home(audience, tier) };
+        return { success: true, data: await courses.home(who, tier) };
       },
     );
 
     app.get<{ Params: Params; Reply: DataAnswer<CourseDetail> }>('/:slug', async (request, reply) => {
       const { as } = parseInput(previewQuery, request.query);
-      const audience = await audienceOf(request, reply, ctx, as);
-      const data = await courses.course(String(request.params.slug).toLowerCase(), audience);
+      const who = await viewerContextOf(request, reply, ctx, as);
+      const data = await courses.course(String(request.params.slug).toLowerCase(), who);
       return { success: true, data };
     });
 
@@ -63,11 +63,11 @@ export function coursesRoutes(
       '/:slug/lessons/:lessonId',
       async (request, reply) => {
         const { as } = parseInput(previewQuery, request.query);
-        const audience = await audienceOf(request, reply, ctx, as);
+        const who = await viewerContextOf(request, reply, ctx, as);
         const data = await courses.lesson(
           String(request.params.slug).toLowerCase(),
           lessonIdOf(request.params),
-          audience,
+          who,
         );
         return { success: true, data };
       },

@@ -9,7 +9,6 @@ import type {
 } from '@common/schemas/course-views';
 import { AppError } from '../../lib/app-error';
 import { progressOwner, type Viewer } from './access/access-rules';
-import type { CatalogRepository, CourseDoc, LessonFileRef } from './catalog.repository';
 import {
   type CourseTree,
   cardOf,
@@ -21,17 +20,11 @@ import {
   treeOf,
   viewerInfo,
 } from './course-views';
-import type { FileLinks, LinkHolder } from './lesson-files/file-links';
+import type { CourseDoc, CoursesRepository, LessonFileRef } from './courses.repository';
+import type { FileLinks } from './lesson-files/file-links';
 import { withPictureCopies } from './markdown';
 import type { ProgressDoc, ProgressRepository } from './progress/progress.repository';
-
-/** Who asks, for access (`viewer`), for drafts (`admin`) and for file links (`holder`). */
-export interface Audience {
-  viewer: Viewer;
-  /** An administrator sees drafts, whoever they preview as. */
-  admin: boolean;
-  holder: LinkHolder;
-}
+import type { ViewerContext } from './viewer-context';
 
 export const NO_SUCH_COURSE = 'No such course.';
 export const NO_SUCH_LESSON = 'No such lesson.';
@@ -39,7 +32,7 @@ export const NO_SUCH_LESSON = 'No such lesson.';
 /** What visitors and members read: the catalogue, a course's outline, a lesson, the member's home. */
 export class CoursesService {
   constructor(
-    private readonly catalog: CatalogRepository,
+    private readonly courses: CoursesRepository,
     private readonly progress: ProgressRepository,
     private readonly links: FileLinks,
     /** The `srcset` of media library pictures' resized copies by URL (covers, lesson pictures), once made. */
@@ -47,14 +40,12 @@ export class CoursesService {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  async cards(audience: Audience): Promise<CourseCard[]> {
+  async cards(who: ViewerContext): Promise<CourseCard[]> {
     const [courses, mine] = await Promise.all([
-      this.catalog.publishedCourses(),
-      this.progressByCourse(audience.viewer),
+      this.courses.publishedCourses(),
+      this.progressByCourse(who.viewer),
     ]);
-    return this.withCovers(
-      courses.map((course) => cardOf(course, audience.viewer, mine.get(course._id) ?? null)),
-    );
+    return this.withCovers(courses.map((course) => cardOf(course, who.viewer, mine.get(course._id) ?? null)));
   }
 
   /** Gives each card with a cover the copies a screen picks from: a phone never loads the original. */
@@ -67,31 +58,31 @@ export class CoursesService {
   }
 
   /** A published course (or any, for an administrator) by its address, with its sections and lessons. */
-  async tree(slug: string, audience: Pick<Audience, 'admin'>): Promise<CourseTree> {
-    const course = await this.catalog.findCourseBySlug(slug);
-    if (!course || (!course.published && !audience.admin)) throw new AppError('NOT_FOUND', NO_SUCH_COURSE);
+  async tree(slug: string, who: Pick<ViewerContext, 'admin'>): Promise<CourseTree> {
+    const course = await this.courses.findCourseBySlug(slug);
+    if (!course || (!course.published && !who.admin)) throw new AppError('NOT_FOUND', NO_SUCH_COURSE);
     return this.treeOfCourse(course);
   }
 
   async treeOfCourse(course: CourseDoc): Promise<CourseTree> {
     const [sections, lessons] = await Promise.all([
-      this.catalog.sectionsOf(course._id),
-      this.catalog.lessonsOf(course._id),
+      this.courses.sectionsOf(course._id),
+      this.courses.lessonsOf(course._id),
     ]);
     return treeOf(course, sections, lessons);
   }
 
-  async course(slug: string, audience: Audience): Promise<CourseDetail> {
-    const tree = await this.tree(slug, audience);
-    const progress = await this.progressOf(audience.viewer, tree.course._id);
-    const [detail] = await this.withCovers([detailOf(tree, audience.viewer, progress, this.clock())]);
+  async course(slug: string, who: ViewerContext): Promise<CourseDetail> {
+    const tree = await this.tree(slug, who);
+    const progress = await this.progressOf(who.viewer, tree.course._id);
+    const [detail] = await this.withCovers([detailOf(tree, who.viewer, progress, this.clock())]);
     if (detail!.lock?.reason === 'upgrade') detail!.offer = await this.offer();
     return detail!;
   }
 
-  async lesson(slug: string, lessonId: string, audience: Audience): Promise<LessonView> {
-    const tree = await this.tree(slug, audience);
-    const { viewer } = audience;
+  async lesson(slug: string, lessonId: string, who: ViewerContext): Promise<LessonView> {
+    const tree = await this.tree(slug, who);
+    const { viewer } = who;
     const now = this.clock();
     const placed = placeLessons(tree, viewer, now);
     const at = placed.findIndex((p) => p.lesson._id === lessonId);
@@ -139,10 +130,10 @@ export class CoursesService {
       name: file.name,
       size: file.size,
       mime: file.mime,
-      ...this.links.sign(file.id, file.name, audience.holder, now.getTime()),
+      ...this.links.sign(file.id, file.name, who.session, now.getTime()),
     });
     view.html = await withPictureCopies(
-      (await this.catalog.findBody(lesson._id))?.html ?? '',
+      (await this.courses.findBody(lesson._id))?.html ?? '',
       this.pictureCopies,
     );
     view.media = lesson.media ? { ...link(lesson.media), kind: lesson.media.kind } : null;
@@ -152,10 +143,10 @@ export class CoursesService {
   }
 
   /** The member's home: where they left off, their courses, and what the paid tier opens. */
-  async home(audience: Audience, tier: 'free' | 'paid'): Promise<MemberHome> {
-    const { viewer } = audience;
+  async home(who: ViewerContext, tier: 'free' | 'paid'): Promise<MemberHome> {
+    const { viewer } = who;
     const [courses, mine, settings] = await Promise.all([
-      this.catalog.publishedCourses(),
+      this.courses.publishedCourses(),
       this.progressByCourse(viewer),
       this.offer(),
     ]);
@@ -207,7 +198,7 @@ export class CoursesService {
   }
 
   async offer(): Promise<UpgradeOfferSettings | null> {
-    const settings = await this.catalog.readSettings();
+    const settings = await this.courses.readSettings();
     if (!settings || (!settings.upgradeText && !settings.upgradeLinkUrl)) return null;
     return {
       upgradeText: settings.upgradeText,

@@ -1,8 +1,8 @@
 import { unlink } from 'node:fs/promises';
 import type { DeleteResponse } from '@common/schemas/media';
 import { AppError } from '../../lib/app-error';
+import { removeCopies } from './copies/layout';
 import { inspectMediaFile, type MediaPath, parseMediaPath } from './media-library';
-import { removeCopies } from './picture-copies';
 
 type Summary = DeleteResponse['summary'];
 

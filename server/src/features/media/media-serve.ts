@@ -3,11 +3,11 @@ import type { MediaCategory } from '@common/media';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { errorBody } from '../../http/error-handler';
+import { sendMediaFile } from '../../http/send-file';
+import { COPIES_FOLDER, COPY_FILE, copiesFolderOf } from './copies/layout';
 import { inspectLibraryFile, inspectMediaFile, parseMediaPath, resolveBasePath } from './media-library';
-import { COPIES_FOLDER, COPY_FILE, copiesFolderOf } from './picture-copies';
-import { sendMediaFile } from './send-media-file';
 
-export { MEDIA_CSP } from './send-media-file';
+export { MEDIA_CSP } from '../../http/send-file';
 
 const CONTENT_TYPES: Record<string, string> = {
   jpg: 'image/jpeg',

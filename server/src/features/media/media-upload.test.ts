@@ -29,7 +29,7 @@ function upload(mediaType: string, files: FormFile[], fields: Record<string, str
 
 /**
  * Every file under DATA_DIR apart from the database, the token key, the outbox and the resized
- * copies of pictures (made in the background after an upload; picture-copies.test.ts has them).
+ * copies of pictures (made in the background after an upload; copies/pictures.system.test.ts has them).
  */
 async function filesOnDisk(): Promise<string[]> {
   const entries = await readdir(t.dataDir, { recursive: true, withFileTypes: true });

@@ -1,10 +1,10 @@
 import type { AppContext } from '../../app-context';
 import type { Feature } from '../../feature';
+import { CopiesQueue } from './copies/queue';
 import { mediaRoutes } from './media.routes';
 import { MediaService } from './media.service';
 import { MediaScansRepository } from './media-scans.repository';
 import { registerMediaServing } from './media-serve';
-import { PictureQueue } from './picture-queue';
 
 /**
  * The media library: `/api/media` (list, scan, upload, delete; administrators only) and `/media`
@@ -15,8 +15,8 @@ export async function createMediaFeature(ctx: AppContext): Promise<Feature> {
   const scans = new MediaScansRepository(ctx.store);
   await scans.init();
   // Copies are made in the background, after the answer; a change in them reaches the slideshow.
-  const pictures = new PictureQueue(ctx.log, () => ctx.slideshowSettings.markChanged());
-  const media = new MediaService(ctx, scans, pictures);
+  const copies = new CopiesQueue(ctx.log, () => ctx.slideshowSettings.markChanged());
+  const media = new MediaService(ctx, scans, copies);
   // Reported at start too: an owner reading the log learns it before the first upload fails.
   void media.folderProblem().then(
     (problem) => problem && ctx.log.warn(problem),
@@ -26,6 +26,6 @@ export async function createMediaFeature(ctx: AppContext): Promise<Feature> {
     name: 'media',
     routes: [{ prefix: '/api/media', plugin: mediaRoutes(media, ctx) }],
     serve: (app) => registerMediaServing(app, ctx),
-    close: () => pictures.close(),
+    close: () => copies.close(),
   };
 }

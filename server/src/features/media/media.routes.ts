@@ -20,10 +20,10 @@ import type { AppContext } from '../../app-context';
 import { errorBody, refuseUnknownPaths } from '../../http/error-handler';
 import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
+import { ffmpegAvailable } from './copies/poster';
 import { type MediaService, mediaWriteError } from './media.service';
 import { deleteMedia } from './media-delete';
 import { receiveUpload } from './media-upload';
-import { ffmpegAvailable } from './video-still';
 
 /** Files one upload request may carry; the console sends one per request to show progress. */
 const MAX_FILES_PER_UPLOAD = 20;

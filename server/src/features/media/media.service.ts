@@ -4,6 +4,8 @@ import type { LastScan } from '@common/schemas/media';
 import type { AppContext } from '../../app-context';
 import { AppError } from '../../lib/app-error';
 import { folderMessage, folderRefusal, realCause } from '../../lib/startup-error';
+import { pruneOrphanCopies, readCopies, thumbnailUrlOf } from './copies/layout';
+import type { CopiesQueue } from './copies/queue';
 import {
   ensureCategoryFolder,
   listMedia,
@@ -12,8 +14,6 @@ import {
   resolveBasePath,
 } from './media-library';
 import type { MediaScansRepository } from './media-scans.repository';
-import { pruneOrphanCopies, readCopies, thumbUrlOf } from './picture-copies';
-import type { PictureQueue } from './picture-queue';
 
 export const MEDIA_FOLDER = 'media folder';
 export const MEDIA_SETTING = 'the base path in Background Manager';
@@ -40,7 +40,7 @@ export class MediaService {
   constructor(
     private readonly ctx: Pick<AppContext, 'config' | 'mediaFolder'>,
     private readonly scans: MediaScansRepository,
-    private readonly pictures: PictureQueue,
+    private readonly pictures: CopiesQueue,
   ) {}
 
   /** The base path the Background Manager saved: the library that /media serves. */
@@ -126,7 +126,7 @@ function withThumbnails(base: string, files: MediaFile[]): Promise<MediaFile[]> 
   return Promise.all(
     files.map(async (file) => {
       const media = parseMediaPath(file.path);
-      const thumbnail = media && thumbUrlOf(media, await readCopies(base, media));
+      const thumbnail = media && thumbnailUrlOf(media, await readCopies(base, media));
       return thumbnail ? { ...file, thumbnail } : file;
     }),
   );

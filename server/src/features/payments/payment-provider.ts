@@ -5,7 +5,7 @@ import type { PaymentsCheck } from '@common/schemas/payments';
 /**
  * The payment provider port. The site never sees a card: the provider's own pages take the
  * payment (checkout) and let members manage it (portal); the provider tells the site what
- * happened through signed events. Stripe is the one adapter (stripe-provider.ts); another
+ * happened through signed events. Stripe is the one adapter (stripe/provider.ts); another
  * provider implements this interface and nothing else changes.
  */
 export interface PaymentProvider {

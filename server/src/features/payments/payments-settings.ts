@@ -15,17 +15,8 @@ import { AppError } from '../../lib/app-error';
 import { readSavedPayments, type SavedPayments, writeSavedPayments } from '../../settings/payments-file';
 import { type EffectivePayments, paymentsInForce } from '../../settings/payments-in-force';
 import type { PaymentProvider } from './payment-provider';
-import { StripeProvider, type StripeSettings } from './stripe-provider';
-
-/** The events the site acts on; the owner registers these at Stripe for the webhook address. */
-export const WEBHOOK_EVENTS = [
-  'checkout.session.completed',
-  'customer.subscription.created',
-  'customer.subscription.updated',
-  'customer.subscription.deleted',
-  'invoice.paid',
-  'invoice.payment_failed',
-] as const;
+import { WEBHOOK_EVENTS } from './stripe/events';
+import { StripeProvider, type StripeSettings } from './stripe/provider';
 
 export const WEBHOOK_PATH = '/api/payments/webhook';
 

@@ -1,3 +1,4 @@
+import type { LessonFileSlot } from '@common/courses';
 import type { AdminCourse, AdminCourseRow, AdminLesson } from '@common/schemas/course-views';
 import type {
   CoursesSettingsBody,
@@ -187,12 +188,12 @@ export async function previewMarkdown(markdown: string, signal?: AbortSignal): P
 
 /**
  * Uploads one lesson file with its progress (XMLHttpRequest: fetch reports no upload progress).
- * The field `kind` goes before the file: the server reads it first.
+ * The field `slot` goes before the file: the server reads it first.
  */
 export function uploadLessonFile(options: {
   courseId: string;
   lessonId: string;
-  kind: 'media' | 'download';
+  slot: LessonFileSlot;
   file: File;
   onProgress: (fraction: number) => void;
   signal?: AbortSignal;
@@ -232,7 +233,7 @@ export function uploadLessonFile(options: {
     xhr.onabort = () => reject(new ApiError('the upload was cancelled', 0, 'ABORTED', false));
     options.signal?.addEventListener('abort', () => xhr.abort());
     const form = new FormData();
-    form.append('kind', options.kind);
+    form.append('slot', options.slot);
     form.append('file', options.file, options.file.name);
     xhr.send(form);
   });

@@ -1,4 +1,4 @@
-import { PREVIEW_PERSONAS } from '@common/courses';
+import { PREVIEW_VIEWERS } from '@common/courses';
 import { useCallback, useState } from 'react';
 import { useConfirm } from '../../../components/console/confirm-dialog';
 import { useUnsavedChanges } from '../../../components/console/leave-guard';
@@ -10,7 +10,7 @@ import { CourseDetailsForm } from './course-details-form';
 import { LessonEditor } from './lesson-editor';
 import { OutlineEditor } from './outline-editor';
 
-const PERSONA_WORDS = { visitor: 'a visitor', free: 'a free member', paid: 'a paid member' } as const;
+const PREVIEW_WORDS = { visitor: 'a visitor', free: 'a free member', paid: 'a paid member' } as const;
 
 /** One course: its settings, its outline (drag to order) and the lesson being edited. */
 export function CourseEditor({ courseId, onClose }: { courseId: string; onClose: () => void }) {
@@ -100,15 +100,15 @@ export function CourseEditor({ courseId, onClose }: { courseId: string; onClose:
 
       <Card className="flex flex-wrap items-center gap-3 !py-4">
         <span className="text-sm text-stone-300">Preview as</span>
-        {PREVIEW_PERSONAS.map((persona) => (
+        {PREVIEW_VIEWERS.map((preview) => (
           <a
-            key={persona}
-            href={`/courses/${data.slug}?as=${persona}`}
+            key={preview}
+            href={`/courses/${data.slug}?as=${preview}`}
             target="_blank"
             rel="noopener"
             className="rounded-lg border border-white/15 px-3 py-1.5 text-sm font-semibold text-stone-100 hover:bg-white/10"
           >
-            {PERSONA_WORDS[persona]}
+            {PREVIEW_WORDS[preview]}
           </a>
         ))}
         <Button variant="danger" className="ml-auto" onClick={deleteCourse} disabled={remove.isPending}>

@@ -4,7 +4,7 @@ import { useId, useState } from 'react';
 import { useNotices } from '../../../components/console/notices';
 import { Button } from '../../../components/ui/button';
 import { ModalDialog } from '../../../components/ui/modal-dialog';
-import { thumbnailPolling, tileSrc } from '../../../lib/media-tiles';
+import { thumbnailPolling, thumbnailSrc } from '../../../lib/media-thumbnails';
 import { fetchFiles, fetchLastScan, mediaKeys, useUploadFile } from '../../media/api';
 
 /**
@@ -35,7 +35,7 @@ export function CoverPicker({
   });
   const version = settings.data?.lastScan?.timestamp ?? null;
   const current = value && images.data?.find((file) => mediaUrl(file.path) === value);
-  const shownCover = current ? tileSrc(current, version) : value;
+  const shownCover = current ? thumbnailSrc(current, version) : value;
 
   const uploadFile = useUploadFile();
   const upload = async (file: File) => {
@@ -123,7 +123,7 @@ export function CoverPicker({
                     className="block w-full overflow-hidden rounded-lg border border-white/10 hover:border-accent-400 focus-visible:border-accent-400"
                   >
                     <img
-                      src={tileSrc(file, version)}
+                      src={thumbnailSrc(file, version)}
                       alt={file.name}
                       loading="lazy"
                       className="aspect-[16/9] w-full object-cover"

@@ -1,4 +1,9 @@
-import { LESSON_DOWNLOAD_EXTENSIONS, LESSON_MEDIA_EXTENSIONS, MAX_LESSON_FILE_BYTES } from '@common/courses';
+import {
+  LESSON_DOWNLOAD_EXTENSIONS,
+  LESSON_MEDIA_EXTENSIONS,
+  type LessonFileSlot,
+  MAX_LESSON_FILE_BYTES,
+} from '@common/courses';
 import type { AdminLesson } from '@common/schemas/course-views';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -32,7 +37,7 @@ export function LessonFiles({ courseId, lesson }: { courseId: string; lesson: Ad
   const removeFile = useRemoveLessonFile(courseId, lesson.id);
   const [sending, setSending] = useState<Sending[]>([]);
 
-  const send = async (kind: 'media' | 'download', files: File[]) => {
+  const send = async (slot: LessonFileSlot, files: File[]) => {
     const too = files.filter((f) => f.size > MAX_LESSON_FILE_BYTES);
     for (const file of too)
       notices.error(`${file.name} is larger than ${formatSize(MAX_LESSON_FILE_BYTES)}.`);
@@ -43,7 +48,7 @@ export function LessonFiles({ courseId, lesson }: { courseId: string; lesson: Ad
         const after = await uploadLessonFile({
           courseId,
           lessonId: lesson.id,
-          kind,
+          slot,
           file,
           onProgress: (progress) =>
             setSending((list) => list.map((s) => (s.id === entry.id ? { ...s, progress } : s))),
@@ -68,22 +73,22 @@ export function LessonFiles({ courseId, lesson }: { courseId: string; lesson: Ad
     }
   };
 
-  const picker = (kind: 'media' | 'download', label: string) => (
+  const picker = (slot: LessonFileSlot, label: string) => (
     <label
-      htmlFor={`${ids}-${kind}`}
+      htmlFor={`${ids}-${slot}`}
       className="inline-flex cursor-pointer items-center rounded-lg border border-white/15 bg-white/10 px-4 py-2 text-sm font-semibold text-stone-100 hover:bg-white/15 focus-within:outline-2 focus-within:outline-accent-400"
     >
       {label}
       <input
-        id={`${ids}-${kind}`}
+        id={`${ids}-${slot}`}
         type="file"
         className="sr-only"
-        multiple={kind === 'download'}
-        accept={kind === 'media' ? MEDIA_ACCEPT : DOWNLOAD_ACCEPT}
+        multiple={slot === 'download'}
+        accept={slot === 'media' ? MEDIA_ACCEPT : DOWNLOAD_ACCEPT}
         onChange={(event) => {
           const files = [...(event.target.files ?? [])];
           event.target.value = '';
-          if (files.length) void send(kind, files);
+          if (files.length) void send(slot, files);
         }}
       />
     </label>

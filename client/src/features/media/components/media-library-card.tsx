@@ -2,7 +2,7 @@ import { type MediaCategory, type MediaFile, mediaUrl } from '@common/media';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { formatSize } from '../../../lib/format-size';
-import { tileSrc } from '../../../lib/media-tiles';
+import { thumbnailSrc } from '../../../lib/media-thumbnails';
 import { CATEGORY_LABELS } from '../upload-rules';
 
 export interface MediaLibraryCardProps {
@@ -97,7 +97,7 @@ export function MediaLibraryCard(props: MediaLibraryCardProps) {
                   />
                   {category === 'image' || file.thumbnail ? (
                     <img
-                      src={tileSrc(file, version)}
+                      src={thumbnailSrc(file, version)}
                       alt=""
                       loading="lazy"
                       className="h-10 w-14 shrink-0 rounded bg-black/40 object-cover"

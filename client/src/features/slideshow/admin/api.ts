@@ -14,7 +14,7 @@ import type {
 } from '@common/schemas/slideshow';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { thumbnailPolling } from '../../../lib/media-tiles';
+import { thumbnailPolling } from '../../../lib/media-thumbnails';
 
 export const slideshowKeys = {
   config: ['slider', 'config'] as const,

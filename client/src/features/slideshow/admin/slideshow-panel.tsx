@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useConfirm } from '../../../components/console/confirm-dialog';
 import { useUnsavedChanges } from '../../../components/console/leave-guard';
 import { useNotices } from '../../../components/console/notices';
-import { thumbnailsByUrl } from '../../../lib/media-tiles';
+import { thumbnailsByUrl } from '../../../lib/media-thumbnails';
 import { previewSlideshow, reloadSlideshow } from '../slideshow-events';
 import {
   useCreatePlaylist,

@@ -1,4 +1,4 @@
-import type { CourseAccess, PreviewPersona } from '@common/courses';
+import type { CourseAccess, PreviewViewer } from '@common/courses';
 import type { Lock } from '@common/schemas/course-views';
 import type { Drip } from '@common/schemas/courses';
 
@@ -10,14 +10,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * preview as someone else, and a preview never writes progress (`userId` null).
  */
 export type Viewer =
-  | { kind: 'visitor'; preview: PreviewPersona | null }
+  | { kind: 'visitor'; preview: PreviewViewer | null }
   | {
       kind: 'member';
       userId: string | null;
       tier: 'free' | 'paid';
       joinedAt: Date;
       paidSince: Date;
-      preview: PreviewPersona | null;
+      preview: PreviewViewer | null;
     }
   | { kind: 'admin'; userId: string };
 
@@ -57,9 +57,9 @@ export function viewerOf(user: MemberFacts | null): Viewer {
 }
 
 /** An administrator looking as a visitor, or as a member who joined (and paid) just now. */
-export function previewViewer(persona: PreviewPersona, now = new Date()): Viewer {
-  if (persona === 'visitor') return { kind: 'visitor', preview: persona };
-  return { kind: 'member', userId: null, tier: persona, joinedAt: now, paidSince: now, preview: persona };
+export function previewViewer(preview: PreviewViewer, now = new Date()): Viewer {
+  if (preview === 'visitor') return { kind: 'visitor', preview };
+  return { kind: 'member', userId: null, tier: preview, joinedAt: now, paidSince: now, preview };
 }
 
 export interface CourseFacts {

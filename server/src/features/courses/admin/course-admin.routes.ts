@@ -226,7 +226,7 @@ export function courseAdminRoutes(
       });
       await changed(request, {
         kind: 'course.file',
-        summary: `Added ${received.role === 'media' ? 'the video/audio' : 'the download'} ${received.name} to the lesson “${lesson.title}”`,
+        summary: `Added ${received.slot === 'media' ? 'the video/audio' : 'the download'} ${received.name} to the lesson “${lesson.title}”`,
         after: { name: received.name, size: received.size, mime: received.mime },
       });
       return reply.code(201).send(ok<AdminLesson>(lesson));

@@ -7,8 +7,8 @@ import type {
 } from '@common/schemas/courses';
 import { AppError } from '../../../lib/app-error';
 import { DuplicateKeyError } from '../../../store/store';
-import type { CatalogRepository, CourseDoc, LessonDoc, SectionDoc } from '../catalog.repository';
 import { courseHead, lessonKind } from '../course-views';
+import type { CourseDoc, CoursesRepository, LessonDoc, SectionDoc } from '../courses.repository';
 import type { ProgressRepository } from '../progress/progress.repository';
 import type { LessonAdminService } from './lesson-admin.service';
 import { freeSlug, RESERVED_SLUGS, slugFromTitle } from './slug';
@@ -23,7 +23,7 @@ const NO_SUCH_SECTION = 'No such section in this course.';
  */
 export class CourseAdminService {
   constructor(
-    private readonly catalog: CatalogRepository,
+    private readonly courses: CoursesRepository,
     private readonly progress: ProgressRepository,
     private readonly lessons: LessonAdminService,
     private readonly log: { error(object: unknown, message: string): void },
@@ -31,7 +31,7 @@ export class CourseAdminService {
 
   /** Every course with its kept numbers: one read of the courses, one of their counts. */
   async list(): Promise<AdminCourseRow[]> {
-    const courses = await this.catalog.allCourses();
+    const courses = await this.courses.allCourses();
     const counts = await this.progress.countsOf(courses.map((c) => c._id));
     return courses.map((course) => {
       const kept = counts.get(course._id);
@@ -53,13 +53,13 @@ export class CourseAdminService {
   }
 
   async create(title: string): Promise<AdminCourse> {
-    const last = (await this.catalog.allCourses()).at(-1);
+    const last = (await this.courses.allCourses()).at(-1);
     for (let attempt = 0; ; attempt++) {
       const slug = await freeSlug(slugFromTitle(title), async (s) =>
-        Boolean(await this.catalog.findCourseBySlug(s)),
+        Boolean(await this.courses.findCourseBySlug(s)),
       );
       try {
-        const course = await this.catalog.insertCourse({
+        const course = await this.courses.insertCourse({
           title,
           slug,
           summary: '',
@@ -79,7 +79,7 @@ export class CourseAdminService {
   }
 
   async course(id: string): Promise<CourseDoc> {
-    const course = await this.catalog.findCourse(id);
+    const course = await this.courses.findCourse(id);
     if (!course) throw new AppError('NOT_FOUND', NO_SUCH_COURSE_ID);
     return course;
   }
@@ -96,11 +96,11 @@ export class CourseAdminService {
         `The address /courses/${body.slug} is kept for the site itself; choose another.`,
       );
     const taken =
-      body.slug && body.slug !== before.slug ? await this.catalog.findCourseBySlug(body.slug) : null;
+      body.slug && body.slug !== before.slug ? await this.courses.findCourseBySlug(body.slug) : null;
     if (taken)
       throw new AppError('CONFLICT', `Another course already has the address /courses/${body.slug}.`);
     try {
-      const updated = await this.catalog.updateCourse(id, body);
+      const updated = await this.courses.updateCourse(id, body);
       if (!updated) throw new AppError('NOT_FOUND', NO_SUCH_COURSE_ID);
       return { before, after: await this.view(updated) };
     } catch (error) {
@@ -113,9 +113,9 @@ export class CourseAdminService {
   /** Removes the course, its sections, lessons, texts and files; its progress goes in the background. */
   async remove(id: string): Promise<CourseDoc> {
     const course = await this.course(id);
-    for (const lesson of await this.catalog.lessonsOf(id)) await this.lessons.removeLessonAndFiles(lesson);
-    for (const section of await this.catalog.sectionsOf(id)) await this.catalog.deleteSection(section._id);
-    await this.catalog.deleteCourse(id);
+    for (const lesson of await this.courses.lessonsOf(id)) await this.lessons.removeLessonAndFiles(lesson);
+    for (const section of await this.courses.sectionsOf(id)) await this.courses.deleteSection(section._id);
+    await this.courses.deleteCourse(id);
     void this.progress
       .forgetCourse(id)
       .catch((error: unknown) =>
@@ -126,8 +126,8 @@ export class CourseAdminService {
 
   async addSection(courseId: string, title: string): Promise<AdminCourse> {
     const course = await this.course(courseId);
-    const last = (await this.catalog.sectionsOf(courseId)).at(-1);
-    await this.catalog.insertSection({
+    const last = (await this.courses.sectionsOf(courseId)).at(-1);
+    await this.courses.insertSection({
       courseId,
       title,
       position: (last?.position ?? 0) + 1,
@@ -137,7 +137,7 @@ export class CourseAdminService {
   }
 
   async section(courseId: string, sectionId: string): Promise<SectionDoc> {
-    const section = await this.catalog.findSection(sectionId);
+    const section = await this.courses.findSection(sectionId);
     if (!section || section.courseId !== courseId) throw new AppError('NOT_FOUND', NO_SUCH_SECTION);
     return section;
   }
@@ -148,7 +148,7 @@ export class CourseAdminService {
     body: SectionUpdateBody,
   ): Promise<{ before: SectionDoc; after: AdminCourse }> {
     const before = await this.section(courseId, sectionId);
-    await this.catalog.updateSection(sectionId, body);
+    await this.courses.updateSection(sectionId, body);
     return { before, after: await this.view(await this.course(courseId)) };
   }
 
@@ -158,9 +158,9 @@ export class CourseAdminService {
     sectionId: string,
   ): Promise<{ section: SectionDoc; after: AdminCourse }> {
     const section = await this.section(courseId, sectionId);
-    for (const lesson of await this.catalog.lessonsOf(courseId))
+    for (const lesson of await this.courses.lessonsOf(courseId))
       if (lesson.sectionId === sectionId) await this.lessons.removeLessonAndFiles(lesson);
-    await this.catalog.deleteSection(sectionId);
+    await this.courses.deleteSection(sectionId);
     await this.lessons.refreshTotals(courseId);
     return { section, after: await this.view(await this.course(courseId)) };
   }
@@ -173,8 +173,8 @@ export class CourseAdminService {
   async reorder(courseId: string, body: OutlineOrderBody): Promise<AdminCourse> {
     const course = await this.course(courseId);
     const [sections, lessons] = await Promise.all([
-      this.catalog.sectionsOf(courseId),
-      this.catalog.lessonsOf(courseId),
+      this.courses.sectionsOf(courseId),
+      this.courses.lessonsOf(courseId),
     ]);
     const sectionIds = body.sections.map((s) => s.id);
     const lessonIds = body.sections.flatMap((s) => s.lessonIds);
@@ -190,18 +190,18 @@ export class CourseAdminService {
     const byId = new Map<string, SectionDoc | LessonDoc>([...sections, ...lessons].map((d) => [d._id, d]));
     for (const [i, entry] of body.sections.entries()) {
       const section = byId.get(entry.id) as SectionDoc;
-      if (section.position !== i + 1) await this.catalog.updateSection(entry.id, { position: i + 1 });
+      if (section.position !== i + 1) await this.courses.updateSection(entry.id, { position: i + 1 });
       for (const [j, lessonId] of entry.lessonIds.entries()) {
         const lesson = byId.get(lessonId) as LessonDoc;
         if (lesson.position !== j + 1 || lesson.sectionId !== entry.id)
-          await this.catalog.updateLesson(lessonId, { position: j + 1, sectionId: entry.id });
+          await this.courses.updateLesson(lessonId, { position: j + 1, sectionId: entry.id });
       }
     }
     return this.view(course);
   }
 
   async settings(): Promise<CoursesSettingsBody> {
-    const saved = await this.catalog.readSettings();
+    const saved = await this.courses.readSettings();
     return {
       upgradeText: saved?.upgradeText ?? '',
       upgradeLinkLabel: saved?.upgradeLinkLabel ?? '',
@@ -213,15 +213,15 @@ export class CourseAdminService {
     body: CoursesSettingsBody,
   ): Promise<{ before: CoursesSettingsBody; after: CoursesSettingsBody }> {
     const before = await this.settings();
-    await this.catalog.saveSettings(body);
+    await this.courses.saveSettings(body);
     return { before, after: body };
   }
 
   /** The course as the editor shows it: settings, sections and lesson summaries, in order. */
   async view(course: CourseDoc): Promise<AdminCourse> {
     const [sections, lessons] = await Promise.all([
-      this.catalog.sectionsOf(course._id),
-      this.catalog.lessonsOf(course._id),
+      this.courses.sectionsOf(course._id),
+      this.courses.lessonsOf(course._id),
     ]);
     const outline: AdminSection[] = sections.map((section) => ({
       id: section._id,

@@ -2,7 +2,7 @@ import { MAX_LESSON_DOWNLOADS } from '@common/courses';
 import type { AdminLesson, AdminLessonFile } from '@common/schemas/course-views';
 import type { LessonUpdateBody } from '@common/schemas/courses';
 import { AppError } from '../../../lib/app-error';
-import type { CatalogRepository, LessonDoc, LessonFileRef } from '../catalog.repository';
+import type { CoursesRepository, LessonDoc, LessonFileRef } from '../courses.repository';
 import type { LessonFilesRepository } from '../lesson-files/lesson-files.repository';
 import type { LessonFolder, ReceivedFile } from '../lesson-files/lesson-upload';
 import { renderMarkdown } from '../markdown';
@@ -12,23 +12,23 @@ const NO_SUCH_LESSON = 'No such lesson in this course.';
 /** The owner's side of lessons: their text, settings and private files. */
 export class LessonAdminService {
   constructor(
-    private readonly catalog: CatalogRepository,
+    private readonly courses: CoursesRepository,
     private readonly files: LessonFilesRepository,
     private readonly folder: LessonFolder,
   ) {}
 
   async lesson(courseId: string, lessonId: string): Promise<LessonDoc> {
-    const lesson = await this.catalog.findLesson(lessonId);
+    const lesson = await this.courses.findLesson(lessonId);
     if (!lesson || lesson.courseId !== courseId) throw new AppError('NOT_FOUND', NO_SUCH_LESSON);
     return lesson;
   }
 
   async add(courseId: string, sectionId: string, title: string): Promise<AdminLesson> {
-    const section = await this.catalog.findSection(sectionId);
+    const section = await this.courses.findSection(sectionId);
     if (!section || section.courseId !== courseId)
       throw new AppError('NOT_FOUND', 'No such section in this course.');
-    const siblings = (await this.catalog.lessonsOf(courseId)).filter((l) => l.sectionId === sectionId);
-    const lesson = await this.catalog.insertLesson({
+    const siblings = (await this.courses.lessonsOf(courseId)).filter((l) => l.sectionId === sectionId);
+    const lesson = await this.courses.insertLesson({
       courseId,
       sectionId,
       title,
@@ -56,8 +56,8 @@ export class LessonAdminService {
     const before = await this.view(lesson);
     const { markdown, ...fields } = body;
     // Rendered once here, so that every reader gets the stored, sanitised HTML.
-    if (markdown !== undefined) await this.catalog.saveBody(lessonId, markdown, renderMarkdown(markdown));
-    const updated = Object.keys(fields).length ? await this.catalog.updateLesson(lessonId, fields) : lesson;
+    if (markdown !== undefined) await this.courses.saveBody(lessonId, markdown, renderMarkdown(markdown));
+    const updated = Object.keys(fields).length ? await this.courses.updateLesson(lessonId, fields) : lesson;
     if (body.durationMinutes !== undefined) await this.refreshTotals(courseId);
     return { before, after: await this.view(updated ?? lesson) };
   }
@@ -74,7 +74,7 @@ export class LessonAdminService {
       await this.files.delete(file._id);
       await this.folder.remove(file.storedName);
     }
-    await this.catalog.deleteLesson(lesson._id);
+    await this.courses.deleteLesson(lesson._id);
   }
 
   /**
@@ -86,7 +86,7 @@ export class LessonAdminService {
     const record = await this.files.insert({
       courseId,
       lessonId,
-      role: received.role,
+      slot: received.slot,
       name: received.name,
       storedName: received.storedName,
       size: received.size,
@@ -94,16 +94,16 @@ export class LessonAdminService {
     });
     const ref: LessonFileRef = { id: record._id, name: record.name, size: record.size, mime: record.mime };
     for (;;) {
-      if (received.role === 'download' && lesson.downloads.length >= MAX_LESSON_DOWNLOADS) {
+      if (received.slot === 'download' && lesson.downloads.length >= MAX_LESSON_DOWNLOADS) {
         await this.forget(record._id, record.storedName);
         throw new AppError('VALIDATION', `A lesson has at most ${MAX_LESSON_DOWNLOADS} downloads.`);
       }
-      const replaced = received.role === 'media' ? lesson.media : null;
+      const replaced = received.slot === 'media' ? lesson.media : null;
       const changes =
-        received.role === 'media'
-          ? { media: { ...ref, kind: received.mediaKind ?? 'video' } }
+        received.slot === 'media'
+          ? { media: { ...ref, kind: received.kind ?? 'video' } }
           : { downloads: [...lesson.downloads, ref] };
-      const written = await this.catalog.updateLessonIfUnchanged(lesson, changes);
+      const written = await this.courses.updateLessonIfUnchanged(lesson, changes);
       if (written) {
         if (replaced) await this.forgetById(replaced.id);
         return this.view(written);
@@ -126,7 +126,7 @@ export class LessonAdminService {
         lesson.media?.id === fileId
           ? { media: null }
           : { downloads: lesson.downloads.filter((d) => d.id !== fileId) };
-      const written = await this.catalog.updateLessonIfUnchanged(lesson, changes);
+      const written = await this.courses.updateLessonIfUnchanged(lesson, changes);
       if (written) {
         await this.forgetById(fileId);
         return { name, after: await this.view(written) };
@@ -136,10 +136,10 @@ export class LessonAdminService {
 
   /** The course's lesson count and minutes, kept on the course so lists never count lessons. */
   async refreshTotals(courseId: string): Promise<void> {
-    const lessons = await this.catalog.lessonsOf(courseId);
-    const sections = new Set((await this.catalog.sectionsOf(courseId)).map((s) => s._id));
+    const lessons = await this.courses.lessonsOf(courseId);
+    const sections = new Set((await this.courses.sectionsOf(courseId)).map((s) => s._id));
     const placed = lessons.filter((l) => sections.has(l.sectionId));
-    await this.catalog.updateCourse(courseId, {
+    await this.courses.updateCourse(courseId, {
       lessonCount: placed.length,
       totalMinutes: placed.reduce((sum, l) => sum + (l.durationMinutes ?? 0), 0),
     });
@@ -156,7 +156,7 @@ export class LessonAdminService {
   }
 
   async view(lesson: LessonDoc): Promise<AdminLesson> {
-    const body = await this.catalog.findBody(lesson._id);
+    const body = await this.courses.findBody(lesson._id);
     const file = (ref: LessonFileRef): AdminLessonFile => ({
       id: ref.id,
       name: ref.name,

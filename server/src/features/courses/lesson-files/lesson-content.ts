@@ -1,7 +1,12 @@
 import { open } from 'node:fs/promises';
-import { LESSON_DOWNLOAD_EXTENSIONS, LESSON_MEDIA_EXTENSIONS } from '@common/courses';
+import {
+  LESSON_DOWNLOAD_EXTENSIONS,
+  LESSON_MEDIA_EXTENSIONS,
+  type LessonFileSlot,
+  type LessonMediaKind,
+} from '@common/courses';
 
-export type FileVerdict = { mime: string; mediaKind?: 'video' | 'audio' } | { reason: string };
+export type FileVerdict = { mime: string; kind?: LessonMediaKind } | { reason: string };
 
 /** For each download type, the formats its content may really be (file-type's names). */
 const DOWNLOAD_FORMATS: Record<string, string[]> = {
@@ -39,10 +44,10 @@ const TEXT_SNIFF_BYTES = 64 * 1024;
 export async function judgeLessonFile(
   filePath: string,
   extension: string,
-  role: 'media' | 'download',
+  slot: LessonFileSlot,
 ): Promise<FileVerdict> {
   const named = extension ? `.${extension}` : 'a file without an extension';
-  if (role === 'media') {
+  if (slot === 'media') {
     const isVideo = (LESSON_MEDIA_EXTENSIONS.video as readonly string[]).includes(extension);
     const isAudio = (LESSON_MEDIA_EXTENSIONS.audio as readonly string[]).includes(extension);
     if (!isVideo && !isAudio)
@@ -57,12 +62,12 @@ export async function judgeLessonFile(
     if (isAudio && (mime.startsWith('audio/') || ogg || (extension === 'm4a' && mime === 'video/mp4')))
       return {
         mime: mime.startsWith('audio/') ? mime : extension === 'm4a' ? 'audio/mp4' : 'audio/ogg',
-        mediaKind: 'audio',
+        kind: 'audio',
       };
     if (isVideo && (mime.startsWith('video/') || ogg))
       return {
         mime: ogg ? 'video/ogg' : mime === 'video/quicktime' ? 'video/mp4' : mime,
-        mediaKind: 'video',
+        kind: 'video',
       };
     return { reason: `its content is ${mime}, not ${isVideo ? 'video' : 'audio'}` };
   }

@@ -1,10 +1,11 @@
+import type { LessonFileSlot } from '@common/courses';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../../../http/error-handler';
-import { sendMediaFile } from '../../media/send-media-file';
+import { sendMediaFile } from '../../../http/send-file';
 import type { SessionsRepository } from '../../sessions/sessions.repository';
 import type { UsersRepository } from '../../users/users.repository';
 import { lessonLock, viewerOf } from '../access/access-rules';
-import type { CatalogRepository } from '../catalog.repository';
+import type { CoursesRepository } from '../courses.repository';
 import type { FileLinks } from './file-links';
 import type { LessonFilesRepository } from './lesson-files.repository';
 import type { LessonFolder } from './lesson-upload';
@@ -12,7 +13,7 @@ import type { LessonFolder } from './lesson-upload';
 export interface LessonFileServingDeps {
   links: FileLinks;
   files: LessonFilesRepository;
-  catalog: CatalogRepository;
+  courses: CoursesRepository;
   users: UsersRepository;
   sessions: SessionsRepository;
   folder: LessonFolder;
@@ -22,7 +23,7 @@ export interface LessonFileServingDeps {
 /**
  * Serves `/lesson-files/<file>/<name>?h=…&e=…&s=…`, the signed links of lesson pages. Every
  * request (a video asks for many byte ranges) checks the signature and expiry, then reads afresh
- * whether the link's holder may open the file now: their session still live, their account
+ * whether the viewer it was signed for may open the file now: their session still live, their account
  * active, their tier, the course published, the lesson open to them. A member made free loses
  * a paid course's links at the next range their player asks for. Byte ranges, ETag and HEAD as
  * /media serves them; never cached by the browser or a proxy.
@@ -36,29 +37,29 @@ export function registerLessonFileServing(app: FastifyInstance, deps: LessonFile
   });
 }
 
-/** Who may open the file now, or why not (403 for a live link whose holder lost access). */
+/** Who may open the file now, or why not (403 for a live link whose viewer lost access). */
 async function allowed(
   fileId: string,
   query: Record<string, unknown>,
   deps: LessonFileServingDeps,
 ): Promise<
-  { storedName: string; mime: string; name: string; role: 'media' | 'download' } | 'not-found' | 'forbidden'
+  { storedName: string; mime: string; name: string; slot: LessonFileSlot } | 'not-found' | 'forbidden'
 > {
   const now = deps.clock?.() ?? new Date();
-  const holder = deps.links.verify(fileId, query, now.getTime());
-  if (!holder) return 'forbidden';
+  const signedFor = deps.links.verify(fileId, query, now.getTime());
+  if (!signedFor) return 'forbidden';
   const file = await deps.files.find(fileId);
-  const lesson = file && (await deps.catalog.findLesson(file.lessonId));
+  const lesson = file && (await deps.courses.findLesson(file.lessonId));
   if (!file || !lesson) return 'not-found';
   const [course, section, session, user] = await Promise.all([
-    deps.catalog.findCourse(lesson.courseId),
-    deps.catalog.findSection(lesson.sectionId),
-    holder.sessionId ? deps.sessions.findById(holder.sessionId) : null,
-    holder.userId ? deps.users.findById(holder.userId) : null,
+    deps.courses.findCourse(lesson.courseId),
+    deps.courses.findSection(lesson.sectionId),
+    signedFor.sessionId ? deps.sessions.findById(signedFor.sessionId) : null,
+    signedFor.userId ? deps.users.findById(signedFor.userId) : null,
   ]);
   if (!course || !section) return 'not-found';
-  if (holder.userId) {
-    const live = session && session.userId === holder.userId && session.expiresAt > now;
+  if (signedFor.userId) {
+    const live = session && session.userId === signedFor.userId && session.expiresAt > now;
     if (!live || !user || user.status !== 'active') return 'forbidden';
   }
   const viewer = viewerOf(user);
@@ -67,7 +68,7 @@ async function allowed(
   // A file the lesson no longer lists (replaced or removed) is gone for everyone.
   const listed = lesson.media?.id === file._id || lesson.downloads.some((d) => d.id === file._id);
   if (!listed) return 'not-found';
-  return { storedName: file.storedName, mime: file.mime, name: file.name, role: file.role };
+  return { storedName: file.storedName, mime: file.mime, name: file.name, slot: file.slot };
 }
 
 async function serve(
@@ -98,7 +99,7 @@ async function serve(
       absolute: deps.folder.pathOf(verdict.storedName),
       contentType: verdict.mime,
       cacheControl: 'private, no-store',
-      disposition: `${verdict.role === 'download' ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(verdict.name)}`,
+      disposition: `${verdict.slot === 'download' ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(verdict.name)}`,
     },
     () => reply.code(404).send(errorBody('NOT_FOUND', 'No such file.')),
   );

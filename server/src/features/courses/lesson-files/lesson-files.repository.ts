@@ -1,10 +1,12 @@
+import type { LessonFileSlot } from '@common/courses';
 import type { Collection, NewDoc, Store, StoredDoc } from '../../../store/store';
 
 /** A private file of a lesson: its media or one of its downloads, kept under the lessons folder. */
-export interface LessonFileDoc extends StoredDoc {
+export interface LessonFile extends StoredDoc {
   courseId: string;
   lessonId: string;
-  role: 'media' | 'download';
+  /** The place it fills in its lesson. */
+  slot: LessonFileSlot;
   /** What the owner called it (shown, and offered as the download's name). */
   name: string;
   /** The file's name in the lessons folder: server-made, never from the client. */
@@ -12,6 +14,25 @@ export interface LessonFileDoc extends StoredDoc {
   size: number;
   mime: string;
 }
+
+/**
+ * A lesson file as stored: its slot keeps the field's first name, `role`, as every document
+ * written before holds it. This repository is the one place that says `role`.
+ */
+interface LessonFileDoc extends Omit<LessonFile, 'slot'> {
+  role: LessonFileSlot;
+}
+
+const fromDoc = ({ role, ...file }: LessonFileDoc): LessonFile => ({ ...file, slot: role });
+const toDoc = (file: NewDoc<LessonFile>): NewDoc<LessonFileDoc> => ({
+  courseId: file.courseId,
+  lessonId: file.lessonId,
+  role: file.slot,
+  name: file.name,
+  storedName: file.storedName,
+  size: file.size,
+  mime: file.mime,
+});
 
 /** The only code that reads or writes the records of lesson files. */
 export class LessonFilesRepository {
@@ -26,23 +47,24 @@ export class LessonFilesRepository {
     await this.files.ensureIndex({ field: 'courseId' });
   }
 
-  find(id: string): Promise<LessonFileDoc | null> {
-    return this.files.findById(id);
+  async find(id: string): Promise<LessonFile | null> {
+    const doc = await this.files.findById(id);
+    return doc && fromDoc(doc);
   }
 
-  insert(file: NewDoc<LessonFileDoc>): Promise<LessonFileDoc> {
-    return this.files.insertOne(file);
+  async insert(file: NewDoc<LessonFile>): Promise<LessonFile> {
+    return fromDoc(await this.files.insertOne(toDoc(file)));
   }
 
   delete(id: string): Promise<boolean> {
     return this.files.deleteById(id);
   }
 
-  ofLesson(lessonId: string): Promise<LessonFileDoc[]> {
-    return this.files.find({ lessonId });
+  async ofLesson(lessonId: string): Promise<LessonFile[]> {
+    return (await this.files.find({ lessonId })).map(fromDoc);
   }
 
-  ofCourse(courseId: string): Promise<LessonFileDoc[]> {
-    return this.files.find({ courseId });
+  async ofCourse(courseId: string): Promise<LessonFile[]> {
+    return (await this.files.find({ courseId })).map(fromDoc);
   }
 }

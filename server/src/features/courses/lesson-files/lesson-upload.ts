@@ -4,8 +4,8 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { MAX_LESSON_FILE_BYTES } from '@common/courses';
-import { lessonFileKindSchema } from '@common/schemas/courses';
+import { type LessonFileSlot, type LessonMediaKind, MAX_LESSON_FILE_BYTES } from '@common/courses';
+import { lessonFileSlotSchema } from '@common/schemas/courses';
 import type { Multipart } from '@fastify/multipart';
 import { AppError } from '../../../lib/app-error';
 import { parseInput } from '../../../lib/validate';
@@ -30,16 +30,17 @@ export class LessonFolder {
 }
 
 export interface ReceivedFile {
-  role: 'media' | 'download';
+  slot: LessonFileSlot;
   name: string;
   storedName: string;
   size: number;
   mime: string;
-  mediaKind?: 'video' | 'audio';
+  /** The media's kind, read from its content (a download has none). */
+  kind?: LessonMediaKind;
 }
 
 /**
- * Reads a multipart upload of one lesson file: the field `kind` (media or download) first, then
+ * Reads a multipart upload of one lesson file: the field `slot` (media or download) first, then
  * the file, streamed straight to a hidden temporary file in the lessons folder (never held in
  * memory, however large), checked by size, name and content, and only then given its final,
  * server-made name. A refused, failed or aborted upload leaves nothing behind.
@@ -48,21 +49,21 @@ export async function receiveLessonFile(
   parts: AsyncIterableIterator<Multipart>,
   folder: LessonFolder,
 ): Promise<ReceivedFile> {
-  let role: 'media' | 'download' | undefined;
+  let slot: LessonFileSlot | undefined;
   let received: ReceivedFile | undefined;
   for await (const part of parts) {
     if (part.type === 'field') {
-      if (part.fieldname === 'kind') role = parseInput(lessonFileKindSchema, part.value);
+      if (part.fieldname === 'slot') slot = parseInput(lessonFileSlotSchema, part.value);
       continue;
     }
-    if (!role || received) {
+    if (!slot || received) {
       await drain(part.file);
       throw new AppError(
         'VALIDATION',
-        received ? 'Send one file at a time.' : 'The field kind must come before the file.',
+        received ? 'Send one file at a time.' : 'The field slot must come before the file.',
       );
     }
-    received = await saveFile(part.file, part.filename, role, folder);
+    received = await saveFile(part.file, part.filename, slot, folder);
   }
   if (!received) throw new AppError('VALIDATION', 'No file to upload.');
   return received;
@@ -71,7 +72,7 @@ export async function receiveLessonFile(
 async function saveFile(
   stream: Readable & { truncated?: boolean },
   clientName: string,
-  role: 'media' | 'download',
+  slot: LessonFileSlot,
   folder: LessonFolder,
 ): Promise<ReceivedFile> {
   const name = displayName(clientName);
@@ -86,12 +87,12 @@ async function saveFile(
         'PAYLOAD_TOO_LARGE',
         `${name}: it is larger than ${MAX_LESSON_FILE_BYTES / 1024 ** 3} GB`,
       );
-    const verdict = await judgeLessonFile(temp, extension, role);
+    const verdict = await judgeLessonFile(temp, extension, slot);
     if ('reason' in verdict) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `${name}: ${verdict.reason}`);
     const { size } = await stat(temp);
     const storedName = `${randomBytes(16).toString('hex')}.${extension}`;
     await rename(temp, folder.pathOf(storedName));
-    return { role, name, storedName, size, mime: verdict.mime, mediaKind: verdict.mediaKind };
+    return { slot, name, storedName, size, mime: verdict.mime, kind: verdict.kind };
   } finally {
     await rm(temp, { force: true });
   }

@@ -2,8 +2,8 @@ import { AUTO_COMPLETE_SHARE } from '@common/courses';
 import type { CompleteResult, PositionResult } from '@common/schemas/course-views';
 import { AppError } from '../../../lib/app-error';
 import { lessonLock, progressOwner, type Viewer } from '../access/access-rules';
-import type { CatalogRepository, CourseDoc, LessonDoc } from '../catalog.repository';
 import { nextOpenAfter, placeLessons, progressIn, treeOf } from '../course-views';
+import type { CourseDoc, CoursesRepository, LessonDoc } from '../courses.repository';
 import { NO_SUCH_LESSON } from '../courses.service';
 import type { ProgressChange, ProgressRepository } from './progress.repository';
 
@@ -15,7 +15,7 @@ import type { ProgressChange, ProgressRepository } from './progress.repository';
  */
 export class ProgressService {
   constructor(
-    private readonly catalog: CatalogRepository,
+    private readonly courses: CoursesRepository,
     private readonly progress: ProgressRepository,
     private readonly clock: () => Date = () => new Date(),
   ) {}
@@ -23,8 +23,8 @@ export class ProgressService {
   async complete(lessonId: string, viewer: Viewer): Promise<CompleteResult> {
     const { course, lesson } = await this.openLesson(lessonId, viewer);
     const [sections, lessons] = await Promise.all([
-      this.catalog.sectionsOf(course._id),
-      this.catalog.lessonsOf(course._id),
+      this.courses.sectionsOf(course._id),
+      this.courses.lessonsOf(course._id),
     ]);
     const tree = treeOf(course, sections, lessons);
     const ids = tree.lessons.map((l) => l._id);
@@ -62,7 +62,7 @@ export class ProgressService {
       const doc = await this.progress.setPosition(progressOwner(viewer)!, course._id, kept, this.clock());
       if (doc) return { saved: true, completed: doc.completed.includes(lesson._id) };
     }
-    const lessonIds = watched ? (await this.catalog.lessonsOf(course._id)).map((l) => l._id) : undefined;
+    const lessonIds = watched ? (await this.courses.lessonsOf(course._id)).map((l) => l._id) : undefined;
     const { doc } = await this.record(viewer, course, lesson._id, { complete: watched, lessonIds, position });
     return { saved: doc !== null, completed: doc?.completed.includes(lesson._id) ?? false };
   }
@@ -74,11 +74,11 @@ export class ProgressService {
   ): Promise<{ course: CourseDoc; lesson: LessonDoc }> {
     if (!progressOwner(viewer))
       throw new AppError('UNAUTHENTICATED', 'Please sign in to keep your progress.');
-    const lesson = await this.catalog.findLesson(lessonId);
+    const lesson = await this.courses.findLesson(lessonId);
     const [course, section] = lesson
       ? await Promise.all([
-          this.catalog.findCourse(lesson.courseId),
-          this.catalog.findSection(lesson.sectionId),
+          this.courses.findCourse(lesson.courseId),
+          this.courses.findSection(lesson.sectionId),
         ])
       : [null, null];
     if (!lesson || !course || !section || (!course.published && viewer.kind !== 'admin'))

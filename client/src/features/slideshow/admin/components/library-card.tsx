@@ -3,7 +3,7 @@ import type { LastScan } from '@common/schemas/media';
 import type { PlaylistItem } from '@common/schemas/playlist';
 import { Button } from '../../../../components/ui/button';
 import { Card } from '../../../../components/ui/card';
-import { tileSrc } from '../../../../lib/media-tiles';
+import { thumbnailSrc } from '../../../../lib/media-thumbnails';
 import { videoFrameSrc } from '../../../../lib/video-frame';
 
 export interface LibraryCardProps {
@@ -97,7 +97,7 @@ function Grid({ title, kind, files, selected, version, onToggle }: GridProps) {
                 >
                   {kind === 'image' || file.thumbnail ? (
                     <img
-                      src={tileSrc(file, version)}
+                      src={thumbnailSrc(file, version)}
                       alt=""
                       loading="lazy"
                       className="h-full w-full object-cover"

@@ -1,10 +1,15 @@
 import type { CourseAccess } from '@common/courses';
 import type { Drip } from '@common/schemas/courses';
-import { newId } from '../../store/new-id';
-import type { NewDoc, Store, StoredDoc } from '../../store/store';
-import { CatalogRepository, type CourseDoc, type LessonDoc, type SectionDoc } from './catalog.repository';
-import { renderMarkdown } from './markdown';
-import { ProgressRepository } from './progress/progress.repository';
+import {
+  type CourseDoc,
+  CoursesRepository,
+  type LessonDoc,
+  type SectionDoc,
+} from '../../server/src/features/courses/courses.repository';
+import { renderMarkdown } from '../../server/src/features/courses/markdown';
+import { ProgressRepository } from '../../server/src/features/courses/progress/progress.repository';
+import { newId } from '../../server/src/store/new-id';
+import type { NewDoc, Store, StoredDoc } from '../../server/src/store/store';
 
 type Row<T extends StoredDoc> = NewDoc<T> & Partial<StoredDoc>;
 
@@ -160,18 +165,18 @@ export function demoCourseRows(
 
 /** Adds the demo catalogue (marked `demo`); answers how many courses were added (0 when they are there already). */
 export async function addDemoCourses(store: Store): Promise<number> {
-  const catalog = new CatalogRepository(store);
-  await catalog.init();
+  const repository = new CoursesRepository(store);
+  await repository.init();
   let added = 0;
-  let position = ((await catalog.allCourses()).at(-1)?.position ?? 0) + 1;
+  let position = ((await repository.allCourses()).at(-1)?.position ?? 0) + 1;
   for (const course of DEMO_COURSES) {
-    if (await catalog.findCourseBySlug(course.slug)) continue;
+    if (await repository.findCourseBySlug(course.slug)) continue;
     const lessonCount = course.sections.reduce((n, s) => n + s.lessons.length, 0);
     const totalMinutes = course.sections.reduce(
       (n, s) => n + s.lessons.reduce((m, l) => m + l.minutes, 0),
       0,
     );
-    const saved = await catalog.insertCourse({
+    const saved = await repository.insertCourse({
       title: course.title,
       slug: course.slug,
       summary: course.summary,
@@ -184,14 +189,14 @@ export async function addDemoCourses(store: Store): Promise<number> {
       demo: true,
     });
     for (const [s, section] of course.sections.entries()) {
-      const placed = await catalog.insertSection({
+      const placed = await repository.insertSection({
         courseId: saved._id,
         title: section.title,
         position: s + 1,
         drip: section.drip,
       });
       for (const [l, lesson] of section.lessons.entries()) {
-        const row = await catalog.insertLesson({
+        const row = await repository.insertLesson({
           courseId: saved._id,
           sectionId: placed._id,
           title: lesson.title,
@@ -202,7 +207,7 @@ export async function addDemoCourses(store: Store): Promise<number> {
           downloads: [],
           rev: 0,
         });
-        await catalog.saveBody(row._id, lesson.text, renderMarkdown(lesson.text));
+        await repository.saveBody(row._id, lesson.text, renderMarkdown(lesson.text));
       }
     }
     added += 1;
@@ -212,15 +217,16 @@ export async function addDemoCourses(store: Store): Promise<number> {
 
 /** Removes every demo course with its sections, lessons, texts, progress and counts; answers how many. */
 export async function removeDemoCourses(store: Store): Promise<number> {
-  const catalog = new CatalogRepository(store);
+  const repository = new CoursesRepository(store);
   const progress = new ProgressRepository(store);
-  await Promise.all([catalog.init(), progress.init()]);
+  await Promise.all([repository.init(), progress.init()]);
   let removed = 0;
-  for (const course of await catalog.courses.find({ demo: true })) {
-    for (const lesson of await catalog.lessonsOf(course._id)) await catalog.deleteLesson(lesson._id);
-    for (const section of await catalog.sectionsOf(course._id)) await catalog.deleteSection(section._id);
+  for (const course of await repository.courses.find({ demo: true })) {
+    for (const lesson of await repository.lessonsOf(course._id)) await repository.deleteLesson(lesson._id);
+    for (const section of await repository.sectionsOf(course._id))
+      await repository.deleteSection(section._id);
     await progress.forgetCourse(course._id);
-    if (await catalog.deleteCourse(course._id)) removed += 1;
+    if (await repository.deleteCourse(course._id)) removed += 1;
   }
   return removed;
 }

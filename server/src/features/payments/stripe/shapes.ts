@@ -2,7 +2,8 @@ import { describePlan, type PaymentPlan } from '@common/payment-plans';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@common/schemas/billing';
 import type { PaymentsCheck } from '@common/schemas/payments';
 import type Stripe from 'stripe';
-import type { PaymentEvent, PaymentEventKind, SubscriptionState } from './payment-provider';
+import type { PaymentEvent, SubscriptionState } from '../payment-provider';
+import { eventKindOf } from './events';
 
 /*
  * Stripe's objects read into the port's shapes. Stripe's events are read loosely (fields may be
@@ -48,13 +49,6 @@ export function toPlan(price: Stripe.Price): PaymentPlan {
   };
 }
 
-const KINDS: Record<string, PaymentEventKind> = {
-  'checkout.session.completed': 'checkout-completed',
-  'invoice.paid': 'payment-succeeded',
-  'invoice.payment_succeeded': 'payment-succeeded',
-  'invoice.payment_failed': 'payment-failed',
-};
-
 /** Stripe's event in the site's words. Fields are read defensively: accounts pin older API versions. */
 export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
   const object = (event.data?.object ?? {}) as unknown as Loose;
@@ -64,16 +58,16 @@ export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
     created: new Date(event.created * 1000),
     livemode: Boolean(event.livemode),
   };
-  if (event.type.startsWith('customer.subscription.')) {
+  const kind = eventKindOf(event.type);
+  if (kind === 'subscription-changed') {
     return {
       ...base,
-      kind: 'subscription-changed',
+      kind,
       subscriptionId: idOf(object.id),
       customerId: idOf(object.customer),
       userId: text((object.metadata as Loose | undefined)?.userId),
     };
   }
-  const kind = KINDS[event.type] ?? 'other';
   if (kind === 'checkout-completed') {
     // A one-off payment made through another Checkout is not membership.
     if (object.mode !== 'subscription') return { ...base, kind: 'other' };

@@ -1,5 +1,5 @@
-import type { NewDoc, StoredDoc } from '../../store/store';
-import type { UserDoc } from './users.repository';
+import type { UserDoc } from '../../server/src/features/users/users.repository';
+import type { NewDoc, StoredDoc } from '../../server/src/store/store';
 
 const FIRST = [
   'Olivia',

@@ -7,10 +7,10 @@ const QUICK_POLLS = 15;
 const SLOW_POLL_MS = 30_000;
 
 /**
- * What a console tile shows for a library file: its small thumbnail once the server has made
+ * What a console card shows for a library file: its thumbnail once the server has made
  * it; until then (and for SVG and GIF, which get none) the file itself.
  */
-export function tileSrc(file: MediaFile, version?: string | null): string {
+export function thumbnailSrc(file: MediaFile, version?: string | null): string {
   return file.thumbnail ?? `${mediaUrl(file.path)}${version ? `?v=${encodeURIComponent(version)}` : ''}`;
 }
 

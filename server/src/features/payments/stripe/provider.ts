@@ -3,7 +3,7 @@ import type { PaymentPlan } from '@common/payment-plans';
 import { ENDED_STATUSES } from '@common/schemas/billing';
 import type { PaymentsCheck } from '@common/schemas/payments';
 import Stripe from 'stripe';
-import type { ApiBase } from '../../settings/payments-env';
+import type { ApiBase } from '../../../settings/payments-env';
 import {
   type CheckoutInput,
   InvalidEventError,
@@ -11,7 +11,7 @@ import {
   type PaymentProvider,
   ProviderError,
   type SubscriptionState,
-} from './payment-provider';
+} from '../payment-provider';
 import {
   call,
   errorOf,
@@ -20,8 +20,8 @@ import {
   isPermission,
   keyProblem,
   providerError,
-} from './stripe-errors';
-import { priceCheck, toPaymentEvent, toPlan, toSubscriptionState } from './stripe-shapes';
+} from './errors';
+import { priceCheck, toPaymentEvent, toPlan, toSubscriptionState } from './shapes';
 
 /** Stripe's own recommendation: events older than five minutes are refused (replays of a captured request). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;

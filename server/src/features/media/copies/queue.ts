@@ -1,9 +1,9 @@
 import { getsCopies } from '@common/media';
 import type { FastifyBaseLogger } from 'fastify';
-import { type MediaPath, parseMediaPath } from './media-library';
-import type { MakeOutcome } from './picture-maker';
-import { PictureProcess } from './picture-process';
-import { ffmpegAvailable } from './video-still';
+import { type MediaPath, parseMediaPath } from '../media-library';
+import type { MakeOutcome } from './maker';
+import { ffmpegAvailable } from './poster';
+import { CopiesProcess } from './process';
 
 interface Job {
   base: string;
@@ -12,16 +12,16 @@ interface Job {
 
 /**
  * The copies still to make, one file at a time, in the background (in a child process, see
- * picture-process.ts): an upload or a scan adds to it and answers at once. What it holds is only work in progress (what it makes lives on disk,
- * where every process and machine reads it); a job lost with its process is made again by the
- * next scan. Two processes given the same file meet at its lock, and one of them skips it.
+ * process.ts): an upload or a scan adds to it and answers at once. What it holds is only work in
+ * progress (what it makes lives on disk, where every process and machine reads it); a job lost
+ * with its process is made again by the next scan. Two processes given the same file meet at its lock, and one of them skips it.
  */
-export class PictureQueue {
+export class CopiesQueue {
   private readonly pending = new Map<string, Job>();
   private running: Promise<void> | null = null;
   private closed = false;
   private warnedNoFfmpeg = false;
-  private readonly maker = new PictureProcess();
+  private readonly maker = new CopiesProcess();
 
   constructor(
     private readonly log: FastifyBaseLogger,

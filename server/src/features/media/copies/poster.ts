@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 
 /** Where the poster is taken: past a fade-in from black, early enough for any clip. */
-const STILL_AT_SECONDS = 1;
+const POSTER_AT_SECONDS = 1;
 /** A frame takes well under a second; a stuck or hostile file must not hold the queue. */
 const FFMPEG_TIMEOUT_MS = 60_000;
 /** A 4K frame as PNG is about 25 MB; anything larger is not a frame we want to hold. */
-const MAX_STILL_BYTES = 64 * 1024 * 1024;
+const MAX_POSTER_BYTES = 64 * 1024 * 1024;
 
 let available: Promise<boolean> | undefined;
 
@@ -23,8 +23,8 @@ export function ffmpegAvailable(): Promise<boolean> {
  * One frame of a video as a PNG, taken at about 1 s (or the first frame of a shorter clip), or
  * null when ffmpeg finds none. The video is read as it is on disk; nothing is written.
  */
-export async function videoStill(file: string): Promise<Buffer | null> {
-  return (await frameAt(file, STILL_AT_SECONDS)) ?? frameAt(file, 0);
+export async function videoPoster(file: string): Promise<Buffer | null> {
+  return (await frameAt(file, POSTER_AT_SECONDS)) ?? frameAt(file, 0);
 }
 
 function frameAt(file: string, seconds: number): Promise<Buffer | null> {
@@ -39,13 +39,13 @@ function frameAt(file: string, seconds: number): Promise<Buffer | null> {
     const timer = setTimeout(() => child.kill('SIGKILL'), FFMPEG_TIMEOUT_MS);
     child.stdout.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_STILL_BYTES) child.kill('SIGKILL');
+      if (size > MAX_POSTER_BYTES) child.kill('SIGKILL');
       else chunks.push(chunk);
     });
     child.on('error', () => resolve(null));
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve(code === 0 && size > 0 && size <= MAX_STILL_BYTES ? Buffer.concat(chunks) : null);
+      resolve(code === 0 && size > 0 && size <= MAX_POSTER_BYTES ? Buffer.concat(chunks) : null);
     });
   });
 }

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { etagMatches, limitOpenRange, parseRange } from './http-range';
+import { etagMatches, limitOpenRange, parseRange } from './byte-ranges';
 
 /**
  * Uploaded files are not our code: opened directly they may show themselves, but never run

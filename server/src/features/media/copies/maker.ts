@@ -3,7 +3,7 @@ import { mkdir, open, readdir, rename, rm, stat, utimes, writeFile } from 'node:
 import path from 'node:path';
 import { getsCopies } from '@common/media';
 import type { Sharp, SharpOptions } from 'sharp';
-import { inspectMediaFile, type MediaPath } from './media-library';
+import { inspectMediaFile, type MediaPath } from '../media-library';
 import {
   type CopiesManifest,
   cacheKeyOf,
@@ -13,15 +13,15 @@ import {
   isComplete,
   manifestName,
   readManifest,
-  THUMB_WIDTH,
+  THUMBNAIL_WIDTH,
   videoCopyFileName,
-} from './picture-copies';
-import { encodeVideoCopy, videoCopyWidthsFor, whyNoVideoCopy } from './video-copies';
-import { ffmpegAvailable, videoStill } from './video-still';
+} from './layout';
+import { ffmpegAvailable, videoPoster } from './poster';
+import { encodeVideoCopy, videoCopyWidthsFor, whyNoVideoCopy } from './video';
 
 /** WebP quality of the copies: a background under an overlay; 75 keeps them about a third of JPEG 90's size. */
 const COPY_QUALITY = 75;
-const THUMB_QUALITY = 70;
+const THUMBNAIL_QUALITY = 70;
 /** 100 megapixels: more than any camera; beyond that an upload is a decompression bomb, not a photo. */
 const MAX_INPUT_PIXELS = 100_000_000;
 /**
@@ -33,7 +33,7 @@ const LOCK_TOUCH_MS = 60 * 1000;
 const LOCK = '.lock';
 
 export type MakeOutcome =
-  /** Copies (or a video's stills) were written. */
+  /** Copies (or a video's poster and its copies) were written. */
   | 'made'
   /** They were there already for the original as it is. */
   | 'current'
@@ -77,10 +77,10 @@ function loadSharp(): Promise<SharpModule> {
 }
 
 /**
- * Makes the resized copies and the thumbnail of one library file (for a video: of a still taken
- * with ffmpeg, then its smaller H.264 copies), unless they exist for the original as it is now.
+ * Makes the resized copies and the thumbnail of one library file (for a video: of its poster, a
+ * frame taken with ffmpeg, then its smaller H.264 copies), unless they exist for the original as it is now.
  * Every file is written under a temporary name and renamed into place, the manifest last, so a
- * reader never sees half a set; a video's manifest is written once with its still (the poster is
+ * reader never sees half a set; a video's manifest is written once with its poster (so that it is
  * offered at once) and again with its copies. A lock file beside them keeps two processes from
  * making the same set at once. Disk errors (full, read-only) are thrown; a file that is no
  * picture is recorded as unreadable.
@@ -104,7 +104,7 @@ export async function makeCopies(
     let manifest = force ? null : await readManifest(folder, key);
     if (isComplete(media, manifest)) return { outcome: 'current' };
     if (!manifest) {
-      const source = media.category === 'video' ? await videoStill(check.absolute) : check.absolute;
+      const source = media.category === 'video' ? await videoPoster(check.absolute) : check.absolute;
       manifest = source
         ? await writeCopies(source, folder, key)
         : { key, width: 0, height: 0, widths: [], thumb: false, failed: 'no frame could be read from it' };
@@ -148,9 +148,9 @@ async function writeCopies(source: string | Buffer, folder: string, key: string)
   }
   const width = meta.autoOrient?.width ?? meta.width;
   const height = meta.autoOrient?.height ?? meta.height;
-  // An animated WebP would lose its frames: like a GIF it is served as it is; its tile may still be a still.
+  // An animated WebP would lose its frames: like a GIF it is served as it is; its thumbnail shows its first frame.
   const widths = (meta.pages ?? 1) > 1 ? [] : copyWidthsFor(width);
-  const largest = Math.max(...widths, Math.min(THUMB_WIDTH, width));
+  const largest = Math.max(...widths, Math.min(THUMBNAIL_WIDTH, width));
   try {
     // Decoded once, at the largest size needed (JPEG shrinks while decoding); the rest come from it.
     const { data, info } = await sharp(source, options)
@@ -166,11 +166,11 @@ async function writeCopies(source: string | Buffer, folder: string, key: string)
         await image.webp({ quality: COPY_QUALITY }).toBuffer(),
       );
     }
-    const thumb = await sharp(data, raw)
-      .resize({ width: Math.min(THUMB_WIDTH, info.width) })
-      .webp({ quality: THUMB_QUALITY })
+    const thumbnail = await sharp(data, raw)
+      .resize({ width: Math.min(THUMBNAIL_WIDTH, info.width) })
+      .webp({ quality: THUMBNAIL_QUALITY })
       .toBuffer();
-    await writeAtomically(path.join(folder, copyFileName(key, 'thumb')), thumb);
+    await writeAtomically(path.join(folder, copyFileName(key, 'thumb')), thumbnail);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code) throw error; // the disk, not the picture
     return { key, width, height, widths: [], thumb: false, failed: (error as Error).message };

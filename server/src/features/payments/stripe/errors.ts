@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { ProviderError } from './payment-provider';
+import { ProviderError } from '../payment-provider';
 
 /* Stripe's refusals and failures, in plain words the owner and the member can act on. */
 

@@ -1,7 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { MakeResult } from './picture-maker';
+import type { MakeResult } from './maker';
 
 export interface CopiesJob {
   id: number;
@@ -28,7 +28,7 @@ const JOB_TIMEOUT_MS = 120_000;
  * it. The child lives while there is work and exits 5 s after the last job, giving all of that
  * memory back; it runs at the lowest CPU priority, with one libvips thread and two allocator arenas.
  */
-export class PictureProcess {
+export class CopiesProcess {
   private child: ChildProcess | null = null;
   private nextId = 1;
   private readonly waiting = new Map<
@@ -116,12 +116,13 @@ export class PictureProcess {
 }
 
 /**
- * The child's file: beside the built server (`dist/server/picture-child.js`, see
- * scripts/build-server.mjs), or the TypeScript beside this file, run through tsx, when the
- * server itself runs from source (tests, `npm run dev`).
+ * The child's file: beside the built server (`dist/server/copies-child.js`, see
+ * scripts/build-server.mjs: this code is bundled into `dist/server/main.js`, so `import.meta.dirname`
+ * is `dist/server`), or `child.ts` beside this file, run through tsx, when the server itself runs
+ * from source (tests, `npm run dev`).
  */
 function childEntry(): { file: string; execArgv: string[] } {
-  const built = path.join(import.meta.dirname, 'picture-child.js');
+  const built = path.join(import.meta.dirname, 'copies-child.js');
   if (existsSync(built)) return { file: built, execArgv: [] };
-  return { file: path.join(import.meta.dirname, 'picture-child.ts'), execArgv: ['--import', 'tsx'] };
+  return { file: path.join(import.meta.dirname, 'child.ts'), execArgv: ['--import', 'tsx'] };
 }

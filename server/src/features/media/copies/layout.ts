@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { type MediaPath, parseMediaPath } from './media-library';
+import { type MediaPath, parseMediaPath } from '../media-library';
 
 /**
- * Resized copies of the library's pictures (and stills and smaller copies of its videos) live in one hidden folder
- * of the base path, `.copies/<category>/<file name>/`, so that every machine sharing the media
+ * Resized copies of the library's pictures (and posters and smaller copies of its videos) live in
+ * one hidden folder of the base path, `.copies/<category>/<file name>/`, so that every machine sharing the media
  * folder shares them, the file lists and scans never see them, and deleting `.copies` only costs
  * their remaking. Each file's name starts with the cache key of its original: a changed original
  * gets new names, so a copy's URL never changes its answer and may be cached for a year.
@@ -17,8 +17,8 @@ export const COPIES_FOLDER = '.copies';
 export const COPY_WIDTHS = [480, 960, 1320, 1920, 2560] as const;
 /** The widest copy ever made: an original wider than this is never what the slideshow downloads. */
 export const MAX_COPY_WIDTH = COPY_WIDTHS[COPY_WIDTHS.length - 1]!;
-/** The console's grids show tiles of about 200 px: 400 covers them on a DPR-2 screen. */
-export const THUMB_WIDTH = 400;
+/** The console's grids show thumbnails of about 200 px: 400 covers them on a DPR-2 screen. */
+export const THUMBNAIL_WIDTH = 400;
 /**
  * Widths of a video's H.264 copies: 1280 (720p) is a phone's screen across in device pixels
  * (390 × 3 = 1170, 430 × 3 = 1290). Wider screens play the original.
@@ -28,17 +28,18 @@ export const VIDEO_COPY_WIDTHS = [1280] as const;
 /** What was made for one original: read by the slideshow and the file lists. */
 export interface CopiesManifest {
   key: string;
-  /** The original's size (for a video, its still's) after EXIF orientation. */
+  /** The original's size (for a video, its poster's) after EXIF orientation. */
   width: number;
   height: number;
   /** Widths of the copies made, smallest first; empty when there are none. */
   widths: number[];
+  /** Whether the thumbnail was made (`<key>-thumb.webp`; the stored name of the field and file). */
   thumb: boolean;
   /** Why nothing could be made (not retried until the original changes). */
   failed?: string;
   /**
    * A video's H.264 copies, by width, smallest first (`[]`: none, see `videoNote`); absent while
-   * they are still to make: the still comes first, so that the poster is offered at once.
+   * they are still to make: the poster comes first, so that it is offered at once.
    */
   videoWidths?: number[];
   /** Why a video has no copies (too long, or ffmpeg could not make them); phones play the original. */
@@ -151,7 +152,8 @@ export function videoCopiesOf(
   }));
 }
 
-export function thumbUrlOf(media: MediaPath, manifest: CopiesManifest | null): string | undefined {
+/** The URL of the thumbnail, once it has been made. */
+export function thumbnailUrlOf(media: MediaPath, manifest: CopiesManifest | null): string | undefined {
   return manifest?.thumb ? copyUrl(media, copyFileName(manifest.key, 'thumb')) : undefined;
 }
 

@@ -3,17 +3,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { PictureProcess } from './picture-process';
+import { CopiesProcess } from './process';
 
 let base: string;
-let maker: PictureProcess;
+let maker: CopiesProcess;
 
 beforeEach(async () => {
-  base = await mkdtemp(path.join(tmpdir(), 'picture-process-'));
+  base = await mkdtemp(path.join(tmpdir(), 'copies-process-'));
   await mkdir(path.join(base, 'image'));
   const photo = sharp({ create: { width: 1200, height: 800, channels: 3, background: '#369' } });
   await writeFile(path.join(base, 'image', 'a.jpg'), await photo.jpeg().toBuffer());
-  maker = new PictureProcess();
+  maker = new CopiesProcess();
 });
 afterEach(async () => {
   await maker.close();

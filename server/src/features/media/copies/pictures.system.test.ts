@@ -4,11 +4,11 @@ import type { AdminCourse, AdminLesson } from '@common/schemas/course-views';
 import type { Slide } from '@common/schemas/slideshow';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { adminApi } from '../../test/courses-kit';
-import { fixtures, multipart } from '../../test/media-fixtures';
-import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import { parseMediaPath } from './media-library';
-import { COPIES_FOLDER, type CopiesManifest, readCopies } from './picture-copies';
+import { adminApi } from '../../../test/courses-kit';
+import { fixtures, multipart } from '../../../test/media-fixtures';
+import { bearer, createTestApp, createUser, type TestApp } from '../../../test/test-app';
+import { parseMediaPath } from '../media-library';
+import { COPIES_FOLDER, type CopiesManifest, readCopies } from './layout';
 
 let t: TestApp;
 let admin: string;

@@ -5,11 +5,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Slide } from '@common/schemas/slideshow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multipart } from '../../test/media-fixtures';
-import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import { parseMediaPath } from './media-library';
-import { COPIES_FOLDER, type CopiesManifest, isComplete, manifestName, readCopies } from './picture-copies';
-import { ffmpegAvailable } from './video-still';
+import { multipart } from '../../../test/media-fixtures';
+import { bearer, createTestApp, createUser, type TestApp } from '../../../test/test-app';
+import { parseMediaPath } from '../media-library';
+import { COPIES_FOLDER, type CopiesManifest, isComplete, manifestName, readCopies } from './layout';
+import { ffmpegAvailable } from './poster';
 
 const run = promisify(execFile);
 const hasFfmpeg = await ffmpegAvailable();
@@ -62,7 +62,7 @@ async function upload(name: string) {
   expect(response.statusCode).toBe(200);
 }
 
-/** The manifest once the video's copies are made too (they follow its still, in the background). */
+/** The manifest once the video's copies are made too (they follow its poster, in the background). */
 async function completeCopiesOf(relative: string): Promise<CopiesManifest> {
   const media = parseMediaPath(relative)!;
   for (let i = 0; i < 1200; i++) {

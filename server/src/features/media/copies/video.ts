@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { VIDEO_COPY_WIDTHS } from './picture-copies';
+import { VIDEO_COPY_WIDTHS } from './layout';
 
 /**
  * A background clip lasts seconds to minutes. Copying takes about half a second of one core per

@@ -6,11 +6,11 @@ import { promisify } from 'node:util';
 import type { Slide } from '@common/schemas/slideshow';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multipart } from '../../test/media-fixtures';
-import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
-import { parseMediaPath } from './media-library';
-import { COPIES_FOLDER, readCopies } from './picture-copies';
-import { ffmpegAvailable } from './video-still';
+import { multipart } from '../../../test/media-fixtures';
+import { bearer, createTestApp, createUser, type TestApp } from '../../../test/test-app';
+import { parseMediaPath } from '../media-library';
+import { COPIES_FOLDER, readCopies } from './layout';
+import { ffmpegAvailable } from './poster';
 
 const hasFfmpeg = await ffmpegAvailable();
 if (!hasFfmpeg) {
@@ -63,11 +63,11 @@ describe.skipIf(!hasFfmpeg)('video posters', () => {
       manifest = await readCopies(base, media);
     }
     expect(manifest).toMatchObject({ width: 640, height: 360, widths: [480, 640], thumb: true });
-    const still = (w: number | string) =>
+    const posterCopy = (w: number | string) =>
       `/media/${COPIES_FOLDER}/video/intro.mp4/${manifest!.key}-${w}.webp`;
 
     // The frame at 1 s shows the bars, not the black start.
-    const poster = await t.app.inject({ method: 'GET', url: still(640) });
+    const poster = await t.app.inject({ method: 'GET', url: posterCopy(640) });
     expect(poster.headers['content-type']).toBe('image/webp');
     const { channels } = await sharp(poster.rawPayload).stats();
     expect(Math.max(...channels.map((c) => c.mean))).toBeGreaterThan(60);
@@ -78,7 +78,7 @@ describe.skipIf(!hasFfmpeg)('video posters', () => {
       {
         type: 'video',
         src: '/media/video/intro.mp4',
-        poster: { src: still(640), srcset: `${still(480)} 480w, ${still(640)} 640w` },
+        poster: { src: posterCopy(640), srcset: `${posterCopy(480)} 480w, ${posterCopy(640)} 640w` },
       },
     ]);
     const list = await t.app.inject({
@@ -86,7 +86,7 @@ describe.skipIf(!hasFfmpeg)('video posters', () => {
       url: '/api/media/files/videos',
       headers: bearer(admin),
     });
-    expect(list.json().files[0].thumbnail).toBe(still('thumb'));
+    expect(list.json().files[0].thumbnail).toBe(posterCopy('thumb'));
     const available = await t.app.inject({
       method: 'GET',
       url: '/api/media/video-posters',

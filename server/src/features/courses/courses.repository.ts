@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CourseAccess } from '@common/courses';
+import type { CourseAccess, LessonMediaKind } from '@common/courses';
 import type { Drip } from '@common/schemas/courses';
 import {
   type Collection,
@@ -49,7 +49,7 @@ export interface LessonDoc extends StoredDoc {
   position: number;
   freePreview: boolean;
   durationMinutes: number | null;
-  media: (LessonFileRef & { kind: 'video' | 'audio' }) | null;
+  media: (LessonFileRef & { kind: LessonMediaKind }) | null;
   downloads: LessonFileRef[];
   /** Goes up at every change of the file lists, which are changed by compare-and-set on it. */
   rev: number;
@@ -72,7 +72,7 @@ export interface CoursesSettingsDoc extends StoredDoc {
 const SETTINGS_ID = createHash('sha256').update('courses:settings').digest('hex').slice(0, 24);
 
 /** The only code that reads or writes courses, their sections, lessons and lesson texts. */
-export class CatalogRepository {
+export class CoursesRepository {
   readonly courses: Collection<CourseDoc>;
   readonly sections: Collection<SectionDoc>;
   readonly lessons: Collection<LessonDoc>;

@@ -1,9 +1,9 @@
-// The process that makes picture copies (started by picture-process.ts, never on its own): it
+// The process that makes the copies (started by process.ts, never on its own): it
 // takes one job at a time over IPC, answers its outcome, and exits when its parent lets go of it.
 import { setPriority } from 'node:os';
-import { parseMediaPath } from './media-library';
-import { makeCopies } from './picture-maker';
-import type { CopiesJob, CopiesMessage } from './picture-process';
+import { parseMediaPath } from '../media-library';
+import { makeCopies } from './maker';
+import type { CopiesJob, CopiesMessage } from './process';
 
 // Visitors' requests come first: on a machine this busy, the copies wait their turn for a core.
 try {
