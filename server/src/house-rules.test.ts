@@ -1,46 +1,31 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { PUBLIC_PAGES } from '@common/public-pages';
 import { describe, expect, it } from 'vitest';
 import { deadPaths, repositoryFiles, treeOf } from './test/doc-paths';
+import {
+  CLIENT,
+  COMMON,
+  FEATURES,
+  importsOf,
+  isFile,
+  listFiles,
+  offenders,
+  ROOT,
+  ROUTES,
+  read,
+  SERVER,
+  SERVICES,
+  staticImports,
+  topLevelDeclarations,
+  topLevelParts,
+} from './test/house';
 
 /**
  * ARCHITECTURE.md's "Rules of the house", and one way per concern, checked by reading the files:
  * each test names the files (and the first line) that break its rule. An exception is listed with
  * its reason, so that a new one is a decision, not an accident.
  */
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-function listFiles(folder: string): string[] {
-  return readdirSync(path.join(ROOT, folder)).flatMap((name) => {
-    const file = `${folder}/${name}`;
-    return statSync(path.join(ROOT, file)).isDirectory() ? listFiles(file) : [file];
-  });
-}
-
-const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
-/** Tests and their helpers (server/src/test/, a feature's *-test-support.ts or *-test-fixtures.ts). */
-const isTest = (file: string) =>
-  /\.test\.tsx?$|-test-(?:support|fixtures)\.ts$/.test(file) || file.startsWith('server/src/test/');
-
-const SERVER = listFiles('server/src').filter((file) => file.endsWith('.ts') && !isTest(file));
-const CLIENT = listFiles('client/src').filter((file) => /\.tsx?$/.test(file) && !isTest(file));
-const FEATURES = SERVER.filter((file) => file.startsWith('server/src/features/'));
-const ROUTES = SERVER.filter((file) => file.endsWith('.routes.ts'));
-const SERVICES = SERVER.filter((file) => file.endsWith('.service.ts'));
-
-/** `file:line` for each file where `pattern` matches a line, leaving out the excepted files. */
-function offenders(files: string[], pattern: RegExp, except: Record<string, string> = {}): string[] {
-  return files
-    .filter((file) => !(file in except))
-    .flatMap((file) => {
-      const line = read(file)
-        .split('\n')
-        .findIndex((text) => pattern.test(text));
-      return line === -1 ? [] : [`${file}:${line + 1}`];
-    });
-}
 
 describe('one way per concern', () => {
   it('writes a whole file through lib/durable-file.ts only', () => {
@@ -202,6 +187,26 @@ describe('docs that cannot drift', () => {
       .map(({ file, line, path: named }) => `${file}:${line} ${named}`);
     expect(dead).toEqual([]);
   });
+  it('keeps ARCHITECTURE.md a short map: at most 120 lines, each table cell a short line', () => {
+    const lines = read('ARCHITECTURE.md').trimEnd().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(120);
+    const longCells = lines
+      .flatMap((line, i) =>
+        line.startsWith('|') ? line.split('|').map((cell) => [i + 1, cell.trim()] as const) : [],
+      )
+      .filter(([, cell]) => cell.length > 120)
+      .map(([line, cell]) => `ARCHITECTURE.md:${line} ${cell.slice(0, 40)}…`);
+    expect(longCells).toEqual([]);
+  });
+
+  it('a file over 250 lines names its seams in its opening comment', () => {
+    const product = [...SERVER, ...CLIENT, ...COMMON].filter((file) => read(file).split('\n').length > 250);
+    const silent = product.filter((file) => {
+      const opening = read(file).match(/\/\*\*?[\s\S]*?\*\/|(?:^\/\/.*\n)+/m)?.[0] ?? '';
+      return !/\bSeams\b/.test(opening);
+    });
+    expect(silent).toEqual([]);
+  });
 });
 
 describe('one shape for a feature', () => {
@@ -324,73 +329,6 @@ describe('one way, again', () => {
   });
 });
 
-/** A parameter list cut at its top-level commas (none inside `Pick<A, 'b'>`, `{ a; b }` or `(a, b) => c`). */
-function topLevelParts(list: string): string[] {
-  const parts = [''];
-  let depth = 0;
-  for (const [i, char] of [...list].entries()) {
-    if ('<({['.includes(char)) depth++;
-    if (')}]'.includes(char) || (char === '>' && list[i - 1] !== '=')) depth--;
-    if (char === ',' && depth === 0) parts.push('');
-    else parts[parts.length - 1] += char;
-  }
-  return parts.map((part) => part.trim()).filter(Boolean);
-}
-
-/** The files of this checkout a module imports by a relative path (with its .ts). */
-function importsOf(file: string): string[] {
-  return [...read(file).matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*'(\.[^']+)'/gms)].map(([, spec]) =>
-    `${path.posix.join(path.posix.dirname(file), spec ?? '')}.ts`.replace(/\.ts\.ts$/, '.ts'),
-  );
-}
-
-interface Declaration {
-  name: string;
-  exported: boolean;
-  text: string;
-}
-
-/** A module's top-level functions and constants, each with its text up to the next one. */
-function topLevelDeclarations(source: string): Declaration[] {
-  const start = /^(export\s+)?(?:async\s+)?(?:function\*?\s+|const\s+|let\s+)(\w+)/gm;
-  const found = [...source.matchAll(start)];
-  return found.map((match, i) => ({
-    name: match[2] ?? '',
-    exported: Boolean(match[1]),
-    text: source.slice(match.index, found[i + 1]?.index ?? source.length),
-  }));
-}
-
-/** Every package a client module loads before anything is imported lazily (`import()` is not followed). */
-function staticImports(entry: string, seen = new Set<string>(), packages = new Set<string>()): Set<string> {
-  if (seen.has(entry)) return packages;
-  seen.add(entry);
-  const source = read(entry);
-  for (const [, spec] of source.matchAll(/^(?:import|export)\b[^;'"]*?(?:from\s*)?['"]([^'"]+)['"]/gm)) {
-    if (!spec) continue;
-    const local = spec.startsWith('.')
-      ? path.posix.join(path.posix.dirname(entry), spec)
-      : spec.startsWith('@common/')
-        ? `common/${spec.slice('@common/'.length)}`
-        : null;
-    if (local === null) {
-      packages.add(spec);
-      continue;
-    }
-    const file = ['', '.ts', '.tsx', '/index.ts', '/index.tsx'].map((end) => local + end).find(isFile);
-    if (file && /\.tsx?$/.test(file)) staticImports(file, seen, packages);
-  }
-  return packages;
-}
-
-function isFile(file: string): boolean {
-  try {
-    return statSync(path.join(ROOT, file)).isFile();
-  } catch {
-    return false;
-  }
-}
-
 describe('the client’s floors', () => {
   // app/ (the router) stands on the features, the features on components/ and lib/: an import
   // runs down only. The console shell (features/admin/) is a feature the router loads; panels
@@ -489,9 +427,6 @@ describe('the client’s floors', () => {
     expect(names).toEqual([]);
   });
 });
-
-/** Non-test TypeScript of common/, next to SERVER and CLIENT. */
-const COMMON = listFiles('common').filter((file) => file.endsWith('.ts') && !isTest(file));
 
 describe('one place per part, one word per concept (issue 34: the house, second round)', () => {
   it('keeps the media copies in features/media/copies/, named without picture-/video- prefixes', () => {

@@ -1,3 +1,14 @@
+/**
+ * The only reader of process.env. Parsed once at start-up; a bad value stops the server
+ * with a message that names every bad value at once, not just the first.
+ *
+ * The settings of the console's Node.js panel are layered: an environment variable wins, then
+ * the value saved by the console (DATA_DIR/app-server.json), then the default.
+ *
+ * Seams, in order: log levels (pino's and the panel's), the environment's schema (`envSchema`,
+ * one zod object so every bad value is named at once), the `Config` it makes, and `loadConfig`,
+ * which layers environment > saved > default. They stay one file: each step reads the one before.
+ */
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
@@ -15,13 +26,6 @@ import { readSavedSettings } from './app-server-file';
 import { checkNginxEnv, type NginxSettings, nginxEnvFields, nginxSettings } from './nginx-settings';
 import { type PaymentsEnv, paymentsEnv, paymentsEnvFields } from './payments-env';
 
-/**
- * The only reader of process.env. Parsed once at start-up; a bad value stops the server
- * with a message that names every bad value at once, not just the first.
- *
- * The settings of the console's Node.js panel are layered: an environment variable wins, then
- * the value saved by the console (DATA_DIR/app-server.json), then the default.
- */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
 

@@ -51,9 +51,13 @@ export function deadPaths(file: string, text: string, tree: Set<string>, names: 
     if (fenced) return;
     if (!markdown && !/^\s*(?:\/\/|\*|\/\*)/.test(line)) return;
     const candidates: string[] = [];
+    // A link is followed from the page it is on, as a reader's browser does.
     if (markdown)
-      for (const [, target] of line.matchAll(/\]\(([^)\s]+)\)/g))
-        if (target && !/^(?:[a-z]+:|#|\/)/i.test(target)) candidates.push(target.replace(/#.*$/, ''));
+      for (const [, target] of line.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (!target || /^(?:[a-z]+:|#|\/)/i.test(target)) continue;
+        const linked = path.posix.normalize(path.posix.join(here, target.replace(/#.*$/, '')));
+        if (!tree.has(linked.replace(/\/$/, ''))) found.push({ file, line: index + 1, path: target });
+      }
     for (const [, quoted] of line.matchAll(/`([^`\s]+)`/g)) {
       if (!quoted || NOT_OURS.test(quoted)) continue;
       if (SOURCE_FILE.test(quoted) || (quoted.endsWith('/') && CODE_FOLDERS.test(quoted)))
