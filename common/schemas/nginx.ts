@@ -92,25 +92,31 @@ function proxyTargets() {
     .transform(spacesTrimmed)
     .superRefine((value, ctx) => {
       const targets = proxyTargetsOf(value);
-      const refuse = (message: string) => ctx.addIssue({ code: 'custom', message });
+      // `targets`: the places in the list of the addresses at fault, so the panel marks them.
+      const refuse = (message: string, targets?: number[]) =>
+        ctx.addIssue({ code: 'custom', message, params: targets ? { targets } : undefined });
       if (targets.length === 0) return refuse(`${label} is required`);
       if (targets.length > MAX_PROXY_TARGETS) {
         return refuse(`${label} may list at most ${MAX_PROXY_TARGETS} addresses`);
       }
-      const bad = targets.find((target) => !isProxyTarget(target));
-      if (bad !== undefined) {
-        return refuse(targets.length === 1 ? `${label} ${PROXY_RULE}` : `${label} ${bad} ${PROXY_RULE}`);
+      const bad = targets.findIndex((target) => !isProxyTarget(target));
+      if (bad !== -1) {
+        const words =
+          targets.length === 1 ? `${label} ${PROXY_RULE}` : `${label} ${targets[bad]} ${PROXY_RULE}`;
+        return refuse(words, [bad]);
       }
       const seen = new Set<string>();
-      for (const target of targets) {
+      for (const [index, target] of targets.entries()) {
         const key = sameTarget(target);
-        if (seen.has(key)) return refuse(`${label} lists ${target} twice`);
+        if (seen.has(key)) return refuse(`${label} lists ${target} twice`, [index]);
         seen.add(key);
       }
       const first = schemeAndPath(targets[0] as string);
-      const other = targets.find((target) => schemeAndPath(target) !== first);
-      if (other !== undefined) {
-        return refuse(`${label} ${other} must use the same scheme and path as ${targets[0]}`);
+      const other = targets.findIndex((target) => schemeAndPath(target) !== first);
+      if (other !== -1) {
+        return refuse(`${label} ${targets[other]} must use the same scheme and path as ${targets[0]}`, [
+          other,
+        ]);
       }
     })
     .transform((value) => proxyTargetsOf(value).join(' '));
@@ -205,5 +211,8 @@ export interface NginxRestartResponse {
 /** GET /api/system/nginx/history */
 export type NginxHistoryResponse = DataAnswer<NginxHistory>;
 
-/** Every refusal under /api/system: the spec's panel reads `error`; a refused form field is named. */
-export type NginxRefusal = RefusalWithError<{ field?: keyof NginxConfig }>;
+/**
+ * Every refusal under /api/system: the spec's panel reads `error`; a refused form field is named,
+ * and for the proxy addresses, the places in the list of those at fault (`targets`).
+ */
+export type NginxRefusal = RefusalWithError<{ field?: keyof NginxConfig; targets?: number[] }>;

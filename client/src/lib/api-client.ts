@@ -35,6 +35,8 @@ export class ApiError extends Error {
     readonly code: ApiErrorCode = 'UNREADABLE',
     /** False when the server said nothing readable and the message is only 'HTTP {status}'. */
     readonly fromServer = true,
+    /** The refusal's whole answer: a feature reads its own fields there (by its schema), never the words. */
+    readonly body: unknown = undefined,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -120,7 +122,7 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
       window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
     }
     const message = body.message || body.msg || body.error || text;
-    throw new ApiError(message || `HTTP ${response.status}`, response.status, code, Boolean(message));
+    throw new ApiError(message || `HTTP ${response.status}`, response.status, code, Boolean(message), body);
   }
   return data as T;
 }

@@ -108,8 +108,8 @@ function uploadFile({ file, mediaType, basePath, onProgress }: UploadRequest): P
         return;
       }
       if (xhr.status === 401) clearToken();
-      const refused = body.rejected?.[0];
-      const message = refused ? `${refused.name}: ${refused.reason}` : body.message;
+      // One file per request: a refusal of it is its reason alone (the queue shows whose it is).
+      const message = body.rejected?.[0]?.reason ?? body.message;
       reject(new ApiError(message || `HTTP ${xhr.status}`, xhr.status, errorCodeOf(body), Boolean(message)));
     };
     xhr.onerror = () => reject(new ApiError('the connection was lost', 0, 'NETWORK', false));

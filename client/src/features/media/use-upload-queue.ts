@@ -93,13 +93,8 @@ export function useUploadQueue({
         patchEntry(entry.id, { status: 'done', progress: 1 });
       } catch (error) {
         const reason = errorText(error, 'Upload failed');
-        // The server names the refused file itself; the list entry already shows the name.
-        const named = reason.startsWith(`${entry.name}: `);
-        failures.push(named ? reason : `${entry.name}: ${reason}`);
-        patchEntry(entry.id, {
-          status: 'error',
-          error: named ? reason.slice(entry.name.length + 2) : reason,
-        });
+        failures.push(`${entry.name}: ${reason}`);
+        patchEntry(entry.id, { status: 'error', error: reason });
       }
     }
     dropEntries((entry) => !done.has(entry.id));

@@ -26,17 +26,13 @@ describe('the web-server form', () => {
     expect(toConfig(toForm(config))).toEqual(config);
   });
 
-  it('marks the proxy address a refusal names, else every one', () => {
+  it('marks the rows of the proxy addresses the server names by place, else every row', () => {
     const targets = ['http://a:1', 'http://b:1;x', 'http://a:1'];
-    expect(refusedTargets(targets, 'Proxy pass http://b:1;x must look like http://host:port')).toEqual([1]);
-    expect(refusedTargets(targets, 'Proxy pass lists http://a:1 twice')).toEqual([2]);
-    expect(
-      refusedTargets(
-        ['http://a:1', 'https://b:1'],
-        'Proxy pass https://b:1 must use the same scheme and path as http://a:1',
-      ),
-    ).toEqual([1]);
-    expect(refusedTargets(['http://a:99999'], 'Proxy pass must look like http://host:port')).toEqual([0]);
+    expect(refusedTargets(targets, [1])).toEqual([1]);
+    expect(refusedTargets(targets, [2])).toEqual([2]);
+    // A blank row is not sent: the server's places count the rows that were.
+    expect(refusedTargets(['http://a:1', ' ', 'https://b:1'], [1])).toEqual([2]);
+    expect(refusedTargets(['http://a:99999', 'http://b:1'], undefined)).toEqual([0, 1]);
   });
 
   it('words every outcome as the spec does', () => {
@@ -61,11 +57,12 @@ describe('the web-server form', () => {
     );
   });
 
-  it('finds the field a refusal names, to mark it', () => {
-    const refusal = new ApiError('Max body size must be a whole number with an optional unit k, m or g', 400);
-    expect(outcomeOf(SAVE_TEXTS, { failure: refusal }).field).toBe('maxBodySize');
-    expect(
-      outcomeOf(SAVE_TEXTS, { failure: new ApiError('nginx rejected the configuration', 400) }).field,
-    ).toBeUndefined();
+  it('marks the field and the addresses the refusal names in its own fields, never by its words', () => {
+    const body = { success: false, error: 'Any words at all', field: 'proxyPass', targets: [1] };
+    const refusal = new ApiError('Any words at all', 400, 'VALIDATION', true, body);
+    expect(outcomeOf(SAVE_TEXTS, { failure: refusal })).toMatchObject({ field: 'proxyPass', targets: [1] });
+    // Words that start with a field's label name no field.
+    const words = new ApiError('Max body size must be a whole number with an optional unit k, m or g', 400);
+    expect(outcomeOf(SAVE_TEXTS, { failure: words }).field).toBeUndefined();
   });
 });

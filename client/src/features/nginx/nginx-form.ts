@@ -1,5 +1,6 @@
 import type { NginxConfig } from '@common/nginx-defaults';
-import { NGINX_DEFAULTS, NGINX_FIELD_LABELS, proxyTargetsOf } from '@common/nginx-defaults';
+import { NGINX_DEFAULTS, proxyTargetsOf } from '@common/nginx-defaults';
+import type { NginxRefusal } from '@common/schemas/nginx';
 import { ApiError } from '../../lib/api-client';
 import type { NginxAnswer } from './api';
 
@@ -24,15 +25,13 @@ export function toForm({ proxyPass, ...config }: NginxConfig): NginxForm {
 }
 
 /**
- * Which proxy addresses a refusal of the field is about: the one it names (the server names the
- * one at fault when there are several), else all of them. A repeated address marks its repeat.
+ * Which rows of the form a refusal of the proxy addresses is about: the server names the places
+ * of those at fault in the list it was sent (blank rows are not sent), else every row is.
  */
-export function refusedTargets(targets: readonly string[], refusal: string): number[] {
-  const trimmed = targets.map((target) => target.trim());
-  // The server puts the address at fault first: "Proxy pass X must…", "Proxy pass lists X twice".
-  const named = refusal.split(' ').find((word) => word && trimmed.includes(word));
-  if (named === undefined) return trimmed.map((_, index) => index);
-  return [refusal.endsWith(' twice') ? trimmed.lastIndexOf(named) : trimmed.indexOf(named)];
+export function refusedTargets(targets: readonly string[], refused: readonly number[] | undefined): number[] {
+  const sent = targets.flatMap((target, row) => (target.trim() ? [row] : []));
+  if (!refused) return targets.map((_, row) => row);
+  return refused.flatMap((place) => (sent[place] === undefined ? [] : [sent[place]]));
 }
 
 /** Ports are parsed as integers; the HTTP port falls back to 80 and the HTTPS port to 443. */
@@ -76,11 +75,13 @@ export const RESTART_TEXTS: ActionTexts = {
 export interface Outcome {
   ok: boolean;
   text: string;
-  /** The server's own words when it refused. */
-  refusal?: string;
   warning?: string;
-  /** The form field the server refused, found by its label at the start of the message. */
+  /** The server's own words when it refused, shown under the refused field. */
+  refusal?: string;
+  /** The form field the server refused, as it names it (`field`). */
   field?: keyof NginxConfig;
+  /** For the proxy addresses: the places in the sent list of those at fault (`targets`). */
+  targets?: number[];
 }
 
 /** The Nginx panel's words for every success and failure of a save or restart. */
@@ -91,23 +92,21 @@ export function outcomeOf(
   if ('answer' in result) {
     if (result.answer.success) return { ok: true, text: texts.done, warning: result.answer.warning };
     const error = result.answer.error || 'Unknown error';
-    return { ok: false, text: `${texts.refused}${error}`, refusal: error, field: fieldNamedIn(error) };
+    return { ok: false, text: `${texts.refused}${error}`, refusal: error };
   }
   const { failure } = result;
-  // The server answered with a refusal: the same words as an answer with success: false.
+  // The server answered with a refusal: the same words as an answer with success: false, and the
+  // field and addresses it names, read from the answer's own fields.
   if (failure instanceof ApiError && failure.fromServer) {
+    const refusal = (failure.body ?? {}) as Partial<NginxRefusal>;
     return {
       ok: false,
       text: `${texts.refused}${failure.message || 'Unknown error'}`,
       refusal: failure.message,
-      field: fieldNamedIn(failure.message),
+      field: refusal.field,
+      targets: refusal.targets,
     };
   }
   const message = failure instanceof Error ? failure.message : String(failure);
   return { ok: false, text: `${texts.failed}${message}` };
-}
-
-function fieldNamedIn(error: string): keyof NginxConfig | undefined {
-  const entries = Object.entries(NGINX_FIELD_LABELS) as Array<[keyof NginxConfig, string]>;
-  return entries.find(([, label]) => error.startsWith(`${label} `))?.[0];
 }

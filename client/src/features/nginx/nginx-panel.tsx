@@ -48,7 +48,7 @@ export function NginxPanel() {
         : null;
   const notices = useNotices();
   const [invalid, setInvalid] = useState<keyof NginxConfig | null>(null);
-  const [refusal, setRefusal] = useState<string | undefined>(undefined);
+  const [refusal, setRefusal] = useState<Pick<Outcome, 'refusal' | 'targets'>>({});
 
   // The form follows the saved configuration: on load, and when it reloads after a save or restart.
   useEffect(() => {
@@ -65,7 +65,7 @@ export function NginxPanel() {
     if (result.ok) notices.success(result.text, { detail: result.warning, seconds: result.warning ? 7 : 3 });
     else notices.error(result.text);
     setInvalid(result.field ?? null);
-    setRefusal(result.refusal);
+    setRefusal({ refusal: result.refusal, targets: result.targets });
   }
 
   const save = () => form && act(SAVE_TEXTS, () => saveMutation.mutateAsync(toConfig(form)));
@@ -127,7 +127,8 @@ export function NginxPanel() {
             form={form}
             busy={busy}
             invalid={invalid}
-            refusal={refusal}
+            refusal={refusal.refusal}
+            refusedTargets={refusal.targets}
             onChange={(change) => {
               setForm((current) => (current ? { ...current, ...change } : current));
               const edited = 'proxyTargets' in change ? 'proxyPass' : invalid;

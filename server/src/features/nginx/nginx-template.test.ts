@@ -128,6 +128,19 @@ describe('several proxy addresses', () => {
     const result = nginxConfigBody.safeParse({ ...config, proxyPass });
     return result.success ? null : result.error.issues[0]?.message;
   };
+  /** The places in the list of the addresses a refusal is about, as the panel receives them. */
+  const refusedPlaces = (proxyPass: string) => {
+    const result = nginxConfigBody.safeParse({ ...config, proxyPass });
+    const issue = result.success ? undefined : result.error.issues[0];
+    return issue?.code === 'custom' ? issue.params?.targets : undefined;
+  };
+
+  it('name the places of the refused addresses, for the panel to mark', () => {
+    expect(refusedPlaces('http://a:1 http://b:1;x http://c:1')).toEqual([1]);
+    expect(refusedPlaces('http://app:80 http://b:1 http://APP/')).toEqual([2]);
+    expect(refusedPlaces('http://a:1 https://b:1')).toEqual([1]);
+    expect(refusedPlaces('http://a:99999')).toEqual([0]);
+  });
 
   it('are kept in order, separated by one space', () => {
     expect(nginxConfigBody.parse({ ...config, proxyPass: ' http://a:1   http://b:2 ' }).proxyPass).toBe(

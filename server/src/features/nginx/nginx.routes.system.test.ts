@@ -173,6 +173,12 @@ describe('the /api/system calls', () => {
         }
       }
     }
+    // Of several proxy addresses, the refusal names the places of those at fault for the panel.
+    const repeated = await call('POST', '/api/system/config', {
+      staticRoot,
+      proxyPass: 'http://127.0.0.1:5001 http://127.0.0.1:5002 http://127.0.0.1:5001',
+    });
+    expect(repeated.json()).toMatchObject({ field: 'proxyPass', targets: [2] });
     const notAnObject = await call('POST', '/api/system/config', ['serverName'] as unknown as object);
     expect(notAnObject.statusCode).toBe(400);
     expect(notAnObject.json().field).toBeUndefined();

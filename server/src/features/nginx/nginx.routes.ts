@@ -39,6 +39,7 @@ export function nginxRoutes(nginx: NginxService, ctx: Pick<AppContext, 'log' | '
         ...errorBody(error.code, error.message),
         error: error.message,
         ...(error instanceof NginxFieldError ? { field: error.field } : {}),
+        ...(error instanceof NginxFieldError && error.targets ? { targets: error.targets } : {}),
       } satisfies NginxRefusal);
     });
 

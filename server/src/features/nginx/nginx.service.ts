@@ -15,11 +15,12 @@ import { readStatus } from './nginx-status';
 import { NginxStore } from './nginx-store';
 import { renderSite } from './nginx-template';
 
-/** A refused field: the answer names it, and nothing has been written. */
+/** A refused field (and, for the proxy addresses, the places of those at fault): nothing has been written. */
 export class NginxFieldError extends AppError {
   constructor(
     readonly field: keyof NginxConfig,
     message: string,
+    readonly targets?: number[],
   ) {
     super('VALIDATION', message);
   }
@@ -175,7 +176,8 @@ export class NginxService {
       const issue = result.error.issues[0];
       const field = issue?.path[0] as keyof NginxConfig | undefined;
       if (!issue || !field) throw new AppError('VALIDATION', 'Send the web-server settings as a JSON object');
-      throw new NginxFieldError(field, issue.message || `${NGINX_FIELD_LABELS[field]} is not valid`);
+      const targets = issue.code === 'custom' ? (issue.params?.targets as number[] | undefined) : undefined;
+      throw new NginxFieldError(field, issue.message || `${NGINX_FIELD_LABELS[field]} is not valid`, targets);
     }
     const config = result.data;
     const rootProblem = await checkStaticRoot(config.staticRoot, this.app);

@@ -14,6 +14,8 @@ export interface ConfigFormProps {
   invalid: keyof NginxConfig | null;
   /** The server's words about it. */
   refusal?: string;
+  /** The places, in the list sent, of the proxy addresses the server refused. */
+  refusedTargets?: number[];
   onChange: (change: Partial<NginxForm>) => void;
   onSave: () => void;
   onRestart: () => void;
@@ -28,6 +30,7 @@ export function ConfigForm({
   busy,
   invalid,
   refusal,
+  refusedTargets: refusedPlaces,
   onChange,
   onSave,
   onRestart,
@@ -72,7 +75,7 @@ export function ConfigForm({
         />
         <ProxyTargetsField
           targets={form.proxyTargets}
-          invalid={invalid === 'proxyPass' ? refusedTargets(form.proxyTargets, refusal ?? '') : []}
+          invalid={invalid === 'proxyPass' ? refusedTargets(form.proxyTargets, refusedPlaces) : []}
           error={invalid === 'proxyPass' ? refusal : undefined}
           onChange={(proxyTargets) => onChange({ proxyTargets })}
         />
