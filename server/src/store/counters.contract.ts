@@ -8,8 +8,8 @@ import type { CounterStore } from './counters';
 import type { Store } from './store';
 
 /**
- * The rate limits' counters (`Store.counters`), on their own so that they also run where the rest
- * of the contract cannot (the MongoDB stand-in, see mongo/counters.mongodb.test.ts).
+ * The rate limits' counters (`Store.counters`): the part of the store contract (describeStoreContract
+ * runs it on every store) for the port's rate-limit side, kept in a file of its own.
  */
 export function describeCountersContract(
   label: string,
