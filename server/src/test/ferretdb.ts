@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
@@ -29,20 +29,44 @@ const executable = (file: string) => {
   }
 };
 
-/** The binary: FERRETDB_PATH, else the cache `.ci/run` builds into, else `ferretdb` on PATH. */
+/** Why `file` cannot serve as FerretDB FERRETDB_VERSION, or null when it can. */
+function unusable(file: string): string | null {
+  if (!executable(file)) return `${file} is not an executable file`;
+  const answer = spawnSync(file, ['--version'], { encoding: 'utf8', timeout: 10_000 });
+  const said = `${answer.stdout ?? ''}${answer.stderr ?? ''}`;
+  if (said.includes('Invalid build/version/version.txt'))
+    return `${file} panics at start (built by \`go install\` alone, without its version.txt)`;
+  if (!said.split('\n').includes(`version: ${FERRETDB_VERSION}`))
+    return `${file} is not FerretDB ${FERRETDB_VERSION} (its --version says: ${said.trim().split('\n')[0] ?? ''})`;
+  return null;
+}
+
+/**
+ * The binary: FERRETDB_PATH, else the cache `.ci/run` builds into, else `ferretdb` on PATH; the
+ * first that answers `--version` with FERRETDB_VERSION.
+ */
 export function locateFerretDb(): { path: string } | { missing: string } {
   const chosen = process.env.FERRETDB_PATH;
-  if (chosen) {
-    return executable(chosen)
-      ? { path: chosen }
-      : { missing: `FERRETDB_PATH names ${chosen}, which is not an executable file` };
+  const candidates = chosen
+    ? [chosen]
+    : [
+        ferretDbCachePath(),
+        ...(process.env.PATH ?? '')
+          .split(path.delimiter)
+          .filter(Boolean)
+          .map((dir) => path.join(dir, 'ferretdb')),
+      ];
+  const reasons: string[] = [];
+  for (const file of candidates) {
+    if (!chosen && !executable(file)) continue;
+    const reason = unusable(file);
+    if (!reason) return { path: file };
+    reasons.push(reason);
   }
-  const cached = ferretDbCachePath();
-  if (executable(cached)) return { path: cached };
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (dir && executable(path.join(dir, 'ferretdb'))) return { path: path.join(dir, 'ferretdb') };
-  }
-  return { missing: `FerretDB ${FERRETDB_VERSION} was not found (FERRETDB_PATH, ${cached}, PATH)` };
+  const looked = chosen ? 'FERRETDB_PATH' : `FERRETDB_PATH, ${ferretDbCachePath()}, PATH`;
+  return {
+    missing: `FerretDB ${FERRETDB_VERSION} was not found (${looked})${reasons.length ? `: ${reasons.join('; ')}` : ''}`,
+  };
 }
 
 const HOW_TO_BUILD = 'build it with `.ci/run ferretdb` (it needs Go)';
