@@ -93,6 +93,47 @@ export function describeCountersContract(
       expect((await store.counters.get(key))?.count).toBe(10);
     });
 
+    it('decides several counters in one step: all of them or none, a step taken only when a key is (not) new', async () => {
+      const [a, b, gate] = [keyed('da'), keyed('db'), keyed('dgate')];
+      const step = (key: string, amount: number, max: number) => ({ key, amount, max, windowMs: 60_000 });
+      await store.counters.add(b, 1, 2, 60_000);
+      // Refused by its second step: the first is not counted either, and the answer says which.
+      const refused = await store.counters.decide([step(a, 1, 5), step(b, 2, 2)]);
+      expect(refused).toMatchObject({ added: false, refusedBy: 1, windows: [{ count: 0 }, { count: 1 }] });
+      expect(await store.counters.get(a)).toBeNull();
+      expect(await store.counters.get(b)).toMatchObject({ count: 1 });
+      // A key that is no step of its own decides which steps are taken.
+      const whileNew = { ...step(a, 1, 5), when: { key: gate, isNew: true } };
+      const onceKnown = { ...step(a, 10, Number.POSITIVE_INFINITY), when: { key: gate, isNew: false } };
+      expect(await store.counters.decide([whileNew, onceKnown])).toMatchObject({
+        added: true,
+        windows: [{ count: 1 }, { count: 1 }],
+      });
+      await store.counters.add(gate, 1, 5, 60_000);
+      expect(await store.counters.decide([whileNew, onceKnown])).toMatchObject({
+        added: true,
+        windows: [{ count: 11 }, { count: 11 }],
+      });
+    });
+
+    it('counts many decisions over the same keys asked for at once as if one came after the other', async () => {
+      const shared = keyed('dshared');
+      const own = Array.from({ length: 12 }, (_, i) => keyed(`down${i}`));
+      const decisions = await Promise.all(
+        own.map((key) =>
+          store.counters.decide([
+            { key, amount: 1, max: 1, windowMs: 60_000 },
+            { key: shared, amount: 1, max: 8, windowMs: 60_000 },
+          ]),
+        ),
+      );
+      expect(decisions.filter((d) => d.added)).toHaveLength(8);
+      expect(decisions.filter((d) => !d.added).every((d) => d.refusedBy === 1)).toBe(true);
+      expect((await store.counters.get(shared))?.count).toBe(8);
+      const counted = await Promise.all(own.map((key) => store.counters.get(key)));
+      expect(counted.map((w) => w !== null)).toEqual(decisions.map((d) => d.added));
+    });
+
     it('starts a fresh window once the old one has ended', async () => {
       const key = keyed('d');
       await store.counters.add(key, 1, 1, 50);

@@ -60,7 +60,9 @@ export function openSqliteCounters(dir: string): CounterStore & { close(): void 
   const decide = db.transaction((steps: CounterStep[]) => {
     const now = Date.now();
     const before = new Map<string, StoredWindow>();
-    for (const { key } of steps) {
+    for (const key of new Set(
+      steps.flatMap((step) => (step.when ? [step.key, step.when.key] : [step.key])),
+    )) {
       const row = select.get(key);
       if (row && row.reset_at > now)
         before.set(key, { count: row.count, resetAt: row.reset_at, limit: row.lim });
