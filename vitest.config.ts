@@ -6,7 +6,8 @@ import { aliases } from './aliases.ts';
  * - unit: every other server and common test; no root, no nginx, no process of the product's
  *   own, nothing beyond 127.0.0.1.
  * - system (`*.system.test.ts`): real server, supervisor and worker processes, nginx, mounts.
- * - mongodb (`*.mongodb.test.ts`): the MongoDB wire stand-in, and a real MongoDB where
+ * - mongodb (`*.mongodb.test.ts`): FerretDB, a real MongoDB-compatible server each file starts
+ *   (server/src/test/ferretdb.ts), the MongoDB wire stand-in, and MongoDB itself where
  *   MONGODB_URI is set.
  * - client: the web client's tests, in jsdom.
  * A test that needs both a MongoDB and a system tier's things is a system test.

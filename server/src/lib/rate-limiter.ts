@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { CounterStore } from '../store/counters';
+import type { CounterStep, CounterStore } from '../store/counters';
 
 /**
  * Counters for rate limits, one fixed window per key, shared by every server process of the site
  * (they live in the store: `Store.counters`). Two backings: `SharedRateCounters`, one atomic step
- * in the store per call (the sign-in limits: rare, and exact), and `BatchedRateCounters`, which
+ * in the store per call, whether it counts one key or decides several limits of one request
+ * together (the sign-in limits: rare, and exact), and `BatchedRateCounters`, which
  * counts in memory and merges into the store in small batches (the general API limit, hit by
  * most requests).
  */
@@ -24,6 +25,31 @@ export interface RateCounters {
   reset(key: string): Promise<void>;
 }
 
+/** One limit of a decision (`RateDecisions.decide`), counted in the limiter's own keys. */
+export interface RateRule {
+  key: string;
+  /** The request is refused when counting it would take the key above this. */
+  max: number;
+  windowMs: number;
+  /** As for `hit`: the count from which the key's limit is enforced, when `max` is Infinity. */
+  limit?: number;
+  /**
+   * Counted only when `key` is new (no try counted in its window) or only when it is not: the
+   * first try of an e-mail from an address is the one that brings a new e-mail into the store.
+   */
+  when?: { key: string; isNew: boolean };
+}
+
+/** Counters that decide several limits for one request in one atomic step. */
+export interface RateDecisions extends RateCounters {
+  /**
+   * Counts the request on every rule that applies, or, when one would go above its max, on
+   * none: then `refusedBy` is that rule's index and `wait` the seconds until its window ends.
+   * Requests decided at once are counted as if they had come one after the other.
+   */
+  decide(rules: RateRule[]): Promise<{ wait: number; refusedBy: number | null }>;
+}
+
 const secondsUntil = (resetAt: number, now = Date.now()) => Math.max(1, Math.ceil((resetAt - now) / 1000));
 
 /**
@@ -40,11 +66,28 @@ export function hashedKeyPart(text: string): string {
  * number of processes: 30 wrong passwords sent through two processes are refused at the same
  * count as through one. `namespace` keeps each limiter's keys apart.
  */
-export class SharedRateCounters implements RateCounters {
+export class SharedRateCounters implements RateDecisions {
   constructor(
     private readonly counters: CounterStore,
     private readonly namespace: string,
   ) {}
+
+  async decide(rules: RateRule[]): Promise<{ wait: number; refusedBy: number | null }> {
+    const steps = rules.map(
+      ({ key, when, ...rule }): CounterStep => ({
+        ...rule,
+        key: this.namespace + key,
+        amount: 1,
+        ...(when ? { when: { key: this.namespace + when.key, isNew: when.isNew } } : {}),
+      }),
+    );
+    const decision = await this.counters.decide(steps);
+    if (decision.added || decision.refusedBy === undefined) return { wait: 0, refusedBy: null };
+    return {
+      wait: secondsUntil(decision.windows[decision.refusedBy]!.resetAt),
+      refusedBy: decision.refusedBy,
+    };
+  }
 
   async hit(key: string, max: number, windowMs: number, limit = max): Promise<number> {
     const window = await this.counters.add(this.namespace + key, 1, max, windowMs, limit);

@@ -6,6 +6,7 @@ import { buildApp } from '../app';
 import { hashPassword } from '../features/users/passwords';
 import type { UserDoc } from '../features/users/users.repository';
 import { loadConfig } from '../settings/config';
+import { ferretDbForFile } from '../test/ferretdb';
 import { openMongoStore } from './mongo/store';
 import { openEmbeddedStore } from './sqlite/store';
 import type { Store, StoredDoc } from './store';
@@ -108,6 +109,16 @@ function describeCopy(label: string, openTarget: () => Promise<Store>) {
 }
 
 describeCopy('embedded', async () => (await embedded()).store);
+
+// Into FerretDB, a real server (test/ferretdb.ts), a fresh database per test.
+const ferret = ferretDbForFile();
+if (ferret) {
+  describeCopy('MongoDB (FerretDB)', async () => {
+    const store = await openMongoStore(ferret.freshUri('copy_test'));
+    cleanups.push(() => store.close());
+    return store;
+  });
+}
 
 const uri = process.env.MONGODB_URI;
 if (uri) {

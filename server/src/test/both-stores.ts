@@ -1,34 +1,28 @@
 import { openStore } from '../store/open-store';
 import { openEmbeddedStore } from '../store/sqlite/store';
 import type { Store } from '../store/store';
-import { type MongoStandIn, startMongoStandIn } from './mongo-stand-in';
+import { ferretDbForFile } from './ferretdb';
 
 type OpenStore = (dataDir: string) => Promise<Store>;
 
 /**
  * The two stores a feature's tests run on, for `describe.each(stores)`: the embedded one, and
- * MongoDB through the official driver over the project's wire stand-in (a stand-in per store
- * opened, in database `database`). `closeStandIns` in an `afterAll` stops what was started.
+ * MongoDB through the official driver on FerretDB, a real server (test/ferretdb.ts), started for
+ * the calling test file (call this at its top level), a fresh database `database_<n>` per store
+ * opened. Without FerretDB the MongoDB leg is left out with a message (CI fails instead).
  */
 export function bothStores(database: string): {
   stores: Array<[string, OpenStore]>;
+  /** Nothing left to stop: the stores opened close with their tests, FerretDB after the file. */
   closeStandIns(): Promise<void>;
 } {
-  const standIns: MongoStandIn[] = [];
-  return {
-    stores: [
-      ['embedded store', openEmbeddedStore],
-      [
-        'MongoDB (wire stand-in)',
-        async (dataDir) => {
-          const standIn = await startMongoStandIn();
-          standIns.push(standIn);
-          return openStore({ dataDir, mongodbUri: standIn.uri(database) });
-        },
-      ],
-    ],
-    async closeStandIns() {
-      for (const standIn of standIns.splice(0)) await standIn.close();
-    },
-  };
+  const ferret = ferretDbForFile();
+  const stores: Array<[string, OpenStore]> = [['embedded store', openEmbeddedStore]];
+  if (ferret) {
+    stores.push([
+      'MongoDB (FerretDB)',
+      (dataDir) => openStore({ dataDir, mongodbUri: ferret.freshUri(database) }),
+    ]);
+  }
+  return { stores, closeStandIns: async () => {} };
 }

@@ -22,7 +22,7 @@ import { listenWire, type WireAnswer, type WireCommand } from './mongo-wire';
  * machines. It keeps databases in memory and answers the commands the product sends with the
  * reply shapes MongoDB documents for them (hello, buildInfo, serverStatus, listDatabases, dbStats,
  * listCollections, $collStats, listIndexes, find, count, countDocuments' aggregate, createIndexes,
- * insert, findAndModify, delete); anything else gets MongoDB's "no such command" error. Filters,
+ * insert, findAndModify, update by `_id` with upsert, delete); anything else gets MongoDB's "no such command" error. Filters,
  * sorts and updates follow mingo's implementation of MongoDB's query language: close enough to
  * exercise the driver and the adapter, but it is no proof of MongoDB's own semantics. Unique
  * indexes are enforced on insert and update, with MongoDB's E11000 error; a sparse one skips
@@ -200,6 +200,32 @@ export async function startMongoStandIn(options: StandInOptions = {}): Promise<M
           lastErrorObject: { n: 1, updatedExisting: true },
           ok: 1,
         };
+      }
+      case 'update': {
+        // One update per entry, without `multi` (the adapter's upserts of counters by `_id`).
+        const coll = created(String(document.update));
+        let n = 0;
+        let nModified = 0;
+        const upserted: Document[] = [];
+        for (const [index, { q, u, upsert }] of (
+          document.updates as Array<{ q: Document; u: Document; upsert?: boolean }>
+        ).entries()) {
+          const found = matching(coll.docs, q)[0];
+          const updated = structuredClone(found ?? (typeof q._id === 'string' ? { _id: q._id } : null));
+          if (!updated || (!found && !upsert)) continue;
+          update(updated, u);
+          const clash = duplicateOf(coll, updated, found);
+          if (clash) return { n, nModified, writeErrors: [{ index, ...clash }], ok: 1 };
+          if (found) {
+            coll.docs[coll.docs.indexOf(found)] = updated;
+            nModified += 1;
+          } else {
+            coll.docs.push(updated);
+            upserted.push({ index, _id: updated._id });
+          }
+          n += 1;
+        }
+        return { n, nModified, ...(upserted.length ? { upserted } : {}), ok: 1 };
       }
       case 'delete': {
         const coll = collection(String(document.delete));

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openMongoStore } from '../../store/mongo/store';
 import type { Store } from '../../store/store';
 import { adminApi } from '../../test/courses-kit';
-import { type MongoStandIn, startMongoStandIn } from '../../test/mongo-stand-in';
+import { ferretDbForFile } from '../../test/ferretdb';
 import { bearer, confirmed, createTestApp, createUser, readOutbox, type TestApp } from '../../test/test-app';
 import type { ActivityDoc } from '../activity/activity.repository';
 import type { UserDoc } from '../users/users.repository';
@@ -72,21 +72,14 @@ describe('GET /api/account/export', () => {
   });
 });
 
-/** Each store the site can run on: SQLite, and the MongoDB adapter over the real driver. */
+/** Each store the site can run on: SQLite, and the MongoDB adapter over the real driver (on FerretDB). */
+const ferret = ferretDbForFile();
 const STORES: Array<
   [string, Store['kind'], () => Promise<((dataDir: string) => Promise<Store>) | undefined>]
-> = [
-  ['SQLite', 'embedded', async () => undefined],
-  [
-    'MongoDB (the wire stand-in)',
-    'mongodb',
-    async () => {
-      const mongo: MongoStandIn = await startMongoStandIn();
-      cleanups.push(() => mongo.close());
-      return () => openMongoStore(mongo.uri('site'));
-    },
-  ],
-];
+> = [['SQLite', 'embedded', async () => undefined]];
+if (ferret) {
+  STORES.push(['MongoDB (FerretDB)', 'mongodb', async () => () => openMongoStore(ferret.freshUri('site'))]);
+}
 
 /** Ada's life on the site: her own changes, an administrator's, and a bystander's entries beside them. */
 async function adaOnTheSite(t: TestApp) {

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import { clientKey } from '../../lib/client-address';
-import { hashedKeyPart, type RateCounters } from '../../lib/rate-limiter';
+import { hashedKeyPart, type RateDecisions } from '../../lib/rate-limiter';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 const ONE_MINUTE = 60 * 1000;
@@ -78,12 +78,14 @@ function tooManyAttempts(reply: FastifyReply, wait: number, message = 'Too many 
  * forgot-password and every check of a signed-in member's current password (account changes)
  * count against the same budgets, so a stolen session cannot guess the password faster than the
  * sign-in form could. Over a budget: 429 with Retry-After. Keys name an e-mail by its hash
- * (hashedKeyPart), so a key's size does not depend on what a client sends.
+ * (hashedKeyPart), so a key's size does not depend on what a client sends. Each check is one
+ * decision of the store over every budget it reads and counts (`decide`), so requests at once
+ * (two tabs, a double click) are counted as if they came one after the other.
  */
 export class SignInLimiter {
   /** `counters` are the shared ones (SharedRateCounters): every try counts on every process at once. */
   constructor(
-    private readonly counters: RateCounters,
+    private readonly counters: RateDecisions,
     private readonly limits: AuthLimits = DEFAULT_AUTH_LIMITS,
   ) {}
 
@@ -96,15 +98,18 @@ export class SignInLimiter {
 
   /** New accounts: the address's share, then all addresses together. */
   async limitRegistration(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const share = `register:${clientKey(request.ip)}`;
-    const own = await this.counters.hit(share, this.limits.registrationsPerClient, ONE_MINUTE);
-    if (own > 0) throw tooManyAttempts(reply, own, 'Too many new accounts from your address.');
-    const wait = await this.counters.hit('register', this.limits.registrationsPerMinute, ONE_MINUTE);
-    if (wait > 0) {
-      // Refused for everyone: no account was made, so none comes off the address's share.
-      await this.counters.refund(share);
-      throw tooManyAttempts(reply, wait, 'Too many new accounts right now.');
-    }
+    const { registrationsPerClient, registrationsPerMinute } = this.limits;
+    const { wait, refusedBy } = await this.counters.decide([
+      { key: `register:${clientKey(request.ip)}`, max: registrationsPerClient, windowMs: ONE_MINUTE },
+      // Refused for everyone: then no account was made, and none comes off the address's share.
+      { key: 'register', max: registrationsPerMinute, windowMs: ONE_MINUTE },
+    ]);
+    if (wait > 0)
+      throw tooManyAttempts(
+        reply,
+        wait,
+        refusedBy === 0 ? 'Too many new accounts from your address.' : 'Too many new accounts right now.',
+      );
   }
 
   /**
@@ -118,18 +123,22 @@ export class SignInLimiter {
     email: string,
   ): Promise<PasswordTry> {
     await this.limitClient(request, reply, 'login');
+    const { perAccount, perAccountPerClient, emailsPerClient, windowMs } = this.limits;
     const client = clientKey(request.ip);
     const account = `login:${hashedKeyPart(email)}`;
     const pair = `${account}:${client}`;
     const emails = `emails:${client}`;
-    const [total, tried] = await Promise.all([this.counters.peek(account), this.counters.peek(pair)]);
-    if (total.count >= this.limits.perAccount && tried.count > 0) throw tooManyAttempts(reply, total.wait);
-    // The first try of this e-mail from this address: a new key in the store.
-    if (tried.count === 0) await this.limitNewEmail(reply, emails);
-    const wait = await this.counters.hit(pair, this.limits.perAccountPerClient, this.limits.windowMs);
-    if (wait > 0) throw tooManyAttempts(reply, wait);
-    // Counted whatever the total (compared above), kept with the limit it is compared to.
-    await this.counters.hit(account, Number.POSITIVE_INFINITY, this.limits.windowMs, this.limits.perAccount);
+    const firstTry = { key: pair, isNew: true };
+    const { wait, refusedBy } = await this.counters.decide([
+      // Past the account's budget, only an address that has not tried it yet may try (once).
+      { key: account, max: perAccount, windowMs, when: { key: pair, isNew: false } },
+      // The first try of this e-mail from this address: a new key in the store.
+      { key: emails, max: emailsPerClient, windowMs, when: firstTry },
+      { key: pair, max: perAccountPerClient, windowMs },
+      // A first try counts on the account whatever its total, kept with the limit it is compared to.
+      { key: account, max: Number.POSITIVE_INFINITY, windowMs, limit: perAccount, when: firstTry },
+    ]);
+    if (wait > 0) throw refusedBy === 1 ? tooManyEmails(reply, wait) : tooManyAttempts(reply, wait);
     return { account, pair, emails };
   }
 
@@ -149,12 +158,14 @@ export class SignInLimiter {
   /** Reset mails: per address, and per e-mail (each one lands in that inbox). */
   async limitReset(request: FastifyRequest, reply: FastifyReply, email: string): Promise<void> {
     await this.limitClient(request, reply, 'forgot');
+    const { emailsPerClient, resetsPerEmail, windowMs } = this.limits;
     const key = `forgot:${hashedKeyPart(email)}`;
-    // An e-mail nobody asked a reset for in this window: a new key in the store.
-    if ((await this.counters.peek(key)).count === 0)
-      await this.limitNewEmail(reply, `emails:${clientKey(request.ip)}`);
-    const wait = await this.counters.hit(key, this.limits.resetsPerEmail, this.limits.windowMs);
-    if (wait > 0) throw tooManyAttempts(reply, wait);
+    const { wait, refusedBy } = await this.counters.decide([
+      // An e-mail nobody asked a reset for in this window: a new key in the store.
+      { key: `emails:${clientKey(request.ip)}`, max: emailsPerClient, windowMs, when: { key, isNew: true } },
+      { key, max: resetsPerEmail, windowMs },
+    ]);
+    if (wait > 0) throw refusedBy === 0 ? tooManyEmails(reply, wait) : tooManyAttempts(reply, wait);
   }
 
   /**
@@ -164,23 +175,15 @@ export class SignInLimiter {
    */
   async limitEmailChange(reply: FastifyReply, userId: string, to: string): Promise<void> {
     const { emailChangesPerAccount, emailChangesPerAddress, windowMs } = this.limits;
-    const account = `email-change:account:${userId}`;
-    const accountWait = await this.counters.hit(account, emailChangesPerAccount, windowMs);
-    if (accountWait > 0) throw tooManyAttempts(reply, accountWait, TOO_MANY_EMAIL_CHANGES);
-    const addressWait = await this.counters.hit(
-      `email-change:to:${hashedKeyPart(to)}`,
-      emailChangesPerAddress,
-      windowMs,
-    );
-    if (addressWait === 0) return;
-    await this.counters.refund(account);
-    throw tooManyAttempts(reply, addressWait, TOO_MANY_EMAIL_CHANGES);
+    const { wait } = await this.counters.decide([
+      { key: `email-change:account:${userId}`, max: emailChangesPerAccount, windowMs },
+      { key: `email-change:to:${hashedKeyPart(to)}`, max: emailChangesPerAddress, windowMs },
+    ]);
+    if (wait > 0) throw tooManyAttempts(reply, wait, TOO_MANY_EMAIL_CHANGES);
   }
+}
 
-  /** One more e-mail brought into the counters by an address (see AuthLimits.emailsPerClient). */
-  private async limitNewEmail(reply: FastifyReply, emails: string): Promise<void> {
-    const wait = await this.counters.hit(emails, this.limits.emailsPerClient, this.limits.windowMs);
-    if (wait > 0)
-      throw tooManyAttempts(reply, wait, 'Too many different e-mail addresses from your address.');
-  }
+/** Over the e-mails one address may bring into the counters (see AuthLimits.emailsPerClient). */
+function tooManyEmails(reply: FastifyReply, wait: number): AppError {
+  return tooManyAttempts(reply, wait, 'Too many different e-mail addresses from your address.');
 }

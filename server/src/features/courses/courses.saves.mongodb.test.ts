@@ -2,24 +2,18 @@ import type { AdminCourseRow, LessonView, PositionResult } from '@common/schemas
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../store/open-store';
 import { type BuiltCourse, buildCourse, member } from '../../test/courses-kit';
-import { type MongoStandIn, startMongoStandIn } from '../../test/mongo-stand-in';
+import { ferretDbForFile } from '../../test/ferretdb';
 import { bearer, createTestApp, type TestApp } from '../../test/test-app';
 import { ProgressRepository } from './progress/progress.repository';
 
-const standIns: MongoStandIn[] = [];
-const STORES: Array<[string, Parameters<typeof createTestApp>[1]]> = [
-  ['embedded store', {}],
-  [
-    'MongoDB (wire stand-in)',
-    {
-      openStore: async (dataDir) => {
-        const standIn = await startMongoStandIn();
-        standIns.push(standIn);
-        return openStore({ dataDir, mongodbUri: standIn.uri('courses-saves') });
-      },
-    },
-  ],
-];
+const ferret = ferretDbForFile();
+const STORES: Array<[string, Parameters<typeof createTestApp>[1]]> = [['embedded store', {}]];
+if (ferret) {
+  STORES.push([
+    'MongoDB (FerretDB)',
+    { openStore: (dataDir) => openStore({ dataDir, mongodbUri: ferret.freshUri('courses-saves') }) },
+  ]);
+}
 
 /**
  * A playing lesson's position saves are one write each, with no read first (see
@@ -38,7 +32,6 @@ describe.each(STORES)('position saves arriving together, on the %s', (_store, op
   }, 60_000);
   afterAll(async () => {
     await t?.close();
-    for (const standIn of standIns.splice(0)) await standIn.close();
   });
 
   const call = async <T>(token: string, method: 'GET' | 'POST', url: string, payload?: unknown) => {

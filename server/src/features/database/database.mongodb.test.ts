@@ -1,28 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACTED } from '../../lib/redact';
 import { openMongoStore } from '../../store/mongo/store';
-import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
+import { ferretDbForFile } from '../../test/ferretdb';
+import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
 
 /**
- * The database panel's smoke test on a real MongoDB server. No MongoDB can be installed on the
- * project's machines, so it runs wherever MONGODB_URI is set, in a fresh database on that server:
+ * The database panel's smoke test on a real server: FerretDB (test/ferretdb.ts) in every run, and
+ * MongoDB itself wherever MONGODB_URI is set, in a fresh database on that server:
  * MONGODB_URI=mongodb://127.0.0.1:27017/anything npm run test:mongodb
  */
-const uri = process.env.MONGODB_URI;
+const ferret = ferretDbForFile();
+if (ferret) describePanel('FerretDB', () => ferret.server().uri('anything'));
 
-if (!uri) {
-  describe('database panel on a real MongoDB', () => {
+const uri = process.env.MONGODB_URI;
+if (uri) describePanel('MongoDB (MONGODB_URI)', () => uri);
+else {
+  describe('database panel on MongoDB itself', () => {
     it.skip('runs only when MONGODB_URI is set', () => {});
   });
-} else {
-  describe('database panel on a real MongoDB', () => {
+}
+
+function describePanel(label: string, serverUri: () => string) {
+  describe(`database panel on a real server: ${label}`, () => {
     const database = `panel_smoke_${Date.now()}`;
-    const url = new URL(uri);
-    url.pathname = `/${database}`;
+    let url: URL;
     let t: TestApp;
     let token: string;
 
     beforeAll(async () => {
+      url = new URL(serverUri());
+      url.pathname = `/${database}`;
       t = await createTestApp({}, { openStore: () => openMongoStore(url.toString()) });
       token = (await createUser(t, { role: 'admin' })).token;
       await createUser(t);
@@ -67,7 +74,8 @@ if (!uri) {
       const answer = await t.app.inject({
         method: 'POST',
         url: '/api/admin/mongodb/test',
-        headers: bearer(token),
+        // Test Connection asks for the administrator's password again (see docs/database.md).
+        headers: await confirmed(t, token),
         payload: {
           host: url.hostname,
           port: Number(url.port || 27017),
@@ -77,7 +85,7 @@ if (!uri) {
           password: decodeURIComponent(url.password),
         },
       });
-      expect(answer.json()).toMatchObject({
+      expect(answer.json(), answer.body).toMatchObject({
         success: true,
         connected: true,
         stats: { collections: expect.any(Number) },

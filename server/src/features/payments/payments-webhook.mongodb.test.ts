@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PUBLIC_BODY_LIMIT } from '../../http/body-limit';
 import { openStore as openChosenStore } from '../../store/open-store';
-import { type MongoStandIn, startMongoStandIn } from '../../test/mongo-stand-in';
+import type { Store } from '../../store/store';
+import { ferretDbForFile } from '../../test/ferretdb';
 import {
   checkoutCompleted,
   invoiceEvent,
@@ -22,33 +23,29 @@ import type { UserDoc } from '../users/users.repository';
 import { WEBHOOK_BODY_LIMIT } from './payments.routes';
 
 let stripe: StripeStandIn;
-let mongo: MongoStandIn;
+const ferret = ferretDbForFile();
 let t: TestApp;
-let databases = 0;
 
 beforeAll(async () => {
   stripe = await startStripeStandIn();
   stripe.prices.set('price_monthly', stripePrice('price_monthly'));
-  mongo = await startMongoStandIn();
 });
 afterAll(async () => {
   await stripe.close();
-  await mongo.close();
 });
 afterEach(() => t.close());
 
-/** Billing data and handled events on both stores: the embedded one, and MongoDB over the wire (the stand-in). */
-const STORES = [
+/** Billing data and handled events on both stores: the embedded one, and MongoDB (on FerretDB). */
+const STORES: Array<{ name: string; openStore?: (dataDir: string) => Promise<Store> }> = [
   { name: 'embedded store', openStore: undefined },
-  {
-    name: 'MongoDB',
-    // Through the store chooser, as a start with MONGODB_URI does: no adapter file is named here.
-    openStore: (dataDir: string) => {
-      databases += 1;
-      return openChosenStore({ mongodbUri: mongo.uri(`payments-${databases}`), dataDir });
-    },
-  },
 ];
+if (ferret) {
+  STORES.push({
+    name: 'MongoDB (FerretDB)',
+    // Through the store chooser, as a start with MONGODB_URI does: no adapter file is named here.
+    openStore: (dataDir) => openChosenStore({ mongodbUri: ferret.freshUri('payments'), dataDir }),
+  });
+}
 
 const deliver = (event: StripeEventFixture, options: Parameters<typeof signed>[1] = {}) => {
   const { payload, header } = signed(event, options);

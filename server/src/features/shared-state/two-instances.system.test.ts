@@ -1,18 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confirmPassword, signIn } from '../../../../bench/support/product';
 import { startTwoInstances, type TwoInstances } from '../../../../bench/support/two-instances';
+import { ferretDbForFile } from '../../test/ferretdb';
 import { fixtures, multipart } from '../../test/media-fixtures';
-import { startMongoStandIn } from '../../test/mongo-stand-in';
 import { nginxForTests } from '../../test/real-nginx';
 import { readOutbox } from '../../test/test-app';
 
 /**
  * Two machines serving one site (docs/processes.md, "Several machines"): two `npm start` instances, each
  * with its own DATA_DIR and port, on one MongoDB, one media folder and one JWT_SECRET, behind the
- * nginx that instance A manages, with both addresses as its proxy targets. Runs on the project's
- * MongoDB stand-in, and on a real MongoDB wherever MONGODB_URI is set.
+ * nginx that instance A manages, with both addresses as its proxy targets. Runs on FerretDB, a
+ * real server (test/ferretdb.ts), and on MongoDB itself wherever MONGODB_URI is set.
  */
 const nginxBinary = await nginxForTests();
+const ferret = ferretDbForFile();
 const ADMIN = { email: 'owner@example.com', password: 'owner-password-1' };
 /** Every instance of one site is given the same secret (docs/processes.md, "Several machines"). */
 const JWT_SECRET = 'two-instances-test-secret-0123456789abcdefghijkl';
@@ -22,9 +23,9 @@ interface Database {
   close(): Promise<void>;
 }
 
-async function standIn(): Promise<Database> {
-  const server = await startMongoStandIn();
-  return { uri: server.uri('members'), close: () => server.close() };
+/** A fresh database on the file's FerretDB (stopped with the file). */
+async function onFerretDb(): Promise<Database> {
+  return { uri: ferret!.freshUri('members'), close: async () => {} };
 }
 
 /** A fresh database on the real server named by MONGODB_URI. */
@@ -219,6 +220,48 @@ function twoInstances(label: string, open: (() => Promise<Database>) | null, ski
       expect(JSON.stringify(after.json)).toContain(`"cycleTime":${cycleTime}`);
     });
 
+    it('two administrators demoting each other at once through the two instances leave one (the lease)', async () => {
+      const second = { name: 'Second', email: 'second-admin@example.com', password: 'second-password-1' };
+      const registered = await call(site.a.url, 'POST', '/api/auth/register', { body: second });
+      expect(registered.status, JSON.stringify(registered.json)).toBe(201);
+      const idOf = async (token: string) =>
+        ((await call(site.a.url, 'GET', '/api/auth/me', { token })).json.data as { _id: string })._id;
+      const secondId = await idOf(registered.json.token as string);
+      const ownerId = await idOf(site.admin);
+      // Every password check from this address counts against its sign-in budget: each session
+      // is signed in again only once its owner was demoted (a demotion ends their sessions).
+      const sessionOf = async (url: string, who: { email: string; password: string }) => {
+        const token = await signIn(url, who);
+        return { url, token, proof: await confirmPassword(url, token, who.password) };
+      };
+      type Session = Awaited<ReturnType<typeof sessionOf>>;
+      const setRole = (by: Session, id: string, role: string) =>
+        call(by.url, 'PUT', `/api/admin/users/${id}`, { token: by.token, proof: by.proof, body: { role } });
+      const owner = await sessionOf(site.a.url, ADMIN);
+      expect((await setRole(owner, secondId, 'admin')).status).toBe(200);
+      const sessions = { owner, second: await sessionOf(site.b.url, second) };
+      for (let round = 0; round < 3; round += 1) {
+        const answers = await Promise.all([
+          setRole(sessions.owner, secondId, 'user'),
+          setRole(sessions.second, ownerId, 'user'),
+        ]);
+        const statuses = answers.map((answer) => answer.status);
+        // One demotion goes through; the other is refused (409: the last administrator, or 401/403:
+        // its author was demoted first). Never both: that would leave the site without one.
+        expect(
+          statuses.filter((status) => status === 200),
+          `round ${round}: ${statuses}`,
+        ).toHaveLength(1);
+        if (statuses[0] === 200) {
+          expect((await setRole(sessions.owner, secondId, 'admin')).status).toBe(200);
+          sessions.second = await sessionOf(site.b.url, second);
+        } else {
+          expect((await setRole(sessions.second, ownerId, 'admin')).status).toBe(200);
+          sessions.owner = await sessionOf(site.a.url, ADMIN);
+        }
+      }
+    });
+
     it('loses no request through nginx while one instance stops (SIGTERM) or dies (SIGKILL)', async () => {
       const stopped = await stream(site.nginx, async () => {
         await pause(500);
@@ -248,7 +291,7 @@ function twoInstances(label: string, open: (() => Promise<Database>) | null, ski
   }
 }
 
-twoInstances('two npm start instances on the MongoDB stand-in behind nginx', standIn);
+twoInstances('two npm start instances on FerretDB behind nginx', ferret ? onFerretDb : null);
 
 const realUri = process.env.MONGODB_URI;
 twoInstances(

@@ -18,6 +18,24 @@ import { WriteGate } from '../write-gate';
 import { COUNTERS_COLLECTION, mongoCounters } from './counters';
 import { loadMongoDriver } from './driver';
 import { mongoInspector } from './inspector';
+import { type DocumentLocks, documentLocks, LOCKS_COLLECTION } from './locks';
+
+/** The adapter's own collections (see counters.ts, locks.ts): not the site's data to copy. */
+const OWN_COLLECTIONS = new Set([COUNTERS_COLLECTION, LOCKS_COLLECTION]);
+/** Times an update on FerretDB looks for its document again when it changed before it was locked. */
+const UPDATE_ATTEMPTS = 10;
+
+/**
+ * Whether the server updates a document atomically. MongoDB does. FerretDB (its `buildInfo` names
+ * its version; v1.24.2 checked) reads the document, applies the update and writes the whole
+ * document back by `_id`, with nothing to stop another write in between: two compare-and-sets
+ * on one document both win, and one of two increments is lost. There the adapter holds the
+ * document's lock (locks.ts) for each update and delete.
+ */
+async function updatesAreAtomic(db: Db): Promise<boolean> {
+  const build = await db.admin().command({ buildInfo: 1 });
+  return build.ferretdbVersion === undefined;
+}
 
 /** MongoDB through the official driver. The database is the one named in the URI. */
 export async function openMongoStore(uri: string): Promise<Store> {
@@ -25,20 +43,24 @@ export async function openMongoStore(uri: string): Promise<Store> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000 });
   await client.connect();
   const db = client.db();
+  const atomic = await updatesAreAtomic(db).catch(async (error: unknown) => {
+    await client.close();
+    throw error;
+  });
   const gate = new WriteGate();
   const inspector = mongoInspector(uri);
-  const counters = mongoCounters(db);
+  const locks = documentLocks(db);
+  const counters = mongoCounters(db, locks, { atomicDeletes: atomic });
   return {
     kind: 'mongodb',
     collection<T extends StoredDoc>(name: string): Collection<T> {
-      return new MongoCollection<T>(db, name, gate);
+      return new MongoCollection<T>(db, name, gate, atomic ? null : locks);
     },
     async collectionNames() {
       const list = await db.listCollections({ type: 'collection' }, { nameOnly: true }).toArray();
-      // The counters are the adapter's own (see counters.ts): not the site's data to copy.
       return list
         .map((c) => c.name)
-        .filter((name) => name !== COUNTERS_COLLECTION)
+        .filter((name) => !OWN_COLLECTIONS.has(name))
         .sort();
     },
     inspector,
@@ -57,8 +79,10 @@ class MongoCollection<T extends StoredDoc> implements Collection<T> {
 
   constructor(
     db: Db,
-    name: string,
+    private readonly name: string,
     private readonly gate: WriteGate,
+    /** Set where the server's own updates are not atomic (FerretDB): each update and delete holds the document's lock. */
+    private readonly locks: DocumentLocks | null,
   ) {
     // Ids are strings made by newId(), so the driver's ObjectId typing does not apply here.
     this.c = db.collection<Document & { _id: string }>(name);
@@ -122,14 +146,32 @@ class MongoCollection<T extends StoredDoc> implements Collection<T> {
     const { set, unset } = splitChanges(changes as Record<string, unknown>);
     const update: Document = { $set: { ...set, updatedAt: new Date() } };
     if (Object.keys(unset).length) update.$unset = unset;
-    const result = await this.write(() =>
-      this.c.findOneAndUpdate(mongoFilter(filter), update, { returnDocument: 'after' }),
-    );
-    return (result as T | null) ?? null;
+    const query = mongoFilter(filter);
+    const apply = async (matching: Filter) =>
+      ((await this.write(() =>
+        this.c.findOneAndUpdate(matching, update, { returnDocument: 'after' }),
+      )) as T | null) ?? null;
+    const locks = this.locks;
+    if (!locks) return apply(query);
+    // The document the filter finds, updated under its lock if it still matches; else found again.
+    for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+      const found = await this.c.findOne(query, { projection: { _id: 1 } });
+      if (!found) return null;
+      const updated = await locks.holding([this.lockName(found._id)], () =>
+        apply({ $and: [query, { _id: found._id }] }),
+      );
+      if (updated) return updated;
+    }
+    return null;
   }
 
   async deleteById(id: string): Promise<boolean> {
-    return (await this.write(() => this.c.deleteOne({ _id: id }))).deletedCount === 1;
+    const remove = async () => (await this.write(() => this.c.deleteOne({ _id: id }))).deletedCount === 1;
+    return this.locks ? this.locks.holding([this.lockName(id)], remove) : remove();
+  }
+
+  private lockName(id: string): string {
+    return `doc:${this.name}:${id}`;
   }
 
   async ensureIndex(index: IndexSpec): Promise<void> {
@@ -147,7 +189,11 @@ async function translate<R>(write: () => Promise<R>): Promise<R> {
   } catch (error) {
     // The driver is loaded by now: this store was opened with it.
     const { MongoServerError } = await loadMongoDriver();
-    if (error instanceof MongoServerError && error.code === 11000) {
+    // FerretDB answers a unique index's refusal of an update with its SQLite error (code 1).
+    if (
+      error instanceof MongoServerError &&
+      (error.code === 11000 || (error.code === 1 && /UNIQUE constraint failed/.test(error.message)))
+    ) {
       throw new DuplicateKeyError(Object.keys(error.keyPattern ?? {})[0]);
     }
     throw error;

@@ -1,6 +1,14 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { type CounterAdded, type CounterStore, MAX_COUNTERS, SWEEP_EVERY_MS } from '../counters';
+import {
+  addByDecision,
+  type CounterStep,
+  type CounterStore,
+  decideSteps,
+  MAX_COUNTERS,
+  type StoredWindow,
+  SWEEP_EVERY_MS,
+} from '../counters';
 import { storeFault } from './faults';
 
 /** The embedded store's counters: their own file beside the data, DATA_DIR/db/counters.sqlite. */
@@ -10,15 +18,16 @@ const BUSY_TIMEOUT_MS = 5000;
 interface Row {
   count: number;
   reset_at: number;
+  lim: number;
 }
 
 /**
  * Rate-limit counters in a SQLite file of their own, shared by every process of the machine.
  * WAL with synchronous=OFF: a commit is not flushed to disk, so counting a request costs no
  * fsync (the site's data keeps synchronous=FULL in site.sqlite). A power cut may lose the last
- * counts, which only gives clients a fresh window; the file itself stays consistent. Each add is
- * one IMMEDIATE transaction: it takes the file's write lock before reading, so the read and the
- * write of two processes never interleave.
+ * counts, which only gives clients a fresh window; the file itself stays consistent. Each decision
+ * is one IMMEDIATE transaction: it takes the file's write lock before reading its keys, so the
+ * reads and writes of two processes never interleave.
  */
 export function openSqliteCounters(dir: string): CounterStore & { close(): void } {
   const db = new Database(path.join(dir, COUNTERS_FILE));
@@ -36,8 +45,7 @@ export function openSqliteCounters(dir: string): CounterStore & { close(): void 
     if (!columns.some((column) => column.name === 'lim'))
       db.exec('ALTER TABLE counters ADD COLUMN lim REAL NOT NULL DEFAULT 0');
   }).immediate();
-  const select = db.prepare<[string], Row>('SELECT count, reset_at FROM counters WHERE key = ?');
-  const update = db.prepare('UPDATE counters SET count = ? WHERE key = ?');
+  const select = db.prepare<[string], Row>('SELECT count, reset_at, lim FROM counters WHERE key = ?');
   const replace = db.prepare(
     'INSERT OR REPLACE INTO counters (key, count, reset_at, lim) VALUES (?, ?, ?, ?)',
   );
@@ -49,22 +57,20 @@ export function openSqliteCounters(dir: string): CounterStore & { close(): void 
     'DELETE FROM counters WHERE key IN (SELECT key FROM counters WHERE count < lim ORDER BY reset_at LIMIT ?)',
   );
 
-  const add = db.transaction(
-    (key: string, amount: number, max: number, windowMs: number, limit: number): CounterAdded => {
-      const now = Date.now();
+  const decide = db.transaction((steps: CounterStep[]) => {
+    const now = Date.now();
+    const before = new Map<string, StoredWindow>();
+    for (const key of new Set(
+      steps.flatMap((step) => (step.when ? [step.key, step.when.key] : [step.key])),
+    )) {
       const row = select.get(key);
-      if (row && row.reset_at > now) {
-        const next = row.count + amount;
-        if (next > max) return { count: row.count, resetAt: row.reset_at, added: false };
-        update.run(Math.max(0, next), key);
-        return { count: Math.max(0, next), resetAt: row.reset_at, added: true };
-      }
-      if (amount <= 0) return { count: 0, resetAt: now, added: true };
-      if (amount > max) return { count: 0, resetAt: now + windowMs, added: false };
-      replace.run(key, amount, now + windowMs, limit);
-      return { count: amount, resetAt: now + windowMs, added: true };
-    },
-  );
+      if (row && row.reset_at > now)
+        before.set(key, { count: row.count, resetAt: row.reset_at, limit: row.lim });
+    }
+    const { decision, changed } = decideSteps(steps, before, now);
+    for (const [key, window] of changed) replace.run(key, window.count, window.resetAt, window.limit);
+    return decision;
+  });
   const sweep = db.transaction((maxKeys: number) => {
     removeEnded.run(Date.now());
     const excess = (total.get()?.n ?? 0) - maxKeys;
@@ -81,9 +87,10 @@ export function openSqliteCounters(dir: string): CounterStore & { close(): void 
   const timer = setInterval(() => void run(() => sweep(MAX_COUNTERS)).catch(() => undefined), SWEEP_EVERY_MS);
   timer.unref();
 
-  return {
+  const counters: CounterStore & { close(): void } = {
+    decide: (steps) => run(() => decide.immediate(steps)),
     add: (key, amount, max, windowMs, limit = max) =>
-      run(() => add.immediate(key, amount, max, windowMs, limit)),
+      addByDecision(counters, key, amount, max, windowMs, limit),
     get: (key) =>
       run(() => {
         const row = select.get(key);
@@ -96,4 +103,5 @@ export function openSqliteCounters(dir: string): CounterStore & { close(): void 
       db.close();
     },
   };
+  return counters;
 }
