@@ -97,8 +97,8 @@ function isOwnPath(src: string): boolean {
  * Lessons are read as the HTML saved with them.
  */
 export async function renderMarkdown(markdown: string): Promise<string> {
-  const render = await (pipeline ??= loadPipeline());
-  return render(markdown);
+  pipeline ??= loadPipeline();
+  return (await pipeline)(markdown);
 }
 
 let pipeline: Promise<(markdown: string) => string> | undefined;
