@@ -88,7 +88,7 @@ export async function buildServer() {
 
 /** Every character outside ASCII as a \u escape. */
 function toAscii(code) {
-  return code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return code.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
