@@ -207,7 +207,7 @@ export async function addDemoCourses(store: Store): Promise<number> {
           downloads: [],
           rev: 0,
         });
-        await repository.saveBody(row._id, lesson.text, renderMarkdown(lesson.text));
+        await repository.saveBody(row._id, lesson.text, await renderMarkdown(lesson.text));
       }
     }
     added += 1;

@@ -53,6 +53,13 @@ export interface IndexSpec {
    * of that order (the field first, then `_id`, unfiltered) without reading every entry before it.
    */
   paged?: boolean;
+  /**
+   * Most documents lack the field (a member's billing): the embedded store leaves them out of the
+   * index and of the kept counts, so a bulk insert of such documents writes nothing for it. Only
+   * lookups of a value (`field: value`, `$in`) use such an index; it cannot be `paged`. Applied
+   * when the index is made (an index made before stays whole); MongoDB's index stays as it is.
+   */
+  sparse?: boolean;
 }
 
 export interface Collection<T extends StoredDoc> {

@@ -127,14 +127,14 @@ function problemsIn(html: string): string[] {
 }
 
 describe('lesson Markdown is rendered safe (OWASP XSS filter evasion vectors)', () => {
-  it.each(VECTORS)('%s', (_name, markdown) => {
-    const html = renderMarkdown(markdown);
+  it.each(VECTORS)('%s', async (_name, markdown) => {
+    const html = await renderMarkdown(markdown);
     expect(problemsIn(html), html).toEqual([]);
     expect(html).not.toMatch(/<script/i);
   });
 
-  it('keeps what a lesson needs: headings, emphasis, lists, links, code, tables and the site’s pictures', () => {
-    const html = renderMarkdown(
+  it('keeps what a lesson needs: headings, emphasis, lists, links, code, tables and the site’s pictures', async () => {
+    const html = await renderMarkdown(
       [
         '# Week one',
         '',
@@ -165,7 +165,7 @@ describe('lesson Markdown is rendered safe (OWASP XSS filter evasion vectors)', 
     expect(html).toContain('<code class="language-js">const x = 1 &lt; 2;');
   });
 
-  it('drops pictures from other sites (the page would refuse them anyway)', () => {
-    expect(renderMarkdown('![x](https://tracker.example/pixel.gif)')).toBe('<p></p>');
+  it('drops pictures from other sites (the page would refuse them anyway)', async () => {
+    expect(await renderMarkdown('![x](https://tracker.example/pixel.gif)')).toBe('<p></p>');
   });
 });

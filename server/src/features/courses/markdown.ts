@@ -1,16 +1,5 @@
-import { Marked } from 'marked';
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
 import { escapeHtml } from '../../lib/escape-html';
-
-const marked = new Marked({
-  gfm: true,
-  breaks: false,
-  async: false,
-  // The lesson's title is the page's one h1: the text's own headings start a level below.
-  walkTokens(token) {
-    if (token.type === 'heading') token.depth = Math.min(6, token.depth + 1);
-  },
-});
 
 /**
  * What survives: text formatting, headings, lists, quotes, code, tables, links and pictures.
@@ -101,10 +90,31 @@ function isOwnPath(src: string): boolean {
   return /^\/(?!\/)/.test(src) && !/[\\\s]/.test(src);
 }
 
-/** Markdown to HTML that is safe to put in a page as it is (marked, then sanitize-html). */
-export function renderMarkdown(markdown: string): string {
-  const html = marked.parse(markdown) as string;
-  return sanitizeHtml(html, RULES).trim();
+/**
+ * Markdown to HTML that is safe to put in a page as it is (marked, then sanitize-html). Both
+ * packages load with the first lesson rendered (a save or a preview), not when the server starts:
+ * together about 18 MB of every server process, and most never render one (docs/performance.md).
+ * Lessons are read as the HTML saved with them.
+ */
+export async function renderMarkdown(markdown: string): Promise<string> {
+  pipeline ??= loadPipeline();
+  return (await pipeline)(markdown);
+}
+
+let pipeline: Promise<(markdown: string) => string> | undefined;
+
+async function loadPipeline(): Promise<(markdown: string) => string> {
+  const [{ Marked }, { default: sanitize }] = await Promise.all([import('marked'), import('sanitize-html')]);
+  const marked = new Marked({
+    gfm: true,
+    breaks: false,
+    async: false,
+    // The lesson's title is the page's one h1: the text's own headings start a level below.
+    walkTokens(token) {
+      if (token.type === 'heading') token.depth = Math.min(6, token.depth + 1);
+    },
+  });
+  return (markdown) => sanitize(marked.parse(markdown) as string, RULES).trim();
 }
 
 /** A lesson picture's width: the text column beside the outline (at most about 800 px), or the screen. */

@@ -20,7 +20,7 @@ export interface PaymentProvider {
    * Checks an event's signature over its raw body (and its age), and reads it. Throws
    * InvalidEventError when the signature, the age or the body is wrong.
    */
-  verifyEvent(payload: Buffer, signature: string | undefined): PaymentEvent;
+  verifyEvent(payload: Buffer, signature: string | undefined): Promise<PaymentEvent>;
   /** The subscription as it is now at the provider; null when the provider has no such subscription. */
   readSubscription(id: string): Promise<SubscriptionState | null>;
   /**

@@ -66,7 +66,7 @@ export class PaymentsWebhook {
       throw new AppError('UNAVAILABLE', 'Payments are not set up on this site yet.');
     let event: PaymentEvent;
     try {
-      event = provider.verifyEvent(payload, signature);
+      event = await provider.verifyEvent(payload, signature);
     } catch (error) {
       if (error instanceof InvalidEventError) throw new AppError('VALIDATION', error.message);
       throw error;

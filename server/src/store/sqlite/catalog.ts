@@ -136,6 +136,8 @@ export class Catalog {
       known.paged === wanted.paged
     )
       return;
+    // Sparse is how a new index is made, not a property kept with it; a sort order's index is whole.
+    const sparse = Boolean(spec.sparse) && !known && !wanted.paged && !wanted.unique;
     const t = ident(name);
     const expr = fieldSql(field);
     const of = (row: string) => fieldSql(field, row);
@@ -147,12 +149,15 @@ export class Catalog {
         this.db.exec(`CREATE UNIQUE INDEX ${ident(`${name}$${field}`)} ON ${t} (${expr})`);
       } else if (!known) {
         // The id makes each key unique, so a sort with the id as tie-breaker reads the index in order.
-        this.db.exec(`CREATE INDEX IF NOT EXISTS ${ident(`${name}$${field}`)} ON ${t} (${expr}, id)`);
+        this.db.exec(
+          `CREATE INDEX IF NOT EXISTS ${ident(`${name}$${field}`)} ON ${t} (${expr}, id)${sparse ? ` WHERE ${expr} IS NOT NULL` : ''}`,
+        );
       }
       if (wanted.counted && !known?.counted) {
+        // A sparse field's documents without it are not counted (only a value's count is read).
         this.db.exec(`
-          INSERT INTO "$tallies" SELECT ${me}, ${f}, json_quote(${expr}), count(*) FROM ${t} WHERE true GROUP BY 3;
-          CREATE TRIGGER ${ident(`${name}$${field}$tally+`)} AFTER INSERT ON ${t} BEGIN
+          INSERT INTO "$tallies" SELECT ${me}, ${f}, json_quote(${expr}), count(*) FROM ${t} WHERE ${sparse ? `${expr} IS NOT NULL` : 'true'} GROUP BY 3;
+          CREATE TRIGGER ${ident(`${name}$${field}$tally+`)} AFTER INSERT ON ${t}${sparse ? ` WHEN ${of('NEW')} IS NOT NULL` : ''} BEGIN
             INSERT INTO "$tallies" VALUES (${me}, ${f}, json_quote(${of('NEW')}), 1)
               ON CONFLICT DO UPDATE SET n = n + 1;
           END;

@@ -90,7 +90,7 @@ export function courseAdminRoutes(
     // The editor's live preview: the very rules a lesson is saved with.
     app.post<{ Reply: DataAnswer<{ html: string }> }>('/markdown-preview', async (request) => {
       const { markdown } = parseInput(markdownPreviewBody, request.body);
-      return ok({ html: renderMarkdown(markdown) });
+      return ok({ html: await renderMarkdown(markdown) });
     });
 
     app.get<{ Reply: DataAnswer<AdminCourse> }>('/:id', async (request) =>

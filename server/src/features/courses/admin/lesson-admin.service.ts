@@ -56,7 +56,8 @@ export class LessonAdminService {
     const before = await this.view(lesson);
     const { markdown, ...fields } = body;
     // Rendered once here, so that every reader gets the stored, sanitised HTML.
-    if (markdown !== undefined) await this.courses.saveBody(lessonId, markdown, renderMarkdown(markdown));
+    if (markdown !== undefined)
+      await this.courses.saveBody(lessonId, markdown, await renderMarkdown(markdown));
     const updated = Object.keys(fields).length ? await this.courses.updateLesson(lessonId, fields) : lesson;
     if (body.durationMinutes !== undefined) await this.refreshTotals(courseId);
     return { before, after: await this.view(updated ?? lesson) };

@@ -1,15 +1,30 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { ProviderError } from '../payment-provider';
+import { loadedStripePackage } from './package';
 
 /* Stripe's refusals and failures, in plain words the owner and the member can act on. */
+
+type StripeErrorClass =
+  | 'StripeAuthenticationError'
+  | 'StripePermissionError'
+  | 'StripeConnectionError'
+  | 'StripeRateLimitError'
+  | 'StripeInvalidRequestError'
+  | 'StripeSignatureVerificationError';
+
+/** `error instanceof Stripe.errors[name]`, without loading the package for it (package.ts). */
+export function isStripeError(error: unknown, name: StripeErrorClass): boolean {
+  const stripe = loadedStripePackage();
+  return stripe !== undefined && error instanceof stripe.errors[name];
+}
 
 export const errorOf = (error: unknown) => error as Partial<Stripe.errors.StripeError> | undefined;
 export const isMissing = (error: unknown) =>
   errorOf(error)?.statusCode === 404 || errorOf(error)?.code === 'resource_missing';
 export const isAuthentication = (error: unknown) =>
-  error instanceof Stripe.errors.StripeAuthenticationError || errorOf(error)?.statusCode === 401;
+  isStripeError(error, 'StripeAuthenticationError') || errorOf(error)?.statusCode === 401;
 export const isPermission = (error: unknown) =>
-  error instanceof Stripe.errors.StripePermissionError || errorOf(error)?.statusCode === 403;
+  isStripeError(error, 'StripePermissionError') || errorOf(error)?.statusCode === 403;
 
 export function keyProblem(error: unknown): string {
   if (isAuthentication(error))
@@ -27,7 +42,7 @@ export function providerError(error: unknown): ProviderError {
   if (error instanceof ProviderError) return error;
   const e = errorOf(error);
   const details = { type: e?.type, code: e?.code, status: e?.statusCode, requestId: e?.requestId };
-  if (error instanceof Stripe.errors.StripeConnectionError)
+  if (isStripeError(error, 'StripeConnectionError'))
     return new ProviderError('Stripe could not be reached. Please try again in a moment.', true, details);
   if (isAuthentication(error))
     return new ProviderError(
@@ -41,13 +56,13 @@ export function providerError(error: unknown): ProviderError {
       false,
       details,
     );
-  if (error instanceof Stripe.errors.StripeRateLimitError || (e?.statusCode ?? 0) >= 500)
+  if (isStripeError(error, 'StripeRateLimitError') || (e?.statusCode ?? 0) >= 500)
     return new ProviderError(
       'Stripe is busy or having trouble. Please try again in a moment.',
       true,
       details,
     );
-  if (error instanceof Stripe.errors.StripeInvalidRequestError)
+  if (isStripeError(error, 'StripeInvalidRequestError'))
     return new ProviderError(
       'Stripe refused the request: the owner needs to check the Payments settings (the prices).',
       false,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { PaymentPlan } from '@common/payment-plans';
 import { ENDED_STATUSES } from '@common/schemas/billing';
 import type { PaymentsCheck } from '@common/schemas/payments';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { ApiBase } from '../../../settings/payments-env';
 import {
   type CheckoutInput,
@@ -18,9 +18,11 @@ import {
   isAuthentication,
   isMissing,
   isPermission,
+  isStripeError,
   keyProblem,
   providerError,
 } from './errors';
+import { stripePackage } from './package';
 import { priceCheck, toPaymentEvent, toPlan, toSubscriptionState } from './shapes';
 
 /** Stripe's own recommendation: events older than five minutes are refused (replays of a captured request). */
@@ -40,9 +42,10 @@ export class StripeProvider implements PaymentProvider {
 
   constructor(private readonly settings: StripeSettings) {}
 
-  private get client(): Stripe {
+  private async client(): Promise<Stripe> {
     if (!this.settings.secretKey) throw new ProviderError('No Stripe secret key is set.', false);
-    this.clientValue ??= new Stripe(this.settings.secretKey, {
+    const StripeClient = await stripePackage();
+    this.clientValue ??= new StripeClient(this.settings.secretKey, {
       maxNetworkRetries: 1,
       timeout: REQUEST_TIMEOUT_MS,
       telemetry: false,
@@ -75,8 +78,8 @@ export class StripeProvider implements PaymentProvider {
     });
   }
 
-  private startCheckout(input: CheckoutInput, customerId: string): Promise<Stripe.Checkout.Session> {
-    return this.client.checkout.sessions.create({
+  private async startCheckout(input: CheckoutInput, customerId: string): Promise<Stripe.Checkout.Session> {
+    return (await this.client()).checkout.sessions.create({
       mode: 'subscription',
       customer: customerId,
       client_reference_id: input.userId,
@@ -98,7 +101,7 @@ export class StripeProvider implements PaymentProvider {
       .update(`${input.userId}\n${input.email}`)
       .digest('hex')
       .slice(0, 32);
-    const customer = await this.client.customers.create(
+    const customer = await (await this.client()).customers.create(
       { email: input.email, name: input.name, metadata: { userId: input.userId } },
       { idempotencyKey: `members-customer-${fingerprint}` },
     );
@@ -107,7 +110,7 @@ export class StripeProvider implements PaymentProvider {
 
   async createPortal(input: { customerId: string; returnUrl: string }): Promise<{ url: string }> {
     return call(async () => {
-      const session = await this.client.billingPortal.sessions.create({
+      const session = await (await this.client()).billingPortal.sessions.create({
         customer: input.customerId,
         return_url: input.returnUrl,
       });
@@ -115,12 +118,13 @@ export class StripeProvider implements PaymentProvider {
     });
   }
 
-  verifyEvent(payload: Buffer, signature: string | undefined): PaymentEvent {
+  async verifyEvent(payload: Buffer, signature: string | undefined): Promise<PaymentEvent> {
     if (!this.settings.webhookSecret) throw new InvalidEventError('No webhook signing secret is set.');
     if (!signature) throw new InvalidEventError('The Stripe-Signature header is missing.');
+    const { webhooks } = await stripePackage();
     let event: Stripe.Event;
     try {
-      event = Stripe.webhooks.constructEvent(
+      event = webhooks.constructEvent(
         payload,
         signature,
         this.settings.webhookSecret,
@@ -128,7 +132,7 @@ export class StripeProvider implements PaymentProvider {
       );
     } catch (error) {
       throw new InvalidEventError(
-        error instanceof Stripe.errors.StripeSignatureVerificationError
+        isStripeError(error, 'StripeSignatureVerificationError')
           ? 'The signature does not match, or the event is older than five minutes.'
           : 'The body is not a Stripe event.',
       );
@@ -138,7 +142,7 @@ export class StripeProvider implements PaymentProvider {
 
   async readSubscription(id: string): Promise<SubscriptionState | null> {
     try {
-      return toSubscriptionState(await this.client.subscriptions.retrieve(id));
+      return toSubscriptionState(await (await this.client()).subscriptions.retrieve(id));
     } catch (error) {
       if (isMissing(error)) return null;
       throw providerError(error);
@@ -147,7 +151,7 @@ export class StripeProvider implements PaymentProvider {
 
   async cancelSubscription(id: string, reason: string): Promise<SubscriptionState | null> {
     try {
-      const ended = await this.client.subscriptions.cancel(id, {
+      const ended = await (await this.client()).subscriptions.cancel(id, {
         // Nothing more is charged for a period the member will not have: no final invoice, no proration.
         invoice_now: false,
         prorate: false,
@@ -157,7 +161,7 @@ export class StripeProvider implements PaymentProvider {
     } catch (error) {
       if (isMissing(error)) return null;
       // Stripe refuses to cancel a subscription that has already ended; one that has is what was wanted.
-      if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+      if (isStripeError(error, 'StripeInvalidRequestError')) {
         const now = await this.readSubscription(id);
         if (!now || ENDED_STATUSES.includes(now.status)) return now;
       }
@@ -169,7 +173,7 @@ export class StripeProvider implements PaymentProvider {
     const plans: PaymentPlan[] = [];
     for (const id of priceIds) {
       try {
-        const price = await this.client.prices.retrieve(id);
+        const price = await (await this.client()).prices.retrieve(id);
         if (price.active && price.recurring) plans.push(toPlan(price));
       } catch (error) {
         if (!isMissing(error)) throw providerError(error);
@@ -188,13 +192,13 @@ export class StripeProvider implements PaymentProvider {
     const checks: PaymentsCheck[] = [];
     try {
       // Any authenticated call proves the key; a restricted key with Customers: Write reads customers.
-      if (priceIds.length === 0) await this.client.customers.list({ limit: 1 });
+      if (priceIds.length === 0) await (await this.client()).customers.list({ limit: 1 });
     } catch (error) {
       return [{ label: 'Secret key', outcome: 'failed', detail: keyProblem(error) }];
     }
     for (const id of priceIds) {
       try {
-        const price = await this.client.prices.retrieve(id);
+        const price = await (await this.client()).prices.retrieve(id);
         checks.push(priceCheck(price));
       } catch (error) {
         if (isAuthentication(error))
