@@ -157,6 +157,20 @@ describe('the owner builds a course', () => {
       payload: { upgradeText: 'x', upgradeLinkLabel: 'x', upgradeLinkUrl: 'javascript:alert(1)' },
     });
     expect(bad.statusCode).toBe(400);
+    // Addresses a browser reads as another site are no "path on this site".
+    for (const upgradeLinkUrl of ['//evil.example/x', '/\\evil.example', 'https:///evil.example']) {
+      const elsewhere = await t.app.inject({
+        method: 'PUT',
+        url: '/api/admin/courses/settings',
+        headers: bearer(admin),
+        payload: { upgradeText: 'x', upgradeLinkLabel: 'x', upgradeLinkUrl },
+      });
+      expect(elsewhere.statusCode).toBe(400);
+      expect(elsewhere.json()).toMatchObject({
+        code: 'VALIDATION',
+        message: expect.stringMatching(/path on this site/),
+      });
+    }
     const free = await member(t, { tier: 'free' });
     const home = (await t.app.inject({ url: '/api/courses/home', headers: bearer(free.token) })).json().data;
     expect(home.offer).toEqual({
