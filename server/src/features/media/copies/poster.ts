@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { videoInputArgs } from './video-input';
+import { videoInputArgs } from './ffmpeg-input';
 
 /** Where the poster is taken: past a fade-in from black, early enough for any clip. */
 const POSTER_AT_SECONDS = 1;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
+import { videoInputArgs } from './ffmpeg-input';
 import { VIDEO_COPY_WIDTHS } from './layout';
-import { videoInputArgs } from './video-input';
 
 /**
  * A background clip lasts seconds to minutes. Copying takes about half a second of one core per
