@@ -3,8 +3,8 @@ import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousViolations } from './support/axe';
 import { drag, notice, outlineOrder, settle, signIn } from './support/courses';
-import { E2E_BASE_URL } from './support/env';
-import { adminToken, apiAs, openSignedIn, registerMember } from './support/session';
+import { ADMIN, E2E_BASE_URL } from './support/env';
+import { adminToken, apiAs, confirmPassword, openSignedIn, registerMember } from './support/session';
 
 // axe-core is injected as a script, which the site's own Content-Security-Policy would refuse.
 test.use({ bypassCSP: true });
@@ -310,3 +310,34 @@ async function lessonIds(): Promise<string[]> {
   );
   return course.data.sections.flatMap((s) => s.lessons.map((l) => l.id));
 }
+
+test('deleting a course asks for the password again; cancelled, the course stays', async ({ page }) => {
+  const title = `Doomed ${Date.now().toString(36)}`;
+  await openSignedIn(page, await adminToken(), '/admin/dashboard');
+  await page
+    .getByRole('navigation', { name: 'Console sections' })
+    .getByRole('button', { name: 'Courses', exact: true })
+    .click();
+  await page.getByLabel('New course title').fill(title);
+  await page.getByRole('button', { name: 'Create course' }).click();
+  await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+
+  const askToDelete = async () => {
+    await page.getByRole('button', { name: 'Delete course' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete course' }).click();
+  };
+  await askToDelete();
+  const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('alert').filter({ hasText: 'The course was not deleted.' })).toContainText(
+    'your password was not confirmed',
+  );
+  await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+
+  await askToDelete();
+  await confirmPassword(page, ADMIN.password);
+  await notice(page, `Deleted “${title}”.`);
+  await expect(page.getByRole('heading', { name: 'Courses', level: 1 })).toBeVisible();
+  await expect(page.getByText(title)).toHaveCount(0);
+});

@@ -83,6 +83,15 @@ export const markdownPreviewBody = z.object({
   markdown: z.string().max(MAX_LESSON_MARKDOWN, 'The lesson text is too long'),
 });
 
+/**
+ * What the upgrade link may be: none, an https:// address, or a path on this site. A path starts
+ * with one `/` and no second `/` or `\`: browsers read `//evil.example/x` and `/\evil.example` as
+ * another site. No whitespace or backslash anywhere (browsers drop or turn them into `/`).
+ */
+export function isUpgradeLink(url: string): boolean {
+  return url === '' || /^(?:https:\/\/[^\s\\/]|\/(?![/\\]))[^\s\\]*$/.test(url);
+}
+
 export const coursesSettingsBody = z.object({
   upgradeText: z.string().trim().max(400, 'At most 400 characters'),
   upgradeLinkLabel: z.string().trim().max(60, 'At most 60 characters'),
@@ -90,10 +99,7 @@ export const coursesSettingsBody = z.object({
     .string()
     .trim()
     .max(1024, 'The address is too long')
-    .refine(
-      (url) => url === '' || /^(https:\/\/|\/)[^\s]*$/.test(url),
-      'An https:// address or a path on this site',
-    ),
+    .refine(isUpgradeLink, 'An https:// address or a path on this site (one / then the path)'),
 });
 export type CoursesSettingsBody = z.infer<typeof coursesSettingsBody>;
 

@@ -35,8 +35,8 @@ async function appWithLimit(rateLimitMax: number) {
     identify: async () => ({ kind: 'visitor' }),
     counters: store.counters,
   });
-  app.post('/api/courses/lessons/:id/position', async () => ({ success: true }));
-  app.post('/api/courses/lessons/:id/complete', async () => ({ success: true }));
+  app.post('/api/courses/lessons/:lessonId/position', async () => ({ success: true }));
+  app.post('/api/courses/lessons/:lessonId/complete', async () => ({ success: true }));
   app.get('/api/versioned', (request, reply) =>
     request.headers['if-none-match'] === '"v1"'
       ? reply.code(304).send()
@@ -67,5 +67,19 @@ describe('the general rate limit', () => {
     expect((await get()).statusCode).toBe(200);
     expect((await get()).statusCode).toBe(200);
     expect((await get()).statusCode).toBe(429);
+  });
+});
+
+describe('the position saves left out of the general limit', () => {
+  it('are known by their route: a query string ending in /position is still counted', async () => {
+    const app = await appWithLimit(2);
+    const post = (url: string) => app.inject({ method: 'POST', url, remoteAddress: '10.9.9.8' });
+    expect((await post('/api/courses/lessons/abc/complete')).statusCode).toBe(200);
+    expect((await post('/api/courses/lessons/abc/complete')).statusCode).toBe(200);
+    const disguised = await post('/api/courses/lessons/abc/complete?x=/position');
+    expect(disguised.statusCode).toBe(429);
+    expect(disguised.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    // The real position save still passes.
+    expect((await post('/api/courses/lessons/abc/position?t=1')).statusCode).toBe(200);
   });
 });

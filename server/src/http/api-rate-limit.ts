@@ -74,14 +74,19 @@ function tooMany(reply: FastifyReply, wait: number): AppError {
   );
 }
 
+/** The route of a lesson's position saves (features/courses/courses.routes.ts). */
+export const POSITION_SAVE_ROUTE = '/api/courses/lessons/:lessonId/position';
+
 /**
  * A lesson's player saves its position every ~10 s while it plays (POST
  * /api/courses/lessons/:id/position): 90 saves in 15 minutes of watching would spend a member's
- * whole default budget and refuse everything else. Each save is a signed-in member writing their
- * own progress row, checked by the route's guard.
+ * whole default budget and refuse everything else. So they are left out of this limit and have
+ * their own, per member, and a small body limit
+ * (features/courses/progress/position-save-limit.ts). Known by the route Fastify matched, never
+ * by the raw URL: a query string (`…/complete?x=/position`) cannot pass for a position save.
  */
-function isPositionSave(url: string): boolean {
-  return url.startsWith('/api/courses/lessons/') && url.endsWith('/position');
+function isPositionSave(request: FastifyRequest): boolean {
+  return request.method === 'POST' && request.routeOptions.url === POSITION_SAVE_ROUTE;
 }
 
 /** Runs on every request: plain string tests, no regular expression, no split. */
@@ -89,7 +94,7 @@ function isCounted(request: FastifyRequest): boolean {
   const url = request.url;
   const method = request.method;
   if (!url.startsWith('/api/') || method === 'OPTIONS') return false;
-  if (method !== 'GET' && method !== 'HEAD') return !isPositionSave(url);
+  if (method !== 'GET' && method !== 'HEAD') return !isPositionSave(request);
   const end = url.indexOf('?');
   const pathname = end === -1 ? url : url.slice(0, end);
   return !(

@@ -5,14 +5,21 @@ export interface ByteRange {
 }
 
 /**
- * Reads a `Range` header for a file of `size` bytes (RFC 9110, section 14). Answers the one
- * range asked for, 'unsatisfiable' when it lies past the end, or null when the header should be
- * ignored and the whole file sent: absent, malformed, or several ranges (which players never
- * need; sending the whole file instead is allowed).
+ * One range of a `Range` header, and the ranges after it (`bytes=0-0,1-1`): only the first is
+ * read. Players never ask for several; answering the whole file instead (which RFC 9110 allows)
+ * would let `bytes=0-0,1-1` skip the step an open range is answered in (limitOpenRange).
+ */
+const FIRST_RANGE = /^bytes=\s*(\d*)\s*-\s*(\d*)\s*(?:,[\s\d,-]*)?$/i;
+
+/**
+ * Reads a `Range` header for a file of `size` bytes (RFC 9110, section 14). Answers the range
+ * asked for (the first one, when several are: see FIRST_RANGE), 'unsatisfiable' when it lies
+ * past the end, or null when the header should be ignored and the whole file sent: absent or
+ * malformed.
  */
 export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | null {
   if (!header) return null;
-  const match = /^bytes=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
+  const match = FIRST_RANGE.exec(header);
   if (!match) return null;
   const [, first = '', last = ''] = match;
   if (first === '' && last === '') return null;
@@ -30,11 +37,12 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
 }
 
 /**
- * `range`, no longer than `limit` bytes when its header left the end open (`bytes=N-`): the
+ * `range`, no longer than `limit` bytes when its header left the end open (`bytes=N-`, also as
+ * the first of several): the
  * answer then says where it stops (`Content-Range`), and the player asks on from there.
  */
 export function limitOpenRange(header: string | undefined, range: ByteRange, limit: number): ByteRange {
-  if (!/^bytes=\s*\d+\s*-\s*$/i.test(header ?? '')) return range;
+  if (!/^bytes=\s*\d+\s*-\s*(?:,|$)/i.test(header ?? '')) return range;
   return { start: range.start, end: Math.min(range.end, range.start + limit - 1) };
 }
 

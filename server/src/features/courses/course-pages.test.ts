@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CoursePageData } from '@common/course-page-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { escapeHtml } from '../../lib/escape-html';
 import { adminApi, member } from '../../test/courses-kit';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
@@ -101,6 +102,47 @@ describe('the course pages as search engines and link previews read them', () =>
       expect(response.body).toContain('<title>Course not found · Inner Architect</title>');
       expect(dataOf(response.body)).toEqual({ kind: 'course', slug: url.split('/')[2], course: null });
     }
+  });
+
+  it("keeps `$'`, `$&`, `$$` in a title or summary as written: one <title>, JSON-LD that parses", async () => {
+    const title = "Save $' now, $` later, $& and $$ too";
+    const summary = "Costs $$5 ($' off, $` and $&)";
+    const course = await call<{ id: string }>('POST', '/api/admin/courses', { title });
+    await call('PUT', `/api/admin/courses/${course.id}`, { slug: 'dollars', summary, published: true });
+    const html = (await t.app.inject({ url: '/courses/dollars' })).body;
+    expect(html.match(/<title>/g)?.length).toBe(1);
+    expect(html).toContain(`<title>${escapeHtml(title)} · Inner Architect</title>`);
+    expect(html).toContain(`<meta name="description" content="${escapeHtml(summary)}" />`);
+    expect(html.match(/<\/head>/g)?.length).toBe(1);
+    const jsonLd = /<script type="application\/ld\+json">([^<]*)<\/script>/.exec(html)![1]!;
+    expect(JSON.parse(jsonLd)).toMatchObject({ name: title, description: summary });
+    const data = dataOf(html);
+    expect(data.kind === 'course' && data.course?.title).toBe(title);
+    await call('PUT', `/api/admin/courses/${course.id}`, { published: false });
+  });
+
+  it('answers a flood of unknown addresses with the one not-found page, keeping the real pages cached', async () => {
+    const page = () => t.app.inject({ url: '/courses/calm-mornings' });
+    const before = (await page()).body;
+    expect(before).toContain('<meta property="og:title"');
+    // Changed behind the pages' back (no change announced): only a page worked out anew shows it.
+    await t.store.collection('courses').updateOne({ slug: 'calm-mornings' }, { title: 'Changed quietly' });
+    // More unknown addresses than the cache holds pages, sent 50 at a time.
+    for (let batch = 0; batch < 22; batch++) {
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          t.app.inject({
+            url: `/courses/made-up-${batch}-${i}`,
+            headers: { 'accept-encoding': 'br, gzip' },
+          }),
+        ),
+      );
+      for (const response of answers) expect(response.statusCode).toBe(404);
+    }
+    const unknown = await t.app.inject({ url: '/courses/made-up-again' });
+    expect(unknown.body).toContain('<title>Course not found · Inner Architect</title>');
+    expect(dataOf(unknown.body)).toEqual({ kind: 'course', slug: 'made-up-again', course: null });
+    expect((await page()).body).toBe(before);
   });
 
   it('follows a change at once (the courses topic)', async () => {

@@ -20,6 +20,14 @@ interface Filled {
   gzip: Buffer;
 }
 
+/** The not-found page, the same for every address but for the slug in its data: see notFound. */
+interface NotFound {
+  key: string;
+  /** The page's HTML before and after its data's script element. */
+  before: string;
+  after: string;
+}
+
 /** Worked-out pages live this long at most: a dated drip opens without any change to a course. */
 const MAX_AGE_MS = 60_000;
 const MAX_ENTRIES = 1000;
@@ -30,10 +38,14 @@ const MAX_ENTRIES = 1000;
  * tags, a canonical link and schema.org data in the HTML itself, and the visitor's view of the
  * data inlined, so the page draws its content without another request. Worked out once per
  * change of any course (the `courses` topic, seen by every process) and kept compressed.
+ * An address that is no published course costs one lookup, never a page: it gets the one
+ * not-found page (worked out once, not compressed, never in the cache), so a flood of made-up
+ * addresses neither builds pages nor pushes the real ones out of the cache.
  */
 export class CoursePages {
   private cache = new Map<string, Filled & { at: number }>();
   private revision = -1;
+  private notFoundPage: NotFound | null = null;
 
   constructor(
     private readonly courses: CoursesService,
@@ -61,7 +73,9 @@ export class CoursePages {
     const key = `${built.mtimeMs}:${slug ?? ''}`;
     let page = this.cache.get(key);
     if (!page || Date.now() - page.at > MAX_AGE_MS) {
-      page = { ...(await this.build(builtFile, slug)), at: Date.now() };
+      const filled = await this.build(builtFile, slug);
+      if (!filled) return this.sendNotFound(request, reply, builtFile, `${built.mtimeMs}:${revision}`, slug!);
+      page = { ...filled, at: Date.now() };
       this.cache.set(key, page);
     }
     const accepts = String(request.headers['accept-encoding'] ?? '');
@@ -77,11 +91,41 @@ export class CoursePages {
     return true;
   }
 
-  private async build(builtFile: string, slug: string | null): Promise<Filled> {
+  /** The not-found page with `slug` in its data (the client shows its not-found message). */
+  private async sendNotFound(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    builtFile: string,
+    /** The built file's time and the courses' revision: one page for every unknown address. */
+    key: string,
+    slug: string,
+  ): Promise<boolean> {
+    if (this.notFoundPage?.key !== key) {
+      const template = await readFile(builtFile, 'utf8');
+      const html = withHead(template, NOT_FOUND_HEAD, this.publicUrl);
+      const at = html.lastIndexOf('</body>');
+      this.notFoundPage = {
+        key,
+        before: at === -1 ? html : html.slice(0, at),
+        after: at === -1 ? '' : `\n  ${html.slice(at)}`,
+      };
+    }
+    const { before, after } = this.notFoundPage;
+    const data: CoursePageData = { kind: 'course', slug, course: null };
+    reply
+      .code(404)
+      .header('Content-Type', 'text/html; charset=utf-8')
+      .header('Cache-Control', 'no-cache')
+      .header('Vary', 'Accept-Encoding');
+    reply.send(request.method === 'HEAD' ? undefined : `${before}${dataScript(data)}${after}`);
+    return true;
+  }
+
+  /** The page of the catalogue (`slug` null) or of a published course; null when there is none. */
+  private async build(builtFile: string, slug: string | null): Promise<Filled | null> {
     const template = await readFile(builtFile, 'utf8');
     const who = visitorContext();
     let data: CoursePageData;
-    let status = 200;
     let head: Head;
     if (slug === null) {
       const courses = await this.courses.cards(who);
@@ -110,34 +154,27 @@ export class CoursePages {
         if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
         throw error;
       });
+      if (!course) return null;
       data = { kind: 'course', slug, course };
-      if (!course) status = 404;
-      head = course
-        ? {
-            title: course.title,
-            description: course.summary || `A course of ${BRAND_NAME}.`,
-            path: `/courses/${course.slug}`,
-            ...imageOf(course, COVER_SIZES.page),
-            jsonLd: {
-              '@context': 'https://schema.org',
-              '@type': 'Course',
-              name: course.title,
-              description: course.summary,
-              url: `${this.publicUrl}/courses/${course.slug}`,
-              provider: { '@type': 'Organization', name: BRAND_NAME, sameAs: this.publicUrl },
-            },
-          }
-        : {
-            title: 'Course not found',
-            description: 'There is no course at this address.',
-            path: `/courses/${slug}`,
-            image: null,
-          };
+      head = {
+        title: course.title,
+        description: course.summary || `A course of ${BRAND_NAME}.`,
+        path: `/courses/${course.slug}`,
+        ...imageOf(course, COVER_SIZES.page),
+        jsonLd: {
+          '@context': 'https://schema.org',
+          '@type': 'Course',
+          name: course.title,
+          description: course.summary,
+          url: `${this.publicUrl}/courses/${course.slug}`,
+          provider: { '@type': 'Organization', name: BRAND_NAME, sameAs: this.publicUrl },
+        },
+      };
     }
     const html = withData(withHead(template, head, this.publicUrl), data);
     const identity = Buffer.from(html);
     return {
-      status,
+      status: 200,
       identity,
       br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }),
       gzip: gzipSync(identity, { level: 9 }),
@@ -148,12 +185,19 @@ export class CoursePages {
 interface Head {
   title: string;
   description: string;
-  path: string;
+  /** The page's own address (its canonical link and og:url); none for the not-found page. */
+  path?: string;
   image: string | null;
   /** The image's resized copies and the width it shows at, for the preload to pick as the page will. */
   imageCopies?: { srcset: string; sizes: string };
   jsonLd?: unknown;
 }
+
+const NOT_FOUND_HEAD: Head = {
+  title: 'Course not found',
+  description: 'There is no course at this address.',
+  image: null,
+};
 
 /** A course's cover for the page's head, with its copies when they are made. */
 function imageOf(course: CourseCard | undefined, sizes: string): Pick<Head, 'image' | 'imageCopies'> {
@@ -172,15 +216,15 @@ export const scriptJson = (value: unknown) =>
     .replace(/\u2029/g, '\\u2029');
 
 function withHead(html: string, head: Head, publicUrl: string): string {
-  const url = `${publicUrl}${head.path}`;
+  const url = head.path === undefined ? null : `${publicUrl}${head.path}`;
   const description = head.description.slice(0, 300);
   const tags = [
-    `<link rel="canonical" href="${escapeHtml(url)}" />`,
+    ...(url ? [`<link rel="canonical" href="${escapeHtml(url)}" />`] : []),
     `<meta property="og:type" content="website" />`,
     `<meta property="og:site_name" content="${escapeHtml(BRAND_NAME)}" />`,
     `<meta property="og:title" content="${escapeHtml(head.title)}" />`,
     `<meta property="og:description" content="${escapeHtml(description)}" />`,
-    `<meta property="og:url" content="${escapeHtml(url)}" />`,
+    ...(url ? [`<meta property="og:url" content="${escapeHtml(url)}" />`] : []),
     ...(head.image
       ? [
           `<meta property="og:image" content="${escapeHtml(`${publicUrl}${head.image}`)}" />`,
@@ -196,21 +240,23 @@ function withHead(html: string, head: Head, publicUrl: string): string {
     `<meta name="twitter:card" content="${head.image ? 'summary_large_image' : 'summary'}" />`,
     ...(head.jsonLd ? [`<script type="application/ld+json">${scriptJson(head.jsonLd)}</script>`] : []),
   ];
+  // Function replacements throughout: a string replacement reads `$'`, `$&`, `$$`… in a course's
+  // title or summary as patterns (one such title made 45 <title> tags and broke the JSON-LD).
   return html
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(documentTitle(head.title))}</title>`)
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(documentTitle(head.title))}</title>`)
     .replace(
       /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/,
-      `<meta name="description" content="${escapeHtml(description)}" />`,
+      () => `<meta name="description" content="${escapeHtml(description)}" />`,
     )
-    .replace('</head>', `  ${tags.join('\n    ')}\n  </head>`);
+    .replace('</head>', () => `  ${tags.join('\n    ')}\n  </head>`);
 }
 
 function withData(html: string, data: CoursePageData): string {
-  return html.replace(
-    '</body>',
-    `<script type="application/json" id="${COURSE_PAGE_DATA_ID}">${scriptJson(data)}</script>\n  </body>`,
-  );
+  return html.replace('</body>', () => `${dataScript(data)}\n  </body>`);
 }
+
+const dataScript = (data: CoursePageData) =>
+  `<script type="application/json" id="${COURSE_PAGE_DATA_ID}">${scriptJson(data)}</script>`;
 
 function safeDecode(segment: string): string {
   try {

@@ -11,7 +11,7 @@ import {
   member,
   uploadLessonFile,
 } from '../../test/courses-kit';
-import { bearer, createTestApp, type TestApp } from '../../test/test-app';
+import { bearer, confirmed, createTestApp, type TestApp } from '../../test/test-app';
 
 let t: TestApp;
 let admin: string;
@@ -157,6 +157,20 @@ describe('the owner builds a course', () => {
       payload: { upgradeText: 'x', upgradeLinkLabel: 'x', upgradeLinkUrl: 'javascript:alert(1)' },
     });
     expect(bad.statusCode).toBe(400);
+    // Addresses a browser reads as another site are no "path on this site".
+    for (const upgradeLinkUrl of ['//evil.example/x', '/\\evil.example', 'https:///evil.example']) {
+      const elsewhere = await t.app.inject({
+        method: 'PUT',
+        url: '/api/admin/courses/settings',
+        headers: bearer(admin),
+        payload: { upgradeText: 'x', upgradeLinkLabel: 'x', upgradeLinkUrl },
+      });
+      expect(elsewhere.statusCode).toBe(400);
+      expect(elsewhere.json()).toMatchObject({
+        code: 'VALIDATION',
+        message: expect.stringMatching(/path on this site/),
+      });
+    }
     const free = await member(t, { tier: 'free' });
     const home = (await t.app.inject({ url: '/api/courses/home', headers: bearer(free.token) })).json().data;
     expect(home.offer).toEqual({
@@ -198,7 +212,12 @@ describe('the owner builds a course', () => {
         kind,
       ).toBe(true);
     const course = await call<AdminCourse>('POST', '/api/admin/courses', { title: 'Short-lived' });
-    await call('DELETE', `/api/admin/courses/${course.id}`);
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/courses/${course.id}`,
+      headers: await confirmed(t, admin),
+    });
+    expect(deleted.statusCode).toBe(200);
     expect(await activityKinds()).toContain('course.deleted: Deleted the course “Short-lived”');
     const someone = await member(t, { tier: 'paid' });
     for (const [method, url] of [
@@ -213,4 +232,48 @@ describe('the owner builds a course', () => {
       expect((await t.app.inject({ method, url, payload: {} })).statusCode).toBe(401);
     }
   });
+});
+
+describe('deleting a course', () => {
+  it("asks for the administrator's password again: unconfirmed, the course and its members' progress stay", async () => {
+    const built = await buildCourse(t, admin, 'members', 'Kept unless confirmed');
+    const learner = await member(t, { tier: 'free' });
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/lessons/${built.lessons.preview}/complete`,
+      headers: bearer(learner.token),
+    });
+    expect(saved.statusCode).toBe(200);
+    const lessonView = () =>
+      t.app.inject({
+        url: `/api/courses/${built.course.slug}/lessons/${built.lessons.preview}`,
+        headers: bearer(learner.token),
+      });
+
+    const refused = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/courses/${built.course.id}`,
+      headers: bearer(admin),
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'REAUTH_REQUIRED' });
+    expect((await lessonView()).json().data).toMatchObject({ completed: true });
+
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/reauth',
+      headers: bearer(admin),
+      payload: { password: 'not-the-password' },
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect((await lessonView()).json().data).toMatchObject({ completed: true });
+
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/courses/${built.course.id}`,
+      headers: await confirmed(t, admin),
+    });
+    expect(deleted.statusCode).toBe(200);
+    expect((await lessonView()).statusCode).toBe(404);
+  }, 60_000);
 });

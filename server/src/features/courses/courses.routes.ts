@@ -14,6 +14,7 @@ import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
 import { viewerOf } from './access/access-rules';
 import { type CoursesService, NO_SUCH_LESSON } from './courses.service';
+import { POSITION_BODY_LIMIT, positionSaveLimit } from './progress/position-save-limit';
 import type { ProgressService } from './progress/progress.service';
 import { viewerContextOf } from './viewer-context';
 
@@ -34,8 +35,9 @@ function lessonIdOf(params: Params): string {
 export function coursesRoutes(
   courses: CoursesService,
   progress: ProgressService,
-  ctx: Pick<AppContext, 'guards'>,
+  ctx: Pick<AppContext, 'guards' | 'store'>,
 ) {
+  const limitPositionSaves = positionSaveLimit(ctx.store.counters);
   return async (app: FastifyInstance) => {
     app.get<{ Reply: DataAnswer<CourseCard[]> }>('/', async (request, reply) => {
       const who = await viewerContextOf(request, reply, ctx);
@@ -83,9 +85,14 @@ export function coursesRoutes(
     );
 
     // Sent every ~10 s while a lesson plays, on pause and when the page goes away (fetch keepalive).
+    // Outside the general API limit, so it has its own per member, and a body of two numbers.
     app.post<{ Params: Params; Reply: DataAnswer<PositionResult> }>(
+      // http/api-rate-limit.ts knows this route by its pattern (POSITION_SAVE_ROUTE): keep them one.
       '/lessons/:lessonId/position',
-      { onRequest: ctx.guards.requireUser },
+      {
+        onRequest: [ctx.guards.requireUser, limitPositionSaves],
+        bodyLimit: POSITION_BODY_LIMIT,
+      },
       async (request) => {
         const { seconds, duration } = parseInput(positionBody, request.body);
         const data = await progress.savePosition(

@@ -7,6 +7,7 @@ import type {
   MemberHome,
   UpgradeOfferSettings,
 } from '@common/schemas/course-views';
+import { isUpgradeLink } from '@common/schemas/courses';
 import { AppError } from '../../lib/app-error';
 import { progressOwner, type Viewer } from './access/access-rules';
 import {
@@ -203,7 +204,8 @@ export class CoursesService {
     return {
       upgradeText: settings.upgradeText,
       upgradeLinkLabel: settings.upgradeLinkLabel,
-      upgradeLinkUrl: settings.upgradeLinkUrl,
+      // A link saved before the rule was strict (`//evil.example`) is not served.
+      upgradeLinkUrl: isUpgradeLink(settings.upgradeLinkUrl) ? settings.upgradeLinkUrl : '',
     };
   }
 

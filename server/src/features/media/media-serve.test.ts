@@ -95,9 +95,11 @@ describe('serving /media', () => {
     expect(tooFar.statusCode).toBe(416);
     expect(tooFar.headers['content-range']).toBe(`bytes */${mp4.length}`);
 
+    // Several ranges: the first one is answered, never the whole file.
     const several = await fetchMedia('/media/video/clip.mp4', { range: 'bytes=0-1,5-6' });
-    expect(several.statusCode).toBe(200);
-    expect(several.rawPayload.length).toBe(mp4.length);
+    expect(several.statusCode).toBe(206);
+    expect(several.headers['content-range']).toBe(`bytes 0-1/${mp4.length}`);
+    expect(several.rawPayload.equals(mp4.subarray(0, 2))).toBe(true);
   });
 
   it('answers a video 512 KB at a time when the player leaves the end open, and a picture or a named range whole', async () => {
@@ -115,6 +117,15 @@ describe('serving /media', () => {
     // The player got all of it, in three answers.
     expect(parts).toHaveLength(3);
     expect(Buffer.concat(parts).equals(longMp4)).toBe(true);
+
+    // Several ranges never answer the whole file: the first, an open one in its step too.
+    const several = await fetchMedia('/media/video/long.mp4', { range: 'bytes=0-0,1-1' });
+    expect(several.statusCode).toBe(206);
+    expect(several.headers['content-range']).toBe(`bytes 0-0/${longMp4.length}`);
+    expect(several.rawPayload.length).toBe(1);
+    const openFirst = await fetchMedia('/media/video/long.mp4', { range: 'bytes=0-, 5-6' });
+    expect(openFirst.headers['content-range']).toBe(`bytes 0-524287/${longMp4.length}`);
+    expect(openFirst.rawPayload.length).toBe(524288);
 
     // A range asked with its end, a download (no range) and a picture get exactly what they ask.
     const named = await fetchMedia('/media/video/long.mp4', { range: `bytes=0-${longMp4.length - 1}` });

@@ -44,7 +44,7 @@ export function courseAdminRoutes(
   courses: CourseAdminService,
   lessons: LessonAdminService,
   folder: LessonFolder,
-  ctx: Pick<AppContext, 'changes' | 'activity'>,
+  ctx: Pick<AppContext, 'changes' | 'activity' | 'reauth'>,
 ) {
   return async (app: FastifyInstance) => {
     await app.register(multipart, {
@@ -121,15 +121,21 @@ export function courseAdminRoutes(
       return ok(after);
     });
 
-    app.delete<{ Reply: DataAnswer<{ id: string }> }>('/:id', async (request) => {
-      const course = await courses.remove(ids(request).id);
-      await changed(request, {
-        kind: 'course.deleted',
-        summary: `Deleted the course “${course.title}”`,
-        before: { title: course.title, slug: course.slug },
-      });
-      return ok({ id: course._id });
-    });
+    // A course goes with its lessons, files and every member's progress, for good: the password
+    // is confirmed again first, as for the console's other changes that cannot be undone.
+    app.delete<{ Reply: DataAnswer<{ id: string }> }>(
+      '/:id',
+      { preHandler: ctx.reauth.guard },
+      async (request) => {
+        const course = await courses.remove(ids(request).id);
+        await changed(request, {
+          kind: 'course.deleted',
+          summary: `Deleted the course “${course.title}”`,
+          before: { title: course.title, slug: course.slug },
+        });
+        return ok({ id: course._id });
+      },
+    );
 
     app.put<{ Reply: DataAnswer<AdminCourse> }>('/:id/order', async (request) => {
       const order = parseInput(outlineOrderBody, request.body);

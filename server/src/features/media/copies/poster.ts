@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { videoInputArgs } from './ffmpeg-input';
 
 /** Where the poster is taken: past a fade-in from black, early enough for any clip. */
 const POSTER_AT_SECONDS = 1;
@@ -21,18 +22,21 @@ export function ffmpegAvailable(): Promise<boolean> {
 
 /**
  * One frame of a video as a PNG, taken at about 1 s (or the first frame of a shorter clip), or
- * null when ffmpeg finds none. The video is read as it is on disk; nothing is written.
+ * null when ffmpeg finds none or the file's bytes are no video (see videoInputArgs). The video is
+ * read as it is on disk; nothing is written.
  */
 export async function videoPoster(file: string): Promise<Buffer | null> {
-  return (await frameAt(file, POSTER_AT_SECONDS)) ?? frameAt(file, 0);
+  const input = await videoInputArgs(file);
+  if (!input) return null;
+  return (await frameAt(input, POSTER_AT_SECONDS)) ?? frameAt(input, 0);
 }
 
-function frameAt(file: string, seconds: number): Promise<Buffer | null> {
+function frameAt(input: string[], seconds: number): Promise<Buffer | null> {
   return new Promise((resolve) => {
     const args = ['-hide_banner', '-loglevel', 'error', '-nostdin'];
     // -ss before -i seeks by the container's index: instant, even deep into a long file.
     if (seconds > 0) args.push('-ss', String(seconds));
-    args.push('-i', file, '-frames:v', '1', '-an', '-f', 'image2pipe', '-c:v', 'png', 'pipe:1');
+    args.push(...input, '-frames:v', '1', '-an', '-f', 'image2pipe', '-c:v', 'png', 'pipe:1');
     const child = spawn('ffmpeg', args, { stdio: ['ignore', 'pipe', 'ignore'] });
     const chunks: Buffer[] = [];
     let size = 0;

@@ -145,4 +145,21 @@ describe.skipIf(!hasFfmpeg)('copies of videos for phones', () => {
     expect(after).toMatchObject({ key: made.key, videoWidths: [1280] });
     expect(await readdir(folder)).toContain(`${made.key}-1280.mp4`);
   }, 90_000);
+
+  it('are never made from a file whose bytes are no video: a playlist named .mp4 opens nothing it names', async () => {
+    // A video outside the library, and a playlist naming it placed in the folder under a video's
+    // name (a folder scan judges by the name alone): ffmpeg must not follow it there.
+    const outside = path.join(work, 'outside.mp4');
+    await run('ffmpeg', [
+      ...['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=10'],
+      ...['-t', '1', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast'],
+      ...['-movflags', '+faststart', outside],
+    ]);
+    const playlist = `#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\n${outside}\n#EXT-X-ENDLIST\n`;
+    await writeFile(path.join(base, 'video', 'playlist.mp4'), playlist);
+    expect((await scan()).statusCode).toBe(200);
+    const manifest = await completeCopiesOf('video/playlist.mp4');
+    expect(manifest).toMatchObject({ widths: [], thumb: false, failed: expect.any(String) });
+    expect(manifest.videoWidths ?? []).toEqual([]);
+  }, 90_000);
 });

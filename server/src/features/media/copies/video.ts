@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { videoInputArgs } from './ffmpeg-input';
 import { VIDEO_COPY_WIDTHS } from './layout';
 
 /**
@@ -23,9 +24,9 @@ const DISK_ERRORS = [
  * `faststart` puts the index first, so the first bytes are enough to show the first frame.
  * One thread for decoding and one for encoding: the copies leave the other cores to visitors.
  */
-function encodeArgs(input: string, width: number, output: string): string[] {
+function encodeArgs(input: string[], width: number, output: string): string[] {
   return [
-    ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-threads', '1', '-i', input],
+    ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-threads', '1', ...input],
     ...['-map', '0:v:0', '-an', '-sn', '-dn', '-map_metadata', '-1', '-vf', `scale=${width}:-2`],
     ...['-fpsmax', '30', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '26'],
     ...['-maxrate', '1500k', '-bufsize', '3000k', '-pix_fmt', 'yuv420p', '-threads', '1'],
@@ -43,7 +44,9 @@ export function videoCopyWidthsFor(width: number): number[] {
  * MAX_VIDEO_COPY_SECONDS, or its length cannot be read), or null when it may have one.
  */
 export async function whyNoVideoCopy(file: string): Promise<string | null> {
-  const seconds = await durationOf(file);
+  const input = await videoInputArgs(file);
+  if (!input) return 'its content is not a video';
+  const seconds = await durationOf(input);
   if (seconds === null) return 'its length could not be read';
   if (seconds > MAX_VIDEO_COPY_SECONDS)
     return `it lasts more than ${MAX_VIDEO_COPY_SECONDS / 60} minutes: every screen plays the original`;
@@ -55,19 +58,21 @@ export async function whyNoVideoCopy(file: string): Promise<string | null> {
  * into place once whole). Answers null when ffmpeg finished well, else what it said; a full or
  * read-only disk is thrown. `onProgress` is called as ffmpeg advances.
  */
-export function encodeVideoCopy(
+export async function encodeVideoCopy(
   file: string,
   width: number,
   output: string,
   onProgress: () => void,
 ): Promise<string | null> {
-  return runFfmpeg(encodeArgs(file, width, output), onProgress);
+  const input = await videoInputArgs(file);
+  if (!input) return 'its content is not a video';
+  return runFfmpeg(encodeArgs(input, width, `file:${output}`), onProgress);
 }
 
 /** The video's length in seconds (ffprobe, which comes with ffmpeg), or null. */
-function durationOf(file: string): Promise<number | null> {
+function durationOf(input: string[]): Promise<number | null> {
   return new Promise((resolve) => {
-    const args = ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file];
+    const args = [...input, '-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0'];
     const child = spawn('ffprobe', args, { stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);
