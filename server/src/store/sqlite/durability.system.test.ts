@@ -38,7 +38,8 @@ describe('durability of acknowledged writes', () => {
       second.process.kill('SIGTERM');
       await exited(second.process);
     }
-  });
+    // Two starts of the server and sixteen password hashes: more than the default on a busy machine.
+  }, 60_000);
 
   it('keeps every acknowledged write when killed with SIGKILL in the middle of a burst, and starts again without complaint', async () => {
     const burstDir = await mkdtemp(path.join(tmpdir(), 'durability-burst-'));
