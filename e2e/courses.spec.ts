@@ -217,6 +217,14 @@ test('a paid member watches, leaves at 40 %, resumes there in another browser, a
   await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) >= 4.8, null, {
     timeout: 20_000,
   });
+  // The video's link pasted into another browser, without this one's cookie, is refused.
+  const src = await player.evaluate((video: HTMLVideoElement) => video.currentSrc);
+  expect(src).toContain('/lesson-files/');
+  const stranger = await browser.newContext();
+  const pasted = await (await stranger.newPage()).goto(src);
+  expect(pasted?.status()).toBe(403);
+  await expect(pasted!.text()).resolves.toContain('This link has expired or is not yours.');
+  await stranger.close();
   // Leaving the lesson (here to the dashboard) saves where it was.
   await page.getByRole('link', { name: 'Dashboard' }).click();
   await expect(page.getByRole('heading', { name: 'Continue where you left off' })).toBeVisible();

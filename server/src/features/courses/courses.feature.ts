@@ -39,7 +39,7 @@ export async function createCoursesFeature(ctx: AppContext): Promise<Feature> {
     routes: [
       {
         prefix: '/api/courses',
-        plugin: coursesRoutes(courses, new ProgressService(repository, progress), ctx),
+        plugin: coursesRoutes(courses, new ProgressService(repository, progress), links, ctx),
       },
     ],
     adminRoutes: [{ prefix: '/courses', plugin: courseAdminRoutes(courseAdmin, lessonAdmin, folder, ctx) }],

@@ -6,7 +6,7 @@ import type { SessionsRepository } from '../../sessions/sessions.repository';
 import type { UsersRepository } from '../../users/users.repository';
 import { lessonLock, viewerOf } from '../access/access-rules';
 import type { CoursesRepository } from '../courses.repository';
-import type { FileLinks } from './file-links';
+import { BROWSER_COOKIE, cookieOf, type FileLinks } from './file-links';
 import type { LessonFilesRepository } from './lesson-files.repository';
 import type { LessonFolder } from './lesson-upload';
 
@@ -22,7 +22,8 @@ export interface LessonFileServingDeps {
 
 /**
  * Serves `/lesson-files/<file>/<name>?h=…&e=…&s=…`, the signed links of lesson pages. Every
- * request (a video asks for many byte ranges) checks the signature and expiry, then reads afresh
+ * request (a video asks for many byte ranges) checks the signature and expiry, and for a member's
+ * link the browser cookie of the session it was signed for (file-links.ts), then reads afresh
  * whether the viewer it was signed for may open the file now: their session still live, their account
  * active, their tier, the course published, the lesson open to them. A member made free loses
  * a paid course's links at the next range their player asks for. Byte ranges, ETag and HEAD as
@@ -41,12 +42,13 @@ export function registerLessonFileServing(app: FastifyInstance, deps: LessonFile
 async function allowed(
   fileId: string,
   query: Record<string, unknown>,
+  browserCookie: string | undefined,
   deps: LessonFileServingDeps,
 ): Promise<
   { storedName: string; mime: string; name: string; slot: LessonFileSlot } | 'not-found' | 'forbidden'
 > {
   const now = deps.clock?.() ?? new Date();
-  const signedFor = deps.links.verify(fileId, query, now.getTime());
+  const signedFor = deps.links.verify(fileId, query, browserCookie, now.getTime());
   if (!signedFor) return 'forbidden';
   const file = await deps.files.find(fileId);
   const lesson = file && (await deps.courses.findLesson(file.lessonId));
@@ -79,7 +81,12 @@ async function serve(
   reply.header('Cache-Control', 'private, no-store').header('Referrer-Policy', 'no-referrer');
   const { fileId } = request.params;
   const verdict = /^[0-9a-f]{24}$/.test(fileId)
-    ? await allowed(fileId, request.query as Record<string, unknown>, deps)
+    ? await allowed(
+        fileId,
+        request.query as Record<string, unknown>,
+        cookieOf(request.headers.cookie, BROWSER_COOKIE),
+        deps,
+      )
     : 'not-found';
   if (verdict === 'not-found') return reply.code(404).send(errorBody('NOT_FOUND', 'No such file.'));
   if (verdict === 'forbidden')
