@@ -1,6 +1,7 @@
 import type { AppContext } from '../../app-context';
 import type { Feature } from '../../feature';
 import { srcsetsOfUrls } from '../media/copies/layout';
+import type { CoursePictureUses } from '../media/picture-uses';
 import { SessionsRepository } from '../sessions/sessions.repository';
 import { courseAdminRoutes } from './admin/course-admin.routes';
 import { CourseAdminService } from './admin/course-admin.service';
@@ -21,7 +22,9 @@ import { ProgressService } from './progress/progress.service';
  * (the console's editor), `/lesson-files/…` (the signed links, signed with the context's key),
  * and the public course pages' HTML, filled with each course's title, summary and link-preview tags.
  */
-export async function createCoursesFeature(ctx: AppContext): Promise<Feature> {
+export async function createCoursesFeature(
+  ctx: AppContext,
+): Promise<Feature & { pictureUses: CoursePictureUses }> {
   const repository = new CoursesRepository(ctx.store);
   const progress = new ProgressRepository(ctx.store);
   const files = new LessonFilesRepository(ctx.store);
@@ -53,5 +56,6 @@ export async function createCoursesFeature(ctx: AppContext): Promise<Feature> {
         folder,
       }),
     fillPage: (...args) => pages.fill(...args),
+    pictureUses: () => repository.pictureUses(),
   };
 }

@@ -113,6 +113,11 @@ const LESSON_PICTURE_SIZES = '(min-width: 1024px) 800px, 100vw';
 /** A library picture as `renderMarkdown` writes it: the start of its tag, its `src` (escaped). */
 const LIBRARY_IMG = /<img src="(\/media\/image\/[^"]+)"/g;
 
+/** The media library pictures (`/media/image/…`) a lesson's HTML shows, each once. */
+export function libraryPictureUrls(html: string): string[] {
+  return [...new Set([...html.matchAll(LIBRARY_IMG)].map(([, src]) => unescapeHtml(src!)))];
+}
+
 /**
  * A lesson's HTML (as `renderMarkdown` made it) with each media library picture offered in its
  * resized copies (`srcset`), so a phone never loads a camera original. Done when the lesson is

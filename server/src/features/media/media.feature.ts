@@ -5,13 +5,17 @@ import { mediaRoutes } from './media.routes';
 import { MediaService } from './media.service';
 import { MediaScansRepository } from './media-scans.repository';
 import { registerMediaServing } from './media-serve';
+import type { CoursePictureUses } from './picture-uses';
 
 /**
  * The media library: `/api/media` (list, scan, upload, delete; administrators only) and `/media`
  * (the files and their resized copies, public: the slideshow plays for visitors). Its folder's
  * repository is the context's: courses and the slideshow read it too.
  */
-export async function createMediaFeature(ctx: AppContext): Promise<Feature> {
+export async function createMediaFeature(
+  ctx: AppContext,
+  deps: { coursePictures: CoursePictureUses },
+): Promise<Feature> {
   const scans = new MediaScansRepository(ctx.store);
   await scans.init();
   // Copies are made in the background, after the answer; a change in them reaches the slideshow.
@@ -24,7 +28,7 @@ export async function createMediaFeature(ctx: AppContext): Promise<Feature> {
   );
   return {
     name: 'media',
-    routes: [{ prefix: '/api/media', plugin: mediaRoutes(media, ctx) }],
+    routes: [{ prefix: '/api/media', plugin: mediaRoutes(media, ctx, deps.coursePictures) }],
     serve: (app) => registerMediaServing(app, ctx),
     close: () => copies.close(),
   };
