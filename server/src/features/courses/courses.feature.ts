@@ -1,7 +1,7 @@
 import type { AppContext } from '../../app-context';
 import type { Feature } from '../../feature';
 import { srcsetsOfUrls } from '../media/copies/layout';
-import type { CoursePictureUses } from '../media/picture-uses';
+import type { CoursePictureUses } from '../media/course-uses';
 import { SessionsRepository } from '../sessions/sessions.repository';
 import { courseAdminRoutes } from './admin/course-admin.routes';
 import { CourseAdminService } from './admin/course-admin.service';

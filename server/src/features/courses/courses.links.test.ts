@@ -112,7 +112,7 @@ describe('signed links to lesson files', () => {
     const bob = await member(t, { tier: 'paid' });
     const { url, view } = await videoLink(alice.token);
     const link = new URL(url, 'http://x');
-    // Bob's holder in Alice's link: the signature no longer fits.
+    // Bob's sealed viewer in Alice's link: the signature no longer fits.
     const bobs = new URL((await videoLink(bob.token)).url, 'http://x');
     const asBob = new URL(link);
     asBob.searchParams.set('h', bobs.searchParams.get('h')!);

@@ -9,7 +9,7 @@ import {
   type Store,
   type StoredDoc,
 } from '../../store/store';
-import type { CoursePictureUse } from '../media/picture-uses';
+import type { CoursePictureUse } from '../media/course-uses';
 import { libraryPictureUrls } from './markdown';
 
 export interface CourseDoc extends StoredDoc {

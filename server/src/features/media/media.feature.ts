@@ -1,11 +1,11 @@
 import type { AppContext } from '../../app-context';
 import type { Feature } from '../../feature';
 import { CopiesQueue } from './copies/queue';
+import type { CoursePictureUses } from './course-uses';
 import { mediaRoutes } from './media.routes';
 import { MediaService } from './media.service';
 import { MediaScansRepository } from './media-scans.repository';
 import { registerMediaServing } from './media-serve';
-import type { CoursePictureUses } from './picture-uses';
 
 /**
  * The media library: `/api/media` (list, scan, upload, delete; administrators only) and `/media`
@@ -28,7 +28,7 @@ export async function createMediaFeature(
   );
   return {
     name: 'media',
-    routes: [{ prefix: '/api/media', plugin: mediaRoutes(media, ctx, deps.coursePictures) }],
+    routes: [{ prefix: '/api/media', plugin: mediaRoutes(media, deps.coursePictures, ctx) }],
     serve: (app) => registerMediaServing(app, ctx),
     close: () => copies.close(),
   };

@@ -21,10 +21,10 @@ import { errorBody, refuseUnknownPaths } from '../../http/error-handler';
 import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
 import { ffmpegAvailable } from './copies/poster';
+import { type CoursePictureUses, describeUse, libraryPathOfUrl } from './course-uses';
 import { type MediaService, mediaWriteError } from './media.service';
 import { deleteMedia } from './media-delete';
 import { receiveUpload } from './media-upload';
-import { type CoursePictureUses, describeUse, libraryPathOfUrl } from './picture-uses';
 
 /** Files one upload request may carry; the console sends one per request to show progress. */
 const MAX_FILES_PER_UPLOAD = 20;
@@ -32,8 +32,8 @@ const MAX_FILES_PER_UPLOAD = 20;
 /** The media API: list, scan, upload, delete. Every route is for administrators only. */
 export function mediaRoutes(
   media: MediaService,
+  coursePictures: CoursePictureUses,
   ctx: Pick<AppContext, 'guards' | 'activity' | 'slideshowSettings' | 'mediaFolder'>,
-  coursePictures: CoursePictureUses = async () => [],
 ) {
   return async (app: FastifyInstance) => {
     // Checked before the body is read: a stranger's upload is refused before a byte hits disk.

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../app-context';
 import type { Feature } from '../../feature';
-import type { CoursePictureUses } from '../media/picture-uses';
+import type { CoursePictureUses } from '../media/course-uses';
 import { PlaylistsRepository } from '../playlists/playlists.repository';
 import { PublicSlides } from './public-slides';
 import { slideshowRoutes } from './slideshow.routes';

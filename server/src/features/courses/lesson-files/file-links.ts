@@ -37,7 +37,7 @@ export class FileLinks {
     // Their own keys: a link's signature can never pass for anything signed with the token key.
     const derive = (label: string) => createHmac('sha256', Buffer.from(tokenKey)).update(label).digest();
     this.key = derive('lesson-file-links/v1');
-    this.sealKey = derive('lesson-file-links/holder/v1');
+    this.sealKey = derive('lesson-file-links/viewer/v1');
     this.browserKeyKey = derive('lesson-file-links/browser/v1');
   }
 
