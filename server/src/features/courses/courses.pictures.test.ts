@@ -59,6 +59,34 @@ describe('a course’s pictures', () => {
     expect(JSON.stringify(slides)).not.toMatch(/cover\.png|breath\.png/);
   });
 
+  it('never play in the slideshow from a playlist that lists them either', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/playlists',
+      headers: bearer(admin),
+      payload: {
+        name: 'Everything',
+        items: ['cover.png', 'scenery.png', 'breath.png'].map((name) => ({
+          type: 'image',
+          url: `/media/image/${name}`,
+        })),
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const config = (await t.app.inject({ url: '/api/slider/config', headers: bearer(admin) })).json().data;
+    const activate = (activePlaylist: string | null) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/slider/config',
+        headers: bearer(admin),
+        payload: { ...config, activePlaylist },
+      });
+    expect((await activate(created.json().data._id)).statusCode).toBe(200);
+    const slides = (await t.app.inject({ url: '/api/slider/public' })).json().data;
+    expect(slides.images).toEqual(['/media/image/scenery.png']);
+    expect((await activate(null)).statusCode).toBe(200);
+  });
+
   it('are not deleted from the library without a confirmation that names the course and lesson', async () => {
     const refused = await deletePictures(['image/scenery.png', 'image/breath.png']);
     expect(refused.statusCode).toBe(409);
