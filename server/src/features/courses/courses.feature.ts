@@ -14,6 +14,9 @@ import { FileLinks } from './lesson-files/file-links';
 import { registerLessonFileServing } from './lesson-files/lesson-file-serve';
 import { LessonFilesRepository } from './lesson-files/lesson-files.repository';
 import { LessonFolder } from './lesson-files/lesson-upload';
+import { registerCoursePictureServing } from './pictures/course-picture-serve';
+import { CoursePictures, parseCoursePictureUrl } from './pictures/course-pictures';
+import { CoursePicturesRepository } from './pictures/course-pictures.repository';
 import { ProgressRepository } from './progress/progress.repository';
 import { ProgressService } from './progress/progress.service';
 
@@ -28,14 +31,41 @@ export async function createCoursesFeature(
   const repository = new CoursesRepository(ctx.store);
   const progress = new ProgressRepository(ctx.store);
   const files = new LessonFilesRepository(ctx.store);
-  await Promise.all([repository.init(), progress.init(), files.init()]);
+  const pictureRecords = new CoursePicturesRepository(ctx.store);
+  await Promise.all([repository.init(), progress.init(), files.init(), pictureRecords.init()]);
   const folder = new LessonFolder(ctx.config.lessonsDir);
+  const pictures = new CoursePictures(ctx.config.lessonsDir, pictureRecords, () => ctx.mediaFolder.get());
+  const moved = await pictures.moveFromLibrary(repository);
+  if (moved.covers || moved.lessons) ctx.log.info(moved, 'Course pictures moved out of the media library');
   const links = new FileLinks(ctx.tokenKey);
-  const courses = new CoursesService(repository, progress, links, async (urls) =>
-    urls.length ? srcsetsOfUrls(await ctx.mediaFolder.get(), urls) : new Map(),
-  );
-  const lessonAdmin = new LessonAdminService(repository, files, folder);
-  const courseAdmin = new CourseAdminService(repository, progress, lessonAdmin, ctx.log);
+  /** The library pictures a course's copy came from (their `from`), or the address itself. */
+  const originsOf = async (urls: string[]): Promise<Map<string, string[]>> => {
+    const from = new Map<string, string[]>();
+    if (urls.some((url) => parseCoursePictureUrl(url)))
+      for (const origin of await pictures.origins())
+        from.set(origin.url, [...(from.get(origin.url) ?? []), origin.from]);
+    return new Map(urls.map((url) => [url, from.get(url) ?? [url]]));
+  };
+  // A cover's resized copies are its library original's (public, like the cover); a lesson's
+  // pictures have none, so nothing of a lesson is under /media.
+  const courses = new CoursesService(repository, progress, links, async (urls) => {
+    if (urls.length === 0) return new Map();
+    const origins = await originsOf(urls);
+    const library = [...new Set([...origins.values()].flat().filter((url) => url.startsWith('/media/')))];
+    const srcsets = library.length ? await srcsetsOfUrls(await ctx.mediaFolder.get(), library) : new Map();
+    return new Map(
+      urls.flatMap((url) => {
+        const srcset = origins
+          .get(url)!
+          .map((from) => srcsets.get(from))
+          .find(Boolean);
+        return srcset ? [[url, srcset] as const] : [];
+      }),
+    );
+  });
+  const lessonAdmin = new LessonAdminService(repository, files, folder, pictures);
+  const courseAdmin = new CourseAdminService(repository, progress, lessonAdmin, ctx.log, pictures);
+  const sessions = new SessionsRepository(ctx.store);
   const pages = new CoursePages(courses, ctx.changes, ctx.config.publicUrl);
   return {
     name: 'courses',
@@ -46,16 +76,28 @@ export async function createCoursesFeature(
       },
     ],
     adminRoutes: [{ prefix: '/courses', plugin: courseAdminRoutes(courseAdmin, lessonAdmin, folder, ctx) }],
-    serve: (app) =>
+    serve: (app) => {
       registerLessonFileServing(app, {
         links,
         files,
         courses: repository,
         users: ctx.users,
-        sessions: new SessionsRepository(ctx.store),
+        sessions,
         folder,
-      }),
+      });
+      registerCoursePictureServing(app, { pictures, links, courses: repository, users: ctx.users, sessions });
+    },
     fillPage: (...args) => pages.fill(...args),
-    pictureUses: () => repository.pictureUses(),
+    // The library pictures the courses' pictures came from: the slideshow leaves them out, and
+    // deleting one asks first.
+    pictureUses: async () => {
+      const uses = await repository.pictureUses();
+      const origins = await originsOf(uses.map((use) => use.url));
+      return uses.flatMap((use) =>
+        (origins.get(use.url) ?? [use.url])
+          .filter((url) => url.startsWith('/media/'))
+          .map((url) => ({ ...use, url })),
+      );
+    },
   };
 }

@@ -10,7 +10,7 @@ import {
   type StoredDoc,
 } from '../../store/store';
 import type { CoursePictureUse } from '../media/course-uses';
-import { libraryPictureUrls } from './markdown';
+import { coursePictureUrls, libraryPictureUrls } from './markdown';
 
 export interface CourseDoc extends StoredDoc {
   title: string;
@@ -193,7 +193,10 @@ export class CoursesRepository {
 
   // Pictures.
 
-  /** Every media library picture the courses show: covers, and pictures in lesson texts. */
+  /**
+   * Every picture the courses show, as they name it: covers, and pictures in lesson texts (the
+   * media library's `/media/image/…`, or the course's own `/course-pictures/…` copies).
+   */
   async pictureUses(): Promise<CoursePictureUse[]> {
     const [courses, bodies] = await Promise.all([this.courses.find({}), this.bodies.find({})]);
     const uses: CoursePictureUse[] = [];
@@ -202,7 +205,10 @@ export class CoursesRepository {
       if (course.coverUrl)
         uses.push({ url: course.coverUrl, course: courseOf.get(course._id)!, lesson: null });
     const showing = bodies
-      .map((body) => ({ lessonId: body._id, urls: libraryPictureUrls(body.html) }))
+      .map((body) => ({
+        lessonId: body._id,
+        urls: [...libraryPictureUrls(body.html), ...coursePictureUrls(body.html)],
+      }))
       .filter((body) => body.urls.length > 0);
     if (showing.length === 0) return uses;
     const lessons = await this.lessons.find({ _id: { $in: showing.map((body) => body.lessonId) } });
@@ -214,6 +220,11 @@ export class CoursesRepository {
       for (const url of urls) uses.push({ url, course, lesson: { id: lesson._id, title: lesson.title } });
     }
     return uses;
+  }
+
+  /** Every lesson text, for the move of course pictures at start. */
+  allBodies(): Promise<LessonBodyDoc[]> {
+    return this.bodies.find({});
   }
 
   // Settings.

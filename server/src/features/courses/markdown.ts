@@ -138,6 +138,30 @@ export async function withPictureCopies(
   });
 }
 
+/** A course's own picture as `renderMarkdown` writes it (`/course-pictures/<course>/<name>`). */
+const COURSE_IMG = /<img src="\/course-pictures\/([0-9a-f]{24})\/([0-9a-f]{32}\.[a-z]{1,5})"/g;
+
+/** The course's own pictures a lesson's HTML shows (`/course-pictures/…`), each once. */
+export function coursePictureUrls(html: string): string[] {
+  return [
+    ...new Set(
+      [...html.matchAll(COURSE_IMG)].map(([, course, name]) => `/course-pictures/${course}/${name}`),
+    ),
+  ];
+}
+
+/**
+ * A lesson's HTML with each of its course's pictures given its signed link for this viewer
+ * (`sign`, the stored name to the link), made when the lesson is answered: the stored HTML
+ * names no link, and a lesson's picture has no public address.
+ */
+export function withSignedPictures(html: string, sign: (storedName: string) => string): string {
+  return html.replace(
+    COURSE_IMG,
+    (_whole, _course: string, name: string) => `<img src="${escapeHtml(sign(name))}"`,
+  );
+}
+
 const unescapeHtml = (text: string) =>
   text
     .replace(/&quot;/g, '"')

@@ -48,14 +48,34 @@ export class FileLinks {
     session: ViewerSession,
     now = Date.now(),
   ): { url: string; expiresAt: string } {
+    return this.signed(fileId, `/lesson-files/${fileId}/${encodeURIComponent(name)}`, session, now);
+  }
+
+  /**
+   * `/lesson-files/pictures/<lesson>/<stored name>?h=…&e=…&s=…`: a picture of a lesson's text,
+   * signed like its files (same viewer, cookie and expiry), checked with `verify(pictureLinkId(…))`.
+   */
+  signPicture(
+    lessonId: string,
+    storedName: string,
+    session: ViewerSession,
+    now = Date.now(),
+  ): { url: string; expiresAt: string } {
+    const id = pictureLinkId(lessonId, storedName);
+    return this.signed(id, `/lesson-files/${id}`, session, now);
+  }
+
+  private signed(
+    id: string,
+    address: string,
+    session: ViewerSession,
+    now: number,
+  ): { url: string; expiresAt: string } {
     const expires = Math.floor((now + this.ttlMs) / 1000);
     const who = session.userId ? this.seal(`${session.userId}.${session.sessionId}`) : VISITOR;
-    const signature = this.signature(fileId, who, expires);
+    const signature = this.signature(id, who, expires);
     const query = `h=${encodeURIComponent(who)}&e=${expires}&s=${signature}`;
-    return {
-      url: `/lesson-files/${fileId}/${encodeURIComponent(name)}?${query}`,
-      expiresAt: new Date(expires * 1000).toISOString(),
-    };
+    return { url: `${address}?${query}`, expiresAt: new Date(expires * 1000).toISOString() };
   }
 
   /** The value of the browser cookie for one session: opaque, and only the server can make it. */
@@ -112,6 +132,9 @@ export class FileLinks {
     }
   }
 }
+
+/** What a lesson picture's link signs: never a lesson file's id (those are 24 hex digits alone). */
+export const pictureLinkId = (lessonId: string, storedName: string) => `pictures/${lessonId}/${storedName}`;
 
 /** One cookie's value from a request's `Cookie` header, or undefined. */
 export function cookieOf(header: string | undefined, name: string): string | undefined {
