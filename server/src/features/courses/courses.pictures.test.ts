@@ -101,7 +101,7 @@ describe('a course’s pictures', () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ success: false, code: 'PICTURE_IN_COURSE' });
     expect(refused.json().message).toBe(
-      'Still used by a course: image/breath.png is shown by the lesson “Breathing” of the course “Quiet Mornings”. Delete anyway? The course will show no picture there.',
+      'Still used by a course: image/breath.png is shown by the lesson “Breathing” of the course “Quiet Mornings”. Delete anyway? The course keeps its own copy.',
     );
     // Nothing was deleted, not even the picture no course uses.
     for (const name of ['scenery.png', 'breath.png'])

@@ -130,7 +130,7 @@ export function mediaRoutes(
 
     refuseUnknownPaths(app);
 
-    /** Courses name the pictures of the site's media folder: a delete there that takes one asks first. */
+    /** Courses copy pictures of the site's media folder: a delete there that takes one they came from asks first. */
     async function refuseCoursePictures(base: string, paths: readonly string[]): Promise<void> {
       const folder = await ctx.mediaFolder.get();
       if (!folder || (await media.resolveBase(folder).catch(() => null)) !== base) return;
@@ -140,7 +140,7 @@ export function mediaRoutes(
       const lines = uses.map((use) => `${libraryPathOfUrl(use.url)} is shown by ${describeUse(use)}`);
       throw new AppError(
         'PICTURE_IN_COURSE',
-        `Still used by a course: ${lines.join('; ')}. Delete anyway? The course will show no picture there.`,
+        `Still used by a course: ${lines.join('; ')}. Delete anyway? The course keeps its own copy.`,
       );
     }
 
