@@ -75,7 +75,9 @@ export async function createCoursesFeature(
         plugin: coursesRoutes(courses, new ProgressService(repository, progress), links, ctx),
       },
     ],
-    adminRoutes: [{ prefix: '/courses', plugin: courseAdminRoutes(courseAdmin, lessonAdmin, folder, ctx) }],
+    adminRoutes: [
+      { prefix: '/courses', plugin: courseAdminRoutes(courseAdmin, lessonAdmin, folder, links, ctx) },
+    ],
     serve: (app) => {
       registerLessonFileServing(app, {
         links,

@@ -166,6 +166,24 @@ describe('a paid lesson’s pictures', () => {
     );
   });
 
+  it('shows in the owner’s live preview of the lesson text, through a link signed for their browser', async () => {
+    const { markdown } = await adminApi(t, admin)<AdminLesson>(
+      'GET',
+      `/api/admin/courses/${courseId}/lessons/${lessonId}`,
+    );
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/courses/markdown-preview',
+      headers: bearer(admin),
+      payload: { markdown, lessonId },
+    });
+    const src = srcOf(response.json().data.html)!;
+    expect(src).toMatch(new RegExp(`^/lesson-files/pictures/${lessonId}/[0-9a-f]{32}\\.png\\?h=`));
+    const cookie = String(response.headers['set-cookie']).split(';')[0]!;
+    expect((await t.app.inject({ url: src, headers: { cookie } })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: src })).statusCode).toBe(403);
+  });
+
   it('has a cover anyone may see, as the catalogue shows it', async () => {
     const [card] = (await t.app.inject({ url: '/api/courses' })).json().data;
     expect(card.coverUrl).toMatch(new RegExp(`^/course-pictures/${courseId}/[0-9a-f]{32}\\.png$`));
