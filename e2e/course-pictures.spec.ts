@@ -4,9 +4,10 @@ import type { AdminCourse, AdminLesson } from '@common/schemas/course-views';
 import type { SlideshowSettings } from '@common/schemas/slideshow';
 import { SLIDESHOW_DEFAULTS } from '@common/slideshow-defaults';
 import { expect, type Page, test } from '@playwright/test';
+import { signIn } from './support/courses';
 import { E2E_DATA_DIR } from './support/env';
 import { solidPng } from './support/png';
-import { adminToken, apiAs, openSignedIn } from './support/session';
+import { adminToken, apiAs, openSignedIn, registerMember } from './support/session';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -14,6 +15,7 @@ const run = Date.now().toString(36);
 const COVER = `cover-${run}.png`;
 const LESSON_PICTURE = `posture-${run}.png`;
 const TITLE = `Evening Stretch ${run}`;
+const SLUG = `evening-stretch-${run}`;
 
 test.beforeAll(async () => {
   const folder = path.join(E2E_DATA_DIR, 'media', 'image');
@@ -40,6 +42,7 @@ test.beforeAll(async () => {
     markdown: `Stand like this:\n\n![Standing](/media/image/${LESSON_PICTURE})`,
   });
   await apiAs(token, 'PUT', `/api/admin/courses/${course.id}`, {
+    slug: SLUG,
     coverUrl: `/media/image/${COVER}`,
     access: 'paid',
     published: true,
@@ -116,4 +119,48 @@ test('deleting a course’s picture from the library names the course and lesson
     .click();
   await expect(page.getByText('Deleted 1 file(s).')).toBeVisible();
   await expect(library.getByLabel(LESSON_PICTURE)).toHaveCount(0);
+});
+
+/** Whether the page's picture has loaded (a refused or missing one has no width). */
+const loaded = (page: Page, alt: string) =>
+  page.getByAltText(alt).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
+
+test('a paid lesson’s picture shows to the paid member, and its address gets a visitor nothing; the cover shows to all', async ({
+  page,
+  browser,
+}) => {
+  const member = await registerMember('paid');
+  const admin = await adminToken();
+  const found = await apiAs<{ data: Array<{ _id: string }> }>(
+    admin,
+    'GET',
+    `/api/admin/users?search=${encodeURIComponent(member.email)}`,
+  );
+  await apiAs(admin, 'PUT', `/api/admin/users/${found.data[0]!._id}`, { membershipTier: 'paid' });
+  await openSignedIn(page, await signIn(member.email, member.password), `/courses/${SLUG}`);
+  await page.getByRole('link', { name: /Posture/ }).click();
+  await expect(page.getByRole('heading', { name: 'Posture', level: 1 })).toBeVisible();
+  const picture = page.getByAltText('Standing');
+  await expect(picture).toBeVisible();
+  await expect.poll(() => loaded(page, 'Standing')).toBe(true);
+  const src = (await picture.getAttribute('src'))!;
+  expect(src).toMatch(/^\/lesson-files\/pictures\//);
+  expect(src).not.toContain(LESSON_PICTURE);
+
+  // A visitor's browser: the course's card shows its cover, the lesson picture's address nothing.
+  const visitor = await browser.newContext();
+  const other = await visitor.newPage();
+  await other.goto('/courses');
+  const card = other.getByTestId('course-card').filter({ hasText: TITLE });
+  await expect(card.locator('img').first()).toBeVisible();
+  await expect
+    .poll(() =>
+      card
+        .locator('img')
+        .first()
+        .evaluate((img: HTMLImageElement) => img.naturalWidth),
+    )
+    .toBeGreaterThan(0);
+  expect((await other.request.get(src)).status()).toBe(403);
+  await visitor.close();
 });
