@@ -138,7 +138,7 @@ test('a paid lesson’s picture shows to the paid member, and its address gets a
   );
   await apiAs(admin, 'PUT', `/api/admin/users/${found.data[0]!._id}`, { membershipTier: 'paid' });
   await openSignedIn(page, await signIn(member.email, member.password), `/courses/${SLUG}`);
-  await page.getByRole('link', { name: /Posture/ }).click();
+  await page.getByRole('link', { name: 'Start: Posture' }).click();
   await expect(page.getByRole('heading', { name: 'Posture', level: 1 })).toBeVisible();
   const picture = page.getByAltText('Standing');
   await expect(picture).toBeVisible();
