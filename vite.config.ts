@@ -30,5 +30,8 @@ export default defineConfig({
     },
   },
   // `npm run dev`: Vite serves the client with hot reload and forwards API and media calls.
-  server: { port: 5173, proxy: { '/api': SERVER, '/media': SERVER } },
+  server: {
+    port: 5173,
+    proxy: { '/api': SERVER, '/media': SERVER, '/lesson-files': SERVER, '/course-pictures': SERVER },
+  },
 });

@@ -23,6 +23,11 @@ export const ERROR_STATUS = {
    * without `confirmManagedByStripe: true`: the administrator is to be warned first.
    */
   TIER_MANAGED_BY_STRIPE: 409,
+  /**
+   * A media library delete that takes a picture a course still shows (its cover, a lesson's
+   * picture), sent without `confirmCourseUse: true`: the message names the course and lesson.
+   */
+  PICTURE_IN_COURSE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   /**

@@ -217,6 +217,7 @@ test('a paid member watches, leaves at 40 %, resumes there in another browser, a
   await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) >= 4.8, null, {
     timeout: 20_000,
   });
+  const src = await player.evaluate((video: HTMLVideoElement) => video.currentSrc);
   // Leaving the lesson (here to the dashboard) saves where it was.
   await page.getByRole('link', { name: 'Dashboard' }).click();
   await expect(page.getByRole('heading', { name: 'Continue where you left off' })).toBeVisible();
@@ -231,6 +232,14 @@ test('a paid member watches, leaves at 40 %, resumes there in another browser, a
   await expect.poll(saved).toBeGreaterThanOrEqual(4.5);
   const position = await saved();
   expect(position).toBeLessThan(6.5);
+
+  // The link the video played, pasted into another browser without this one's cookie, is refused.
+  expect(src).toContain('/lesson-files/');
+  const stranger = await browser.newContext();
+  const pasted = await (await stranger.newPage()).goto(src);
+  expect(pasted?.status()).toBe(403);
+  await expect(pasted!.text()).resolves.toContain('This link has expired or is not yours.');
+  await stranger.close();
 
   // Another browser, another sign-in: the same place.
   const elsewhere = await browser.newContext({ viewport: { width: 390, height: 844 } });

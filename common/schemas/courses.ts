@@ -81,6 +81,11 @@ export type OutlineOrderBody = z.infer<typeof outlineOrderBody>;
 
 export const markdownPreviewBody = z.object({
   markdown: z.string().max(MAX_LESSON_MARKDOWN, 'The lesson text is too long'),
+  /** The lesson being written: its course's pictures show in the preview through signed links. */
+  lessonId: z
+    .string()
+    .regex(/^[0-9a-f]{24}$/, 'Not an id')
+    .optional(),
 });
 
 /**

@@ -33,6 +33,8 @@ export const mediaDeleteBody = z.object({
     })
     .min(1, 'No files selected.')
     .max(MAX_DELETE_PATHS, `At most ${MAX_DELETE_PATHS} files can be deleted at once.`),
+  /** Set when the administrator was told which courses show these pictures and still deletes them. */
+  confirmCourseUse: z.boolean({ error: 'confirmCourseUse must be true or false' }).optional(),
 });
 
 export type MediaDeleteBody = z.infer<typeof mediaDeleteBody>;

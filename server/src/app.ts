@@ -75,15 +75,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const auth = await createAuthFeature(ctx, { limits: deps.authLimits });
   const payments = await createPaymentsFeature(ctx);
   const account = await createAccountFeature(ctx, { limiter: auth.limiter, billing: payments.service });
+  // The slideshow never plays a course's pictures, and deleting one from the library asks first.
+  const courses = await createCoursesFeature(ctx);
   const features: Feature[] = [
     await createHealthFeature(ctx),
     auth,
     account,
     payments,
-    await createCoursesFeature(ctx),
-    await createSlideshowFeature(ctx),
+    courses,
+    await createSlideshowFeature(ctx, { coursePictures: courses.pictureUses }),
     await createPlaylistsFeature(ctx),
-    await createMediaFeature(ctx),
+    await createMediaFeature(ctx, { coursePictures: courses.pictureUses }),
     await createAdminUsersFeature(ctx, { removal: account.removal, tiers: payments.tiers }),
     await createSessionsFeature(ctx),
     await createActivityFeature(ctx),

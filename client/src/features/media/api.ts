@@ -62,8 +62,21 @@ export function useScanFiles() {
 /** Deletes files; the panel scans again afterwards, which reads the lists again. */
 export function useDeleteFiles() {
   return useMutation({
-    mutationFn: ({ basePath, paths }: { basePath: string; paths: string[] }) =>
-      api<DeleteResponse>('/api/media/delete', { method: 'POST', body: { basePath, paths }, auth: true }),
+    mutationFn: ({
+      basePath,
+      paths,
+      confirmCourseUse,
+    }: {
+      basePath: string;
+      paths: string[];
+      /** After the administrator was told which course shows a picture and still deletes it. */
+      confirmCourseUse?: boolean;
+    }) =>
+      api<DeleteResponse>('/api/media/delete', {
+        method: 'POST',
+        body: { basePath, paths, ...(confirmCourseUse ? { confirmCourseUse } : {}) },
+        auth: true,
+      }),
   });
 }
 

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useConfirm } from '../../components/console/confirm-dialog';
 import { useNotices } from '../../components/console/notices';
 import { FormMessage } from '../../components/ui/form-message';
+import { ApiError } from '../../lib/api-client';
 import { thumbnailPolling } from '../../lib/media-thumbnails';
 import { fetchFiles, fetchLastScan, fetchVideoPosters, mediaKeys, useDeleteFiles, useScanFiles } from './api';
 import { MediaLibraryCard } from './components/media-library-card';
@@ -104,7 +105,21 @@ export function MediaManagerPanel() {
     });
     if (!sure) return;
     try {
-      const result = await remove.mutateAsync({ basePath, paths });
+      let result: Awaited<ReturnType<typeof remove.mutateAsync>>;
+      try {
+        result = await remove.mutateAsync({ basePath, paths });
+      } catch (error) {
+        // A picture a course still shows: the server names the course and lesson; delete only if told to.
+        if (!(error instanceof ApiError && error.code === 'PICTURE_IN_COURSE')) throw error;
+        const anyway = await confirm({
+          title: 'Used by a course',
+          message: <p className="break-words">{error.message}</p>,
+          confirmLabel: 'Delete anyway',
+          destructive: true,
+        });
+        if (!anyway) return;
+        result = await remove.mutateAsync({ basePath, paths, confirmCourseUse: true });
+      }
       setSelected(new Set());
       // A success answer (a delete that removed nothing is refused): shown as one, its words not sifted.
       notices.success(result.message || `Deleted ${result.summary.deleted} file(s).`);

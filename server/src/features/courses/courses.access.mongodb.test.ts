@@ -81,8 +81,14 @@ describe.each(stores)('who may open what, on the %s', (_store, openStore) => {
       expect(view.lock!.message.length).toBeGreaterThan(5);
       if (want === 'drip' && lesson === 'dateFuture') expect(view.lock!.opensAt).toBeDefined();
     }
+    // The browser cookie the lesson answer sets goes with the links, as a browser sends it.
+    const cookie = String(response.headers['set-cookie'] ?? '').split(';')[0]!;
     for (const link of [view.media, ...view.downloads].filter((l) => l !== null)) {
-      const file = await t.app.inject({ method: 'GET', url: link.url, headers: { range: 'bytes=0-99' } });
+      const file = await t.app.inject({
+        method: 'GET',
+        url: link.url,
+        headers: { range: 'bytes=0-99', ...(cookie ? { cookie } : {}) },
+      });
       expect(file.statusCode).toBe(206);
       expect(file.rawPayload.length).toBe(Math.min(100, link.size));
     }

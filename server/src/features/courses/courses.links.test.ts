@@ -16,17 +16,25 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.close());
 
-async function videoLink(token: string): Promise<{ url: string; view: LessonView }> {
+/** The member's lesson answer; the browser cookie it sets is kept, as a browser keeps it. */
+let browser = '';
+async function videoLink(token: string): Promise<{ url: string; view: LessonView; cookie: string }> {
   const response = await t.app.inject({
     url: `/api/courses/${paid.course.slug}/lessons/${paid.lessons.video}`,
     headers: bearer(token),
   });
   const view = response.json().data as LessonView;
-  return { url: view.media!.url, view };
+  const set = String(response.headers['set-cookie'] ?? '');
+  if (set) browser = set.split(';')[0]!;
+  return { url: view.media!.url, view, cookie: set.split(';')[0]! };
 }
 
-const fetchRange = (url: string, range = 'bytes=0-1023') =>
-  t.app.inject({ method: 'GET', url, headers: { range } });
+const fetchRange = (url: string, range = 'bytes=0-1023', cookie = browser) =>
+  t.app.inject({ method: 'GET', url, headers: { range, ...(cookie ? { cookie } : {}) } });
+
+/** The session id of a sign-in token: its `jti`. */
+const sessionOf = (token: string): string =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).jti as string;
 
 describe('signed links to lesson files', () => {
   it('serve byte ranges of the video to the member they were made for, privately', async () => {
@@ -41,17 +49,53 @@ describe('signed links to lesson files', () => {
     expect(part.headers['content-type']).toBe('video/mp4');
     expect(part.headers['cache-control']).toBe('private, no-store');
     expect(part.headers['x-content-type-options']).toBe('nosniff');
-    const whole = await t.app.inject({ method: 'GET', url });
+    const whole = await t.app.inject({ method: 'GET', url, headers: { cookie: browser } });
     expect(whole.statusCode).toBe(200);
     expect(whole.rawPayload.equals(LESSON_VIDEO)).toBe(true);
     expect((await fetchRange(url, `bytes=${LESSON_VIDEO.length}-`)).statusCode).toBe(416);
+  });
+
+  it('work only in the browser of the member they were made for, and name no one in clear', async () => {
+    const alice = await member(t, { tier: 'paid' });
+    const response = await t.app.inject({
+      url: `/api/courses/${paid.course.slug}/lessons/${paid.lessons.video}`,
+      headers: bearer(alice.token),
+    });
+    const url = (response.json().data as LessonView).media!.url;
+    const setCookie = String(response.headers['set-cookie']);
+    expect(setCookie).toMatch(/^lesson_browser=[\w-]{20,}; Path=\/lesson-files; HttpOnly; SameSite=Lax$/);
+    const cookie = setCookie.split(';')[0]!;
+    // The link names neither the member nor the session.
+    expect(url).not.toContain(alice.user._id);
+    expect(url).not.toContain(sessionOf(alice.token));
+    expect(setCookie).not.toContain(sessionOf(alice.token));
+    // Pasted elsewhere: no cookie, or another member's browser.
+    const pasted = await fetchRange(url, 'bytes=0-99', '');
+    expect(pasted.statusCode).toBe(403);
+    expect(pasted.json().message).toBe(
+      'This link has expired or is not yours. Open the lesson again for a fresh one.',
+    );
+    const bob = await member(t, { tier: 'paid' });
+    const bobsBrowser = (await videoLink(bob.token)).cookie;
+    expect(bobsBrowser).not.toBe(cookie);
+    expect((await fetchRange(url, 'bytes=0-99', bobsBrowser)).statusCode).toBe(403);
+    // Alice's own browser, seeking anywhere in the video.
+    const part = await fetchRange(url, 'bytes=2000-2999', cookie);
+    expect(part.statusCode).toBe(206);
+    expect(part.rawPayload.equals(LESSON_VIDEO.subarray(2000, 3000))).toBe(true);
+    // Over HTTPS (behind the proxy), the cookie is Secure.
+    const secure = await t.app.inject({
+      url: `/api/courses/${paid.course.slug}/lessons/${paid.lessons.video}`,
+      headers: { ...bearer(alice.token), 'x-forwarded-proto': 'https' },
+    });
+    expect(String(secure.headers['set-cookie'])).toContain('; Secure');
   });
 
   it('are refused once expired', async () => {
     const { user, token } = await member(t, { tier: 'paid' });
     const { view } = await videoLink(token);
     const links = new FileLinks(await loadTokenKey(t.dataDir, undefined));
-    const sessionId = new URL(view.media!.url, 'http://x').searchParams.get('h')!.split('.')[1]!;
+    const sessionId = sessionOf(token);
     const old = links.sign(
       view.media!.id,
       'welcome.mp4',
@@ -68,11 +112,12 @@ describe('signed links to lesson files', () => {
     const bob = await member(t, { tier: 'paid' });
     const { url, view } = await videoLink(alice.token);
     const link = new URL(url, 'http://x');
-    const [, sessionId] = link.searchParams.get('h')!.split('.');
-    // Bob's id in Alice's link: the signature no longer fits.
+    // Bob's sealed viewer in Alice's link: the signature no longer fits.
+    const bobs = new URL((await videoLink(bob.token)).url, 'http://x');
     const asBob = new URL(link);
-    asBob.searchParams.set('h', `${bob.user._id}.${sessionId}`);
+    asBob.searchParams.set('h', bobs.searchParams.get('h')!);
     expect((await fetchRange(asBob.pathname + asBob.search)).statusCode).toBe(403);
+    await videoLink(alice.token);
     const visitor = new URL(link);
     visitor.searchParams.set('h', '-');
     expect((await fetchRange(visitor.pathname + visitor.search)).statusCode).toBe(403);

@@ -9,6 +9,8 @@ import {
   type Store,
   type StoredDoc,
 } from '../../store/store';
+import type { CoursePictureUse } from '../media/course-uses';
+import { coursePictureUrls, libraryPictureUrls } from './markdown';
 
 export interface CourseDoc extends StoredDoc {
   title: string;
@@ -187,6 +189,42 @@ export class CoursesRepository {
       if (!(error instanceof DuplicateKeyError)) throw error;
       await this.bodies.updateById(lessonId, { markdown, html });
     }
+  }
+
+  // Pictures.
+
+  /**
+   * Every picture the courses show, as they name it: covers, and pictures in lesson texts (the
+   * media library's `/media/image/…`, or the course's own `/course-pictures/…` copies).
+   */
+  async pictureUses(): Promise<CoursePictureUse[]> {
+    const [courses, bodies] = await Promise.all([this.courses.find({}), this.bodies.find({})]);
+    const uses: CoursePictureUse[] = [];
+    const courseOf = new Map(courses.map((course) => [course._id, { id: course._id, title: course.title }]));
+    for (const course of courses)
+      if (course.coverUrl)
+        uses.push({ url: course.coverUrl, course: courseOf.get(course._id)!, lesson: null });
+    const showing = bodies
+      .map((body) => ({
+        lessonId: body._id,
+        urls: [...libraryPictureUrls(body.html), ...coursePictureUrls(body.html)],
+      }))
+      .filter((body) => body.urls.length > 0);
+    if (showing.length === 0) return uses;
+    const lessons = await this.lessons.find({ _id: { $in: showing.map((body) => body.lessonId) } });
+    const lessonOf = new Map(lessons.map((lesson) => [lesson._id, lesson]));
+    for (const { lessonId, urls } of showing) {
+      const lesson = lessonOf.get(lessonId);
+      const course = lesson && courseOf.get(lesson.courseId);
+      if (!lesson || !course) continue;
+      for (const url of urls) uses.push({ url, course, lesson: { id: lesson._id, title: lesson.title } });
+    }
+    return uses;
+  }
+
+  /** Every lesson text, for the move of course pictures at start. */
+  allBodies(): Promise<LessonBodyDoc[]> {
+    return this.bodies.find({});
   }
 
   // Settings.

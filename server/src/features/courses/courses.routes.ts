@@ -14,6 +14,7 @@ import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
 import { viewerOf } from './access/access-rules';
 import { type CoursesService, NO_SUCH_LESSON } from './courses.service';
+import { browserCookieHeader, type FileLinks } from './lesson-files/file-links';
 import { POSITION_BODY_LIMIT, positionSaveLimit } from './progress/position-save-limit';
 import type { ProgressService } from './progress/progress.service';
 import { viewerContextOf } from './viewer-context';
@@ -35,6 +36,7 @@ function lessonIdOf(params: Params): string {
 export function coursesRoutes(
   courses: CoursesService,
   progress: ProgressService,
+  links: FileLinks,
   ctx: Pick<AppContext, 'guards' | 'store'>,
 ) {
   const limitPositionSaves = positionSaveLimit(ctx.store.counters);
@@ -71,6 +73,12 @@ export function coursesRoutes(
           lessonIdOf(request.params),
           who,
         );
+        // The member's links work only in this browser: the cookie the <video> sends with them.
+        if (who.session.sessionId)
+          reply.header(
+            'Set-Cookie',
+            browserCookieHeader(links.browserKey(who.session.sessionId), request.protocol === 'https'),
+          );
         return { success: true, data };
       },
     );

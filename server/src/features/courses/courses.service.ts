@@ -23,7 +23,7 @@ import {
 } from './course-views';
 import type { CourseDoc, CoursesRepository, LessonFileRef } from './courses.repository';
 import type { FileLinks } from './lesson-files/file-links';
-import { withPictureCopies } from './markdown';
+import { withPictureCopies, withSignedPictures } from './markdown';
 import type { ProgressDoc, ProgressRepository } from './progress/progress.repository';
 import type { ViewerContext } from './viewer-context';
 
@@ -133,9 +133,10 @@ export class CoursesService {
       mime: file.mime,
       ...this.links.sign(file.id, file.name, who.session, now.getTime()),
     });
-    view.html = await withPictureCopies(
-      (await this.courses.findBody(lesson._id))?.html ?? '',
-      this.pictureCopies,
+    // The course's own pictures get links signed for this viewer, like the lesson's files.
+    view.html = withSignedPictures(
+      await withPictureCopies((await this.courses.findBody(lesson._id))?.html ?? '', this.pictureCopies),
+      (storedName) => this.links.signPicture(lesson._id, storedName, who.session, now.getTime()).url,
     );
     view.media = lesson.media ? { ...link(lesson.media), kind: lesson.media.kind } : null;
     view.downloads = lesson.downloads.map(link);

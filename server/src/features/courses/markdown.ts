@@ -123,6 +123,11 @@ const LESSON_PICTURE_SIZES = '(min-width: 1024px) 800px, 100vw';
 /** A library picture as `renderMarkdown` writes it: the start of its tag, its `src` (escaped). */
 const LIBRARY_IMG = /<img src="(\/media\/image\/[^"]+)"/g;
 
+/** The media library pictures (`/media/image/…`) a lesson's HTML shows, each once. */
+export function libraryPictureUrls(html: string): string[] {
+  return [...new Set([...html.matchAll(LIBRARY_IMG)].map(([, src]) => unescapeHtml(src!)))];
+}
+
 /**
  * A lesson's HTML (as `renderMarkdown` made it) with each media library picture offered in its
  * resized copies (`srcset`), so a phone never loads a camera original. Done when the lesson is
@@ -141,6 +146,30 @@ export async function withPictureCopies(
       ? `<img src="${src}" srcset="${escapeHtml(srcset)}" sizes="${LESSON_PICTURE_SIZES}" loading="lazy" decoding="async"`
       : whole;
   });
+}
+
+/** A course's own picture as `renderMarkdown` writes it (`/course-pictures/<course>/<name>`). */
+const COURSE_IMG = /<img src="\/course-pictures\/([0-9a-f]{24})\/([0-9a-f]{32}\.[a-z]{1,5})"/g;
+
+/** The course's own pictures a lesson's HTML shows (`/course-pictures/…`), each once. */
+export function coursePictureUrls(html: string): string[] {
+  return [
+    ...new Set(
+      [...html.matchAll(COURSE_IMG)].map(([, course, name]) => `/course-pictures/${course}/${name}`),
+    ),
+  ];
+}
+
+/**
+ * A lesson's HTML with each of its course's pictures given its signed link for this viewer
+ * (`sign`, the stored name to the link), made when the lesson is answered: the stored HTML
+ * names no link, and a lesson's picture has no public address.
+ */
+export function withSignedPictures(html: string, sign: (storedName: string) => string): string {
+  return html.replace(
+    COURSE_IMG,
+    (_whole, _course: string, name: string) => `<img src="${escapeHtml(sign(name))}"`,
+  );
 }
 
 const unescapeHtml = (text: string) =>

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../app-context';
 import type { Feature } from '../../feature';
 import { CopiesQueue } from './copies/queue';
+import type { CoursePictureUses } from './course-uses';
 import { mediaRoutes } from './media.routes';
 import { MediaService } from './media.service';
 import { MediaScansRepository } from './media-scans.repository';
@@ -11,7 +12,10 @@ import { registerMediaServing } from './media-serve';
  * (the files and their resized copies, public: the slideshow plays for visitors). Its folder's
  * repository is the context's: courses and the slideshow read it too.
  */
-export async function createMediaFeature(ctx: AppContext): Promise<Feature> {
+export async function createMediaFeature(
+  ctx: AppContext,
+  deps: { coursePictures: CoursePictureUses },
+): Promise<Feature> {
   const scans = new MediaScansRepository(ctx.store);
   await scans.init();
   // Copies are made in the background, after the answer; a change in them reaches the slideshow.
@@ -24,7 +28,7 @@ export async function createMediaFeature(ctx: AppContext): Promise<Feature> {
   );
   return {
     name: 'media',
-    routes: [{ prefix: '/api/media', plugin: mediaRoutes(media, ctx) }],
+    routes: [{ prefix: '/api/media', plugin: mediaRoutes(media, deps.coursePictures, ctx) }],
     serve: (app) => registerMediaServing(app, ctx),
     close: () => copies.close(),
   };

@@ -21,6 +21,7 @@ import { errorBody, refuseUnknownPaths } from '../../http/error-handler';
 import { AppError } from '../../lib/app-error';
 import { parseInput } from '../../lib/validate';
 import { ffmpegAvailable } from './copies/poster';
+import { type CoursePictureUses, describeUse, libraryPathOfUrl } from './course-uses';
 import { type MediaService, mediaWriteError } from './media.service';
 import { deleteMedia } from './media-delete';
 import { receiveUpload } from './media-upload';
@@ -31,7 +32,8 @@ const MAX_FILES_PER_UPLOAD = 20;
 /** The media API: list, scan, upload, delete. Every route is for administrators only. */
 export function mediaRoutes(
   media: MediaService,
-  ctx: Pick<AppContext, 'guards' | 'activity' | 'slideshowSettings'>,
+  coursePictures: CoursePictureUses,
+  ctx: Pick<AppContext, 'guards' | 'activity' | 'slideshowSettings' | 'mediaFolder'>,
 ) {
   return async (app: FastifyInstance) => {
     // Checked before the body is read: a stranger's upload is refused before a byte hits disk.
@@ -128,9 +130,24 @@ export function mediaRoutes(
 
     refuseUnknownPaths(app);
 
+    /** Courses copy pictures of the site's media folder: a delete there that takes one they came from asks first. */
+    async function refuseCoursePictures(base: string, paths: readonly string[]): Promise<void> {
+      const folder = await ctx.mediaFolder.get();
+      if (!folder || (await media.resolveBase(folder).catch(() => null)) !== base) return;
+      const asked = new Set(paths);
+      const uses = (await coursePictures()).filter((use) => asked.has(libraryPathOfUrl(use.url) ?? ''));
+      if (uses.length === 0) return;
+      const lines = uses.map((use) => `${libraryPathOfUrl(use.url)} is shown by ${describeUse(use)}`);
+      throw new AppError(
+        'PICTURE_IN_COURSE',
+        `Still used by a course: ${lines.join('; ')}. Delete anyway? The course keeps its own copy.`,
+      );
+    }
+
     app.post<{ Reply: DeleteResponse }>('/delete', async (request) => {
       const body = parseInput(mediaDeleteBody, request.body);
       const base = await media.resolveBase(body.basePath);
+      if (!body.confirmCourseUse) await refuseCoursePictures(base, body.paths);
       const summary = await deleteMedia(base, body.paths);
       if (summary.deleted > 0) await ctx.slideshowSettings.markChanged();
       if (summary.deleted === 0) {

@@ -3,6 +3,7 @@ import { mediaUrl } from '@common/media';
 import type { PublicSlidesData, Slide, SlideshowPublicResponse } from '@common/schemas/slideshow';
 import { COMPRESS_THRESHOLD, type ContentEncoding, compressBody } from '../../http/compression';
 import { API_SECURITY_HEADERS } from '../../http/security-headers';
+import { type CoursePictureUses, libraryPathOfUrl } from '../media/course-uses';
 import type { MediaFolderRepository } from '../media/media-folder.repository';
 import { listMedia } from '../media/media-library';
 import type { PlaylistsRepository } from '../playlists/playlists.repository';
@@ -49,6 +50,8 @@ export class PublicSlides {
     private readonly slideshowSettings: SlideshowSettingsRepository,
     private readonly mediaFolder: MediaFolderRepository,
     private readonly playlists: PlaylistsRepository,
+    /** A course's cover and its lessons' pictures are the course's: never a background. */
+    private readonly coursePictures: CoursePictureUses = async () => [],
   ) {}
 
   async get(): Promise<PublicSlidesResponse> {
@@ -118,6 +121,8 @@ export class PublicSlides {
           .map((f) => ({ type: 'video' as const, src: mediaUrl(f.path) })),
       ];
     }
+    const ofCourses = new Set((await this.coursePictures()).map((use) => libraryPathOfUrl(use.url)));
+    slides = slides.filter((slide) => !ofCourses.has(libraryPathOfUrl(slide.src)));
     if (slides.length === 0) slides = [...DEFAULT_SLIDES];
     else slides = await withPictures(folder, slides);
     return {

@@ -173,12 +173,16 @@ export function useSaveCoursesSettings() {
   });
 }
 
-export async function previewMarkdown(markdown: string, signal?: AbortSignal): Promise<string> {
+export async function previewMarkdown(
+  markdown: string,
+  lessonId: string,
+  signal?: AbortSignal,
+): Promise<string> {
   return (
     await data(
       api<DataAnswer<{ html: string }>>(`${base}/markdown-preview`, {
         method: 'POST',
-        body: { markdown },
+        body: { markdown, lessonId },
         auth: true,
         signal,
       }),

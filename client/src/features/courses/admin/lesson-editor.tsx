@@ -56,7 +56,7 @@ function LessonForm({
   const unsaved = changed.length ? `the lesson “${lesson.title}”` : null;
   useEffect(() => onUnsaved(unsaved), [onUnsaved, unsaved]);
   useEffect(() => () => onUnsaved(null), [onUnsaved]);
-  const preview = useMarkdownPreview(draft.markdown);
+  const preview = useMarkdownPreview(draft.markdown, lesson.id);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) =>
     setDraft((current) => ({ ...current, [key]: value }));
 
@@ -173,8 +173,11 @@ function LessonForm({
   );
 }
 
-/** The Markdown as HTML, from the server's own renderer, a moment after typing stops. */
-function useMarkdownPreview(markdown: string): string | null {
+/**
+ * The Markdown as HTML, from the server's own renderer, a moment after typing stops; the course's
+ * own pictures come with links signed for this browser, as on the lesson page.
+ */
+function useMarkdownPreview(markdown: string, lessonId: string): string | null {
   const [html, setHtml] = useState<string | null>(null);
   useEffect(() => {
     if (!markdown.trim()) {
@@ -183,12 +186,12 @@ function useMarkdownPreview(markdown: string): string | null {
     }
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      previewMarkdown(markdown, controller.signal).then(setHtml, () => undefined);
+      previewMarkdown(markdown, lessonId, controller.signal).then(setHtml, () => undefined);
     }, 300);
     return () => {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [markdown]);
+  }, [markdown, lessonId]);
   return html;
 }

@@ -19,8 +19,9 @@ import type { AppContext } from '../../../app-context';
 import { AppError } from '../../../lib/app-error';
 import { parseInput } from '../../../lib/validate';
 import type { ActivityInput } from '../../activity/activity.service';
+import { browserCookieHeader, type FileLinks } from '../lesson-files/file-links';
 import { type LessonFolder, receiveLessonFile } from '../lesson-files/lesson-upload';
-import { renderMarkdown } from '../markdown';
+import { renderMarkdown, withSignedPictures } from '../markdown';
 import type { CourseAdminService } from './course-admin.service';
 import type { LessonAdminService } from './lesson-admin.service';
 
@@ -44,6 +45,7 @@ export function courseAdminRoutes(
   courses: CourseAdminService,
   lessons: LessonAdminService,
   folder: LessonFolder,
+  links: FileLinks,
   ctx: Pick<AppContext, 'changes' | 'activity' | 'reauth'>,
 ) {
   return async (app: FastifyInstance) => {
@@ -88,9 +90,17 @@ export function courseAdminRoutes(
     });
 
     // The editor's live preview: the very rules a lesson is saved with.
-    app.post<{ Reply: DataAnswer<{ html: string }> }>('/markdown-preview', async (request) => {
-      const { markdown } = parseInput(markdownPreviewBody, request.body);
-      return ok({ html: await renderMarkdown(markdown) });
+    // The course's own pictures show through links signed for this administrator, as on the lesson page.
+    app.post<{ Reply: DataAnswer<{ html: string }> }>('/markdown-preview', async (request, reply) => {
+      const { markdown, lessonId } = parseInput(markdownPreviewBody, request.body);
+      const html = await renderMarkdown(markdown);
+      if (!lessonId || !request.sessionId) return ok({ html });
+      const session = { userId: request.user!._id, sessionId: request.sessionId };
+      reply.header(
+        'Set-Cookie',
+        browserCookieHeader(links.browserKey(session.sessionId), request.protocol === 'https'),
+      );
+      return ok({ html: withSignedPictures(html, (name) => links.signPicture(lessonId, name, session).url) });
     });
 
     app.get<{ Reply: DataAnswer<AdminCourse> }>('/:id', async (request) =>

@@ -9,6 +9,7 @@ import { AppError } from '../../../lib/app-error';
 import { DuplicateKeyError } from '../../../store/store';
 import { courseHead, lessonKind } from '../course-views';
 import type { CourseDoc, CoursesRepository, LessonDoc, SectionDoc } from '../courses.repository';
+import type { CoursePictures } from '../pictures/course-pictures';
 import type { ProgressRepository } from '../progress/progress.repository';
 import type { LessonAdminService } from './lesson-admin.service';
 import { freeSlug, RESERVED_SLUGS, slugFromTitle } from './slug';
@@ -27,6 +28,7 @@ export class CourseAdminService {
     private readonly progress: ProgressRepository,
     private readonly lessons: LessonAdminService,
     private readonly log: { error(object: unknown, message: string): void },
+    private readonly pictures: CoursePictures,
   ) {}
 
   /** Every course with its kept numbers: one read of the courses, one of their counts. */
@@ -100,7 +102,12 @@ export class CourseAdminService {
     if (taken)
       throw new AppError('CONFLICT', `Another course already has the address /courses/${body.slug}.`);
     try {
-      const updated = await this.courses.updateCourse(id, body);
+      // A cover picked from the library becomes the course's own copy.
+      const coverUrl = body.coverUrl ? await this.pictures.adopt(id, body.coverUrl) : body.coverUrl;
+      const updated = await this.courses.updateCourse(
+        id,
+        coverUrl === undefined ? body : { ...body, coverUrl },
+      );
       if (!updated) throw new AppError('NOT_FOUND', NO_SUCH_COURSE_ID);
       return { before, after: await this.view(updated) };
     } catch (error) {
@@ -116,6 +123,7 @@ export class CourseAdminService {
     for (const lesson of await this.courses.lessonsOf(id)) await this.lessons.removeLessonAndFiles(lesson);
     for (const section of await this.courses.sectionsOf(id)) await this.courses.deleteSection(section._id);
     await this.courses.deleteCourse(id);
+    await this.pictures.removeCourse(id);
     void this.progress
       .forgetCourse(id)
       .catch((error: unknown) =>

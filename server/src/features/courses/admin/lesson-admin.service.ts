@@ -6,6 +6,7 @@ import type { CoursesRepository, LessonDoc, LessonFileRef } from '../courses.rep
 import type { LessonFilesRepository } from '../lesson-files/lesson-files.repository';
 import type { LessonFolder, ReceivedFile } from '../lesson-files/lesson-upload';
 import { renderMarkdown } from '../markdown';
+import type { CoursePictures } from '../pictures/course-pictures';
 
 const NO_SUCH_LESSON = 'No such lesson in this course.';
 
@@ -15,6 +16,7 @@ export class LessonAdminService {
     private readonly courses: CoursesRepository,
     private readonly files: LessonFilesRepository,
     private readonly folder: LessonFolder,
+    private readonly pictures: CoursePictures,
   ) {}
 
   async lesson(courseId: string, lessonId: string): Promise<LessonDoc> {
@@ -54,10 +56,13 @@ export class LessonAdminService {
   ): Promise<{ before: AdminLesson; after: AdminLesson }> {
     const lesson = await this.lesson(courseId, lessonId);
     const before = await this.view(lesson);
-    const { markdown, ...fields } = body;
-    // Rendered once here, so that every reader gets the stored, sanitised HTML.
-    if (markdown !== undefined)
+    const { markdown: typed, ...fields } = body;
+    // Library pictures become the course's own copies; rendered once here, so that every reader
+    // gets the stored, sanitised HTML.
+    if (typed !== undefined) {
+      const markdown = await this.pictures.adoptInMarkdown(courseId, typed);
       await this.courses.saveBody(lessonId, markdown, await renderMarkdown(markdown));
+    }
     const updated = Object.keys(fields).length ? await this.courses.updateLesson(lessonId, fields) : lesson;
     if (body.durationMinutes !== undefined) await this.refreshTotals(courseId);
     return { before, after: await this.view(updated ?? lesson) };

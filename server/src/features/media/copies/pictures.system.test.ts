@@ -216,7 +216,7 @@ describe('resized copies of pictures', () => {
     ]);
   });
 
-  it('reach course covers and lesson pictures: the catalogue, the course and the lesson offer the copies', async () => {
+  it('reach course covers: the catalogue and the course offer the cover’s copies; a lesson’s picture is the course’s own', async () => {
     await upload('image', 'cover.jpg', await photo(1600, 900));
     const call = adminApi(t, admin);
     let course = await call<AdminCourse>('POST', '/api/admin/courses', { title: 'Calm mornings' });
@@ -241,11 +241,16 @@ describe('resized copies of pictures', () => {
     const srcset = `${copy(480)} 480w, ${copy(960)} 960w, ${copy(1320)} 1320w, ${copy(1600)} 1600w`;
     const visitor = (url: string) => t.app.inject({ method: 'GET', url }).then((r) => r.json().data);
     const [card] = await visitor('/api/courses');
-    expect(card).toMatchObject({ coverUrl: '/media/image/cover.jpg', coverSrcset: srcset });
+    // The cover is the course's own copy, offered in its library original's resized copies.
+    expect(card).toMatchObject({ coverSrcset: srcset });
+    expect(card.coverUrl).toMatch(new RegExp(`^/course-pictures/${course.id}/[0-9a-f]{32}\\.jpg$`));
     expect(await visitor('/api/courses/calm-mornings')).toMatchObject({ coverSrcset: srcset });
     const { html } = await visitor(`/api/courses/calm-mornings/lessons/${lesson.id}`);
-    expect(html).toContain(
-      `<img src="/media/image/cover.jpg" srcset="${srcset}" sizes="(min-width: 1024px) 800px, 100vw" loading="lazy" decoding="async" alt="The view at dawn" />`,
+    // A lesson's picture is the course's own too, through its signed link: nothing of it under /media.
+    expect(html).toMatch(
+      new RegExp(
+        `<img src="/lesson-files/pictures/${lesson.id}/[0-9a-f]{32}\\.jpg\\?h=-&amp;e=\\d+&amp;s=[\\w-]+" alt="The view at dawn" />`,
+      ),
     );
     // A picture that is not the library's stays as it was written.
     expect(html).toContain('<img src="/favicon.svg" alt="Elsewhere" />');
