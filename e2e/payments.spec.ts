@@ -54,6 +54,7 @@ test.afterAll(async () => {
 });
 
 interface StandInSession {
+  id: string;
   client_reference_id: string;
   customer: string;
   subscription: string | null;
@@ -108,7 +109,12 @@ async function deliverCheckoutCompleted(userId: string): Promise<void> {
   const session = sessions.find((s) => s.client_reference_id === userId && s.subscription);
   if (!session?.subscription) throw new Error('The member never went through the stand-in checkout');
   const { payload, header } = signed(
-    checkoutCompleted({ userId, customer: session.customer, subscription: session.subscription }),
+    checkoutCompleted({
+      userId,
+      customer: session.customer,
+      subscription: session.subscription,
+      sessionId: session.id,
+    }),
   );
   const response = await fetch(`${E2E_BASE_URL}/api/payments/webhook`, {
     method: 'POST',

@@ -33,6 +33,11 @@ export interface StripeStandIn {
   apiKey: string;
   /** While set, every API call is answered with Stripe's own trouble (a 500 `api_error`), still recorded. */
   outage: boolean;
+  /**
+   * The member pays on the checkout page of `sessionId` (as the browser's visit does): a
+   * subscription in `status` is made for the session's customer and price, and the session completes.
+   */
+  pay(sessionId: string, status?: string): { session: StripeObject; subscription: StripeObject };
   close(): Promise<void>;
 }
 
@@ -162,6 +167,11 @@ export async function startStripeStandIn(
     port: 0,
     ...state,
     outage: false,
+    pay: (sessionId, status = 'active') => {
+      const session = state.checkoutSessions.get(sessionId);
+      if (!session) throw new Error(`stand-in: no checkout session ${sessionId}`);
+      return { session, subscription: complete(session, status) };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -322,15 +332,20 @@ export async function startStripeStandIn(
     const session = state.checkoutSessions.get(sessionId);
     if (!session) return send(res, 404, { error: 'unknown checkout session' });
     if (address.searchParams.has('cancel')) return redirect(res, String(session.cancel_url));
+    complete(session, 'active');
+    return redirect(res, String(session.success_url));
+  }
+
+  function complete(session: StripeObject, status: string): StripeObject {
     const subscription = stripeSubscription({
       customer: String(session.customer),
-      status: 'active',
+      status,
       userId: session.subscriptionUserId as string | undefined,
       priceId: String(session.price),
     });
     state.subscriptions.set(subscription.id, subscription);
     Object.assign(session, { status: 'complete', payment_status: 'paid', subscription: subscription.id });
-    return redirect(res, String(session.success_url));
+    return subscription;
   }
 
   /** For browser tests, which run in another process: read what was asked, set what Stripe holds. */

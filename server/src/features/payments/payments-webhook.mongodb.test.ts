@@ -16,7 +16,7 @@ import {
   stripePrice,
   stripeSubscription,
 } from '../../test/stripe-stand-in';
-import { confirmed, createTestApp, createUser, readOutbox, type TestApp } from '../../test/test-app';
+import { bearer, confirmed, createTestApp, createUser, readOutbox, type TestApp } from '../../test/test-app';
 import type { ActivityDoc } from '../activity/activity.repository';
 import type { UserDoc } from '../users/users.repository';
 import { WEBHOOK_BODY_LIMIT } from './payments.routes';
@@ -62,13 +62,23 @@ const deliver = (event: StripeEventFixture, options: Parameters<typeof signed>[1
 const stored = async (id: string) => (await t.store.collection<UserDoc>('users').findById(id))!;
 const tierEntries = () => t.store.collection<ActivityDoc>('activity').find({ kind: 'membership.tier' });
 
-/** A free member with a Stripe customer and a subscription in the state Stripe holds now. */
+/**
+ * A free member who opened a checkout on the site (their Stripe customer and the session
+ * recorded) and paid on Stripe's page: the subscription in the state Stripe holds now.
+ */
 async function subscriber(status = 'active') {
   const member = await createUser(t);
-  const customer = `cus_${member.user._id}`;
-  const subscription = stripeSubscription({ customer, status, userId: member.user._id });
-  stripe.subscriptions.set(subscription.id, subscription);
-  return { member, customer, subscription, id: member.user._id };
+  const opened = await t.app.inject({
+    method: 'POST',
+    url: '/api/payments/checkout',
+    headers: bearer(member.token),
+    payload: {},
+  });
+  expect(opened.statusCode).toBe(200);
+  const sessionId = String(opened.json().url).split('/').pop()!;
+  const { session, subscription } = stripe.pay(sessionId, status);
+  const customer = String(session.customer);
+  return { member, customer, subscription, id: member.user._id, sessionId };
 }
 const setStatus = (subscription: Record<string, unknown>, status: string) =>
   Object.assign(subscription, {
@@ -90,8 +100,8 @@ describe.each(STORES)('POST /api/payments/webhook on the $name', ({ openStore })
   });
 
   it('moves a member to paid on a good signature, recording since when, why, and by which event', async () => {
-    const { id, customer, subscription } = await subscriber();
-    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id });
+    const { id, customer, subscription, sessionId } = await subscriber();
+    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId });
     const response = await deliver(event);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ received: true, handled: true });
@@ -112,9 +122,71 @@ describe.each(STORES)('POST /api/payments/webhook on the $name', ({ openStore })
     expect(entry?.summary).toContain('checkout.session.completed');
   });
 
+  it('makes or keeps a member paid only through a checkout the site opened for them, at one of the site’s prices', async () => {
+    stripe.prices.set('price_other_product', stripePrice('price_other_product', { amount: 500 }));
+    const admin = await createUser(t, { role: 'admin' });
+    const { id, customer, subscription, sessionId } = await subscriber();
+    await deliver(checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId }));
+    expect((await stored(id)).membershipTier).toBe('paid');
+
+    // A stranger pays through one of the owner's payment links with the member's id in the
+    // address (client_reference_id): their own customer, their own subscription.
+    const strangers = stripeSubscription({ customer: 'cus_stranger', status: 'active' });
+    stripe.subscriptions.set(strangers.id, strangers);
+    const relink = await deliver(
+      checkoutCompleted({ userId: id, customer: 'cus_stranger', subscription: strangers.id }),
+    );
+    expect(relink.json()).toMatchObject({ ignored: 'no member of this site' });
+    // ...and cancels it: the member is untouched, still linked to the subscription they pay.
+    setStatus(strangers, 'canceled');
+    await deliver(subscriptionEvent('deleted', { ...strangers }));
+    const member = await stored(id);
+    expect(member.membershipTier).toBe('paid');
+    expect(member.billing).toMatchObject({
+      customerId: customer,
+      subscriptionId: subscription.id,
+      status: 'active',
+    });
+
+    // A free member buys another recurring product of the owner through a payment link naming them.
+    const buyer = await createUser(t);
+    const other = stripeSubscription({
+      customer: 'cus_buyer',
+      status: 'active',
+      priceId: 'price_other_product',
+    });
+    stripe.subscriptions.set(other.id, other);
+    await deliver(
+      checkoutCompleted({ userId: buyer.user._id, customer: 'cus_buyer', subscription: other.id }),
+    );
+    await deliver(subscriptionEvent('created', { ...other }));
+    expect((await stored(buyer.user._id)).membershipTier).toBe('free');
+
+    // Even on the member's own customer (the one the site made), another product is not membership.
+    const opener = await subscriber();
+    const elsewhere = stripeSubscription({
+      customer: opener.customer,
+      status: 'active',
+      priceId: 'price_other_product',
+    });
+    stripe.subscriptions.set(elsewhere.id, elsewhere);
+    const foreign = await deliver(subscriptionEvent('created', { ...elsewhere }));
+    expect(foreign.json()).toMatchObject({ ignored: expect.stringMatching(/price/) });
+    expect((await stored(opener.id)).membershipTier).toBe('free');
+
+    // Deleting the paying member's account cancels the subscription they really pay.
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/users/${id}`,
+      headers: await confirmed(t, admin.token),
+    });
+    expect(deleted.statusCode).toBe(200);
+    expect(stripe.subscriptions.get(subscription.id)?.status).toBe('canceled');
+  });
+
   it('refuses a bad signature and a signature older than five minutes, changing nothing', async () => {
-    const { id, customer, subscription } = await subscriber();
-    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id });
+    const { id, customer, subscription, sessionId } = await subscriber();
+    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId });
     const forged = await deliver(event, { secret: 'whsec_someone_else_entirely_000' });
     expect(forged.statusCode).toBe(400);
     const stale = await deliver(event, { secondsAgo: 301 });
@@ -133,8 +205,8 @@ describe.each(STORES)('POST /api/payments/webhook on the $name', ({ openStore })
   });
 
   it('acknowledges a replayed event and changes nothing', async () => {
-    const { id, customer, subscription, member } = await subscriber();
-    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id });
+    const { id, customer, subscription, member, sessionId } = await subscriber();
+    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId });
     await deliver(event);
     expect((await stored(id)).membershipTier).toBe('paid');
     // The owner makes them free by hand (past the warning that Stripe manages the tier); the
@@ -154,9 +226,9 @@ describe.each(STORES)('POST /api/payments/webhook on the $name', ({ openStore })
   });
 
   it('ends in the right tier when events come out of order: Stripe’s current state decides', async () => {
-    const { id, customer, subscription } = await subscriber();
+    const { id, customer, subscription, sessionId } = await subscriber();
     const created = subscriptionEvent('created', { ...subscription });
-    const checkout = checkoutCompleted({ userId: id, customer, subscription: subscription.id });
+    const checkout = checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId });
     // By the time anything arrives, the member has already cancelled: the deletion comes first.
     setStatus(subscription, 'canceled');
     const deleted = subscriptionEvent('deleted', { ...subscription });
@@ -171,8 +243,8 @@ describe.each(STORES)('POST /api/payments/webhook on the $name', ({ openStore })
 
   it('keeps access while a payment is retried (past due) and tells the owner by mail', async () => {
     await createUser(t, { role: 'admin', email: 'owner@example.com' });
-    const { id, customer, subscription, member } = await subscriber();
-    await deliver(checkoutCompleted({ userId: id, customer, subscription: subscription.id }));
+    const { id, customer, subscription, member, sessionId } = await subscriber();
+    await deliver(checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId }));
     setStatus(subscription, 'past_due');
     const failed = await deliver(
       invoiceEvent('invoice.payment_failed', { customer, subscription: subscription.id }),
@@ -196,8 +268,8 @@ describe.each(STORES)('POST /api/payments/webhook on the $name', ({ openStore })
 
   it('ends access when the subscription is deleted, unpaid or expired', async () => {
     for (const status of ['canceled', 'unpaid', 'incomplete_expired']) {
-      const { id, customer, subscription } = await subscriber();
-      await deliver(checkoutCompleted({ userId: id, customer, subscription: subscription.id }));
+      const { id, customer, subscription, sessionId } = await subscriber();
+      await deliver(checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId }));
       expect((await stored(id)).membershipTier).toBe('paid');
       setStatus(subscription, status);
       await deliver(subscriptionEvent(status === 'canceled' ? 'deleted' : 'updated', { ...subscription }));
@@ -225,8 +297,8 @@ describe.each(STORES)('POST /api/payments/webhook on the $name', ({ openStore })
   });
 
   it('handles the same event delivered to several processes at once exactly once', async () => {
-    const { id, customer, subscription } = await subscriber();
-    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id });
+    const { id, customer, subscription, sessionId } = await subscriber();
+    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId });
     const answers = await Promise.all(Array.from({ length: 6 }, () => deliver(event)));
     const handled = answers.filter((answer) => answer.statusCode === 200 && answer.json().handled);
     expect(handled).toHaveLength(1);
@@ -237,8 +309,8 @@ describe.each(STORES)('POST /api/payments/webhook on the $name', ({ openStore })
   });
 
   it('takes events of a few hundred KB, far above the strangers’ limit, and refuses more than its own', async () => {
-    const { id, customer, subscription } = await subscriber();
-    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id });
+    const { id, customer, subscription, sessionId } = await subscriber();
+    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId });
     (event.data.object as Record<string, unknown>).padding = 'x'.repeat(300 * 1024);
     expect(300 * 1024).toBeGreaterThan(PUBLIC_BODY_LIMIT);
     const big = await deliver(event);

@@ -77,7 +77,7 @@ export class PaymentsWebhook {
     if (claim === 'busy')
       throw new AppError('CONFLICT', 'This event is being handled right now; send it again later.');
     try {
-      const outcome = await this.handle(event, provider, request);
+      const outcome = await this.handle(event, provider, settings.priceIds, request);
       await this.deps.events.finish(event.id);
       return outcome;
     } catch (error) {
@@ -96,9 +96,12 @@ export class PaymentsWebhook {
   private async handle(
     event: PaymentEvent,
     provider: PaymentProvider,
+    sitePrices: readonly string[],
     request: FastifyRequest,
   ): Promise<WebhookOutcome> {
     if (event.kind === 'other') return { ignored: 'not an event the site acts on' };
+    // Taken before the read is sent: a reading answered later but asked earlier is the older one.
+    const observedAt = new Date();
     const subscription = event.subscriptionId ? await provider.readSubscription(event.subscriptionId) : null;
     const user = await this.memberOf(event, subscription);
     if (!user) {
@@ -108,39 +111,56 @@ export class PaymentsWebhook {
       );
       return { ignored: 'no member of this site' };
     }
-    await this.sync(user, event, subscription, request);
+    const ours = (state: SubscriptionState) => state.priceIds.some((price) => sitePrices.includes(price));
+    const recorded = subscription !== null && user.billing?.subscriptionId === subscription.id;
+    // Another product of the owner's bought by the member's customer is not membership. The
+    // subscription the site records stays under watch: switched to a foreign price, it ends the tier.
+    if (subscription && !recorded && !ours(subscription)) {
+      this.deps.log.warn(
+        { eventId: event.id, type: event.type, userId: user._id, priceIds: subscription.priceIds },
+        'Stripe subscription to a price that is not the site’s: ignored',
+      );
+      return { ignored: 'not a subscription to one of the site’s prices' };
+    }
+    await this.sync(user, event, subscription, subscription ? ours(subscription) : true, observedAt, request);
     if (event.kind === 'payment-failed') await this.tellOwners(user, event);
     return { handled: true };
   }
 
-  /** The member an event is about: named by the checkout or the subscription, else by their Stripe customer. */
+  /**
+   * The member an event is about. A finished checkout counts only if the site opened it for the
+   * member it names (its session recorded on them): the `client_reference_id` alone can be set by
+   * anyone. Everything else is about a subscription, whose customer must be the one the site made
+   * for the member and recorded on them; the subscription's metadata is never enough.
+   */
   private async memberOf(
     event: PaymentEvent,
     subscription: SubscriptionState | null,
   ): Promise<UserDoc | null> {
-    for (const id of [event.userId, subscription?.userId]) {
-      const user = id ? await this.deps.users.findById(id) : null;
-      if (user) return user;
+    const customerId = subscription?.customerId || event.customerId;
+    if (event.kind === 'checkout-completed') {
+      const user = event.userId ? await this.deps.users.findById(event.userId) : null;
+      const opened =
+        event.checkoutSessionId && user?.billing?.checkoutSessionIds?.includes(event.checkoutSessionId);
+      if (!user || !opened || (customerId && user.billing?.customerId !== customerId)) return null;
+      return user;
     }
-    for (const [field, value] of [
-      [BILLING_FIELDS.subscriptionId, subscription?.id ?? event.subscriptionId],
-      [BILLING_FIELDS.customerId, subscription?.customerId || event.customerId],
-    ] as const) {
-      if (!value) continue;
-      const [user] = await this.deps.users.find({ [field]: value }, { limit: 1 });
-      if (user) return user;
-    }
-    return null;
+    if (!customerId) return null;
+    const [user] = await this.deps.users.find({ [BILLING_FIELDS.customerId]: customerId }, { limit: 1 });
+    return user ?? null;
   }
 
   private async sync(
     user: UserDoc,
     event: PaymentEvent,
     subscription: SubscriptionState | null,
+    ours: boolean,
+    observedAt: Date,
     request: FastifyRequest,
   ): Promise<void> {
-    const observedAt = new Date();
     const current = user.billing ?? {};
+    // Never re-linked to another customer's subscription.
+    if (subscription && current.customerId && subscription.customerId !== current.customerId) return;
     // A late event about an ended subscription must not undo the member's newer, live one.
     if (
       subscription &&
@@ -170,7 +190,8 @@ export class PaymentsWebhook {
     if (event.kind === 'payment-succeeded' || subscription?.status === 'active')
       record.paymentFailedAt = null;
 
-    const wanted = subscription ? tierOf(subscription.status) : null;
+    // Only the site's own prices make or keep a member paid.
+    const wanted = subscription ? (ours ? tierOf(subscription.status) : 'free') : null;
     // Stripe ends a paid tier it gave, never one given by hand (complimentary).
     const moves =
       (wanted === 'paid' && (user.membershipTier !== 'paid' || user.tierSource !== 'stripe')) ||

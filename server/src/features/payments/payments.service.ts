@@ -11,6 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import type { EffectivePayments } from '../../settings/payments-in-force';
+import type { DocChanges } from '../../store/store';
 import { BILLING_FIELDS } from '../users/billing-record';
 import type { UserDoc, UsersRepository } from '../users/users.repository';
 import { ProviderError } from './payment-provider';
@@ -20,6 +21,8 @@ import { PaymentsSettings } from './payments-settings';
 const PLANS_TTL_MS = 10 * 60 * 1000;
 /** After Stripe failed to answer, the empty answer is kept this long before asking again. */
 const PLANS_FAILED_TTL_MS = 60 * 1000;
+/** Checkout sessions remembered per member (a checkout page expires after a day at Stripe). */
+const CHECKOUTS_KEPT = 10;
 /** Failing members shown on the console's Dashboard. */
 const FAILING_SHOWN = 5;
 
@@ -108,7 +111,7 @@ export class PaymentsService {
     if (!settings.priceIds.includes(priceId)) throw new AppError('VALIDATION', 'That plan is not offered.');
     const back = `${this.deps.publicUrl}${body.returnPath}?${CHECKOUT_RETURN_PARAM}=`;
     try {
-      const { url, customerId } = await provider.createCheckout({
+      const { url, customerId, sessionId } = await provider.createCheckout({
         userId: user._id,
         email: user.email,
         name: user.name,
@@ -117,8 +120,14 @@ export class PaymentsService {
         successUrl: `${back}success`,
         cancelUrl: `${back}cancelled`,
       });
-      if (customerId !== user.billing?.customerId)
-        await this.deps.users.update(user._id, { billing: { ...user.billing, customerId } });
+      // Recorded before the member can pay: only a checkout the site opened for them links a
+      // subscription to them (payments-webhook.ts). Dotted fields: a webhook writing the rest of
+      // the billing at the same moment loses nothing.
+      const sessions = [...(user.billing?.checkoutSessionIds ?? []), sessionId].slice(-CHECKOUTS_KEPT);
+      await this.deps.users.update(user._id, {
+        [BILLING_FIELDS.customerId]: customerId,
+        [BILLING_FIELDS.checkoutSessionIds]: sessions,
+      } as DocChanges<UserDoc>);
       return url;
     } catch (error) {
       throw this.unavailable(error, 'Could not start a Stripe checkout');

@@ -58,7 +58,9 @@ export class StripeProvider implements PaymentProvider {
     return this.clientValue;
   }
 
-  async createCheckout(input: CheckoutInput): Promise<{ url: string; customerId: string }> {
+  async createCheckout(
+    input: CheckoutInput,
+  ): Promise<{ url: string; customerId: string; sessionId: string }> {
     return call(async () => {
       let customerId = input.customerId ?? (await this.createCustomer(input));
       let session: Stripe.Checkout.Session;
@@ -71,7 +73,7 @@ export class StripeProvider implements PaymentProvider {
         session = await this.startCheckout(input, customerId);
       }
       if (!session.url) throw new ProviderError('Stripe did not give a checkout page.', true);
-      return { url: session.url, customerId };
+      return { url: session.url, customerId, sessionId: session.id };
     });
   }
 

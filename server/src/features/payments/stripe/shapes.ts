@@ -75,6 +75,7 @@ export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
       ...base,
       kind,
       userId: text(object.client_reference_id),
+      checkoutSessionId: idOf(object.id),
       customerId: idOf(object.customer),
       subscriptionId: idOf(object.subscription),
     };
@@ -112,6 +113,7 @@ export function toSubscriptionState(subscription: Stripe.Subscription): Subscrip
     status,
     userId: text(subscription.metadata?.userId),
     priceId: idOf(items[0]?.price) ?? null,
+    priceIds: items.map((item) => idOf(item.price)).filter((price): price is string => Boolean(price)),
     currentPeriodEnd: dateOf(periodEnd),
     cancelAtPeriodEnd:
       Boolean(subscription.cancel_at_period_end) || typeof subscription.cancel_at === 'number',
