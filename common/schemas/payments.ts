@@ -208,6 +208,17 @@ export interface PaymentsOverview {
     paymentFailedAt: string | null;
     currentPeriodEnd: string | null;
   }>;
+  /**
+   * Members with more than one live subscription (a second checkout slipped through): Stripe may
+   * charge them twice. The owner refunds and cancels the extra one in Stripe's dashboard.
+   */
+  subscribedTwice: Array<{
+    _id: string;
+    name: string;
+    email: string;
+    customerId: string | null;
+    subscriptions: number;
+  }>;
 }
 
 export interface PaymentsOverviewResponse {

@@ -274,6 +274,19 @@ export async function startStripeStandIn(
       state.portalSessions.set(sessionId, session);
       return send(res, 200, session);
     }
+    if (req.method === 'GET' && path === '/v1/subscriptions') {
+      // Stripe's default leaves out the canceled ones; status=all includes them.
+      const all = [...state.subscriptions.values()].filter(
+        (subscription) =>
+          (!body.customer || subscription.customer === body.customer) &&
+          (body.status === 'all'
+            ? true
+            : body.status
+              ? subscription.status === body.status
+              : subscription.status !== 'canceled'),
+      );
+      return send(res, 200, { object: 'list', data: all, has_more: false, url: '/v1/subscriptions' });
+    }
     const one = /^\/v1\/(prices|subscriptions)\/([\w-]+)$/.exec(path);
     if (req.method === 'GET' && one) {
       const found = (one[1] === 'prices' ? state.prices : state.subscriptions).get(one[2]!);

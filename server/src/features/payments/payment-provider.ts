@@ -25,6 +25,12 @@ export interface PaymentProvider {
   /** The subscription as it is now at the provider; null when the provider has no such subscription. */
   readSubscription(id: string): Promise<SubscriptionState | null>;
   /**
+   * Every subscription of a customer that has not ended (whatever its price), as it is now: a
+   * member who has one is sent to the portal rather than a second checkout, and deleting their
+   * account cancels them all.
+   */
+  listLiveSubscriptions(customerId: string): Promise<SubscriptionState[]>;
+  /**
    * Ends a subscription at once: no further charge, no final invoice (an account being deleted).
    * Answers the subscription as it ended; null when the provider has no such subscription. One
    * that had already ended is not an error. Throws ProviderError when the provider cannot be

@@ -184,6 +184,73 @@ describe.each(STORES)('POST /api/payments/webhook on the $name', ({ openStore })
     expect(stripe.subscriptions.get(subscription.id)?.status).toBe('canceled');
   });
 
+  it('records a second subscription that slipped through, shows it to the owner, and cancels every one with the account', async () => {
+    const admin = await createUser(t, { role: 'admin' });
+    const member = await createUser(t);
+    // Two tabs: both checkouts open before either is paid, and both are paid.
+    const open = async () => {
+      const opened = await t.app.inject({
+        method: 'POST',
+        url: '/api/payments/checkout',
+        headers: bearer(member.token),
+        payload: {},
+      });
+      return String(opened.json().url).split('/').pop()!;
+    };
+    const [first, second] = [await open(), await open()];
+    const one = stripe.pay(first);
+    const two = stripe.pay(second);
+    const customer = String(one.session.customer);
+    const id = member.user._id;
+    await deliver(
+      checkoutCompleted({ userId: id, customer, subscription: one.subscription.id, sessionId: first }),
+    );
+    await deliver(
+      checkoutCompleted({ userId: id, customer, subscription: two.subscription.id, sessionId: second }),
+    );
+    const user = await stored(id);
+    expect(user.membershipTier).toBe('paid');
+    expect(user.billing?.subscriptionId).toBe(one.subscription.id);
+    expect(user.billing?.otherSubscriptionIds).toEqual([two.subscription.id]);
+
+    // The owner sees it on the console's Dashboard.
+    const overview = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/payments/overview',
+      headers: bearer(admin.token),
+    });
+    expect(overview.json().data.subscribedTwice).toEqual([
+      { _id: id, name: member.user.name, email: member.user.email, customerId: customer, subscriptions: 2 },
+    ]);
+
+    // A third one whose event never arrived (a wrong signing secret, say) is found at Stripe too:
+    // deleting the account cancels every live subscription of the member's customer.
+    const unheard = stripeSubscription({ customer, status: 'active' });
+    stripe.subscriptions.set(unheard.id, unheard);
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/users/${id}`,
+      headers: await confirmed(t, admin.token),
+    });
+    expect(deleted.statusCode).toBe(200);
+    for (const subscription of [one.subscription, two.subscription, unheard])
+      expect(stripe.subscriptions.get(subscription.id)?.status).toBe('canceled');
+  });
+
+  it('keeps a member paid on their second subscription when the first one ends', async () => {
+    const { id, customer, subscription, sessionId } = await subscriber();
+    await deliver(checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId }));
+    const extra = stripeSubscription({ customer, status: 'active' });
+    stripe.subscriptions.set(extra.id, extra);
+    await deliver(subscriptionEvent('created', { ...extra }));
+    setStatus(subscription, 'canceled');
+    await deliver(subscriptionEvent('deleted', { ...subscription }));
+    const user = await stored(id);
+    expect(user.membershipTier).toBe('paid');
+    expect(user.billing).toMatchObject({ subscriptionId: extra.id, status: 'active' });
+    expect(user.billing?.otherSubscriptionIds).toBeUndefined();
+  });
+
   it('refuses a bad signature and a signature older than five minutes, changing nothing', async () => {
     const { id, customer, subscription, sessionId } = await subscriber();
     const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId });

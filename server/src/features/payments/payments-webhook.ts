@@ -1,9 +1,10 @@
-import { PAYING_STATUSES, type SubscriptionStatus } from '@common/schemas/billing';
+import { ENDED_STATUSES, PAYING_STATUSES, type SubscriptionStatus } from '@common/schemas/billing';
 import type { WebhookOutcome } from '@common/schemas/payments';
 import type { Tier } from '@common/schemas/user';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import type { Mailer } from '../../mail/mailer';
+import type { DocChanges } from '../../store/store';
 import { BILLING_FIELDS, type BillingRecord } from '../users/billing-record';
 import type { UserDoc, UsersRepository } from '../users/users.repository';
 import type { MembershipTiers } from './membership-tier';
@@ -122,7 +123,22 @@ export class PaymentsWebhook {
       );
       return { ignored: 'not a subscription to one of the site’s prices' };
     }
-    await this.sync(user, event, subscription, subscription ? ours(subscription) : true, observedAt, request);
+    // The recorded subscription ended while a second one of the member's still runs: that one is
+    // now their membership (the member is not made free while they still pay).
+    let state = subscription;
+    let promoted = false;
+    const others = user.billing?.otherSubscriptionIds ?? [];
+    if (state && recorded && !isLive(state.status) && others.length > 0) {
+      for (const id of others) {
+        const other = await provider.readSubscription(id);
+        if (other && isLive(other.status) && ours(other) && other.customerId === state.customerId) {
+          state = other;
+          promoted = true;
+          break;
+        }
+      }
+    }
+    await this.sync(user, event, state, { ours: state ? ours(state) : true, promoted, observedAt }, request);
     if (event.kind === 'payment-failed') await this.tellOwners(user, event);
     return { handled: true };
   }
@@ -154,27 +170,46 @@ export class PaymentsWebhook {
     user: UserDoc,
     event: PaymentEvent,
     subscription: SubscriptionState | null,
-    ours: boolean,
-    observedAt: Date,
+    { ours, promoted, observedAt }: { ours: boolean; promoted: boolean; observedAt: Date },
     request: FastifyRequest,
   ): Promise<void> {
     const current = user.billing ?? {};
     // Never re-linked to another customer's subscription.
     if (subscription && current.customerId && subscription.customerId !== current.customerId) return;
-    // A late event about an ended subscription must not undo the member's newer, live one.
+    const others = current.otherSubscriptionIds ?? [];
     if (
       subscription &&
+      !promoted &&
       current.subscriptionId &&
       current.subscriptionId !== subscription.id &&
-      isLive(current.status) &&
-      !isLive(subscription.status)
-    )
+      isLive(current.status)
+    ) {
+      // Another subscription of the member's customer while the recorded one is live: a second
+      // checkout that slipped through (two tabs, a lost event), or a late event about an ended
+      // one. The recorded one stays; a live second one is recorded for the owner to see (the
+      // console's Dashboard) and is cancelled with the account.
+      const rest = others.filter((id) => id !== subscription.id);
+      const second = !ENDED_STATUSES.includes(subscription.status);
+      if (second)
+        this.deps.log.warn(
+          { userId: user._id, subscriptionId: subscription.id, eventId: event.id },
+          'A member has a second Stripe subscription: they may be charged twice (see the console’s Dashboard)',
+        );
+      const next = second ? [...rest, subscription.id] : rest;
+      if (next.length !== others.length || next.some((id, index) => id !== others[index]))
+        await this.deps.users.update(user._id, {
+          [BILLING_FIELDS.otherSubscriptionIds]: next.length > 0 ? next : undefined,
+        } as DocChanges<UserDoc>);
       return;
+    }
+    const remaining = subscription ? others.filter((id) => id !== subscription.id) : others;
     const record: BillingRecord = {
       ...current,
       customerId: subscription?.customerId || current.customerId || event.customerId,
       observedAt,
+      otherSubscriptionIds: remaining,
     };
+    if (remaining.length === 0) delete record.otherSubscriptionIds;
     if (subscription) {
       Object.assign(record, {
         subscriptionId: subscription.id,

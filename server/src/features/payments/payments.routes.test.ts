@@ -108,6 +108,19 @@ describe('POST /api/payments/checkout', () => {
     });
   });
 
+  it('sends a member whose customer already has a live subscription to the portal, not to a second checkout', async () => {
+    const member = await createUser(t);
+    const first = await post(member.token, '/checkout', {});
+    // Paid on Stripe's page, but Stripe's event has not arrived yet: the site still says free.
+    stripe.pay(String(first.json().url).split('/').pop()!);
+    expect((await stored(member.user._id)).membershipTier).toBe('free');
+    const again = await post(member.token, '/checkout', { returnPath: '/account' });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().url).toMatch(new RegExp(`^${stripe.url}/portal/`));
+    expect(callsTo('/v1/checkout/sessions')).toHaveLength(1);
+    expect(callsTo('/v1/subscriptions')[0]?.body).toMatchObject({ status: 'all' });
+  });
+
   it('refuses a return address outside the site, a price not offered, and a member who is already paid', async () => {
     const member = await createUser(t);
     for (const returnPath of ['https://evil.example/phish', '//evil.example', '/admin/dashboard'])

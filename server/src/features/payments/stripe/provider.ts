@@ -147,6 +147,26 @@ export class StripeProvider implements PaymentProvider {
     }
   }
 
+  async listLiveSubscriptions(customerId: string): Promise<SubscriptionState[]> {
+    try {
+      const live: SubscriptionState[] = [];
+      // 'all' includes the ones Stripe leaves out by default (incomplete, trialing ones are in
+      // either way); the ended ones are dropped here.
+      for await (const subscription of this.client.subscriptions.list({
+        customer: customerId,
+        status: 'all',
+        limit: 100,
+      })) {
+        const state = toSubscriptionState(subscription);
+        if (!ENDED_STATUSES.includes(state.status)) live.push(state);
+      }
+      return live;
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw providerError(error);
+    }
+  }
+
   async cancelSubscription(id: string, reason: string): Promise<SubscriptionState | null> {
     try {
       const ended = await this.client.subscriptions.cancel(id, {
