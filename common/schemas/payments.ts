@@ -212,6 +212,12 @@ export interface PaymentsOverview {
    * Members with more than one live subscription (a second checkout slipped through): Stripe may
    * charge them twice. The owner refunds and cancels the extra one in Stripe's dashboard.
    */
+  /**
+   * Stripe's events received but not applied (Stripe could not be asked about them: unreachable,
+   * or the key lacks a permission). Stripe sends them again; this empties once they are applied.
+   * `reason`: the latest failure in plain words; `since`: the oldest.
+   */
+  notApplied: { count: number; reason: string | null; since: string | null };
   subscribedTwice: Array<{
     _id: string;
     name: string;

@@ -161,6 +161,7 @@ export async function startStripeStandIn(
     portalSessions: new Map<string, StripeObject>(),
     apiKey: options.apiKey ?? 'sk_test_standin0000000000000000',
   };
+  const idempotency = new Map<string, { sent: string; status: number; answer: unknown }>();
   let url = '';
   const standIn: StripeStandIn = {
     url,
@@ -202,6 +203,34 @@ export async function startStripeStandIn(
       return stripeError(res, 401, 'invalid_request_error', 'Invalid API Key provided: sk_test_****0000');
     if (standIn.outage)
       return stripeError(res, 500, 'api_error', 'An unknown error occurred (stand-in outage).');
+    // Stripe keeps an idempotency key for 24 hours: the same request again gets the first answer;
+    // the key with other parameters is refused.
+    const key = req.headers['idempotency-key'] as string | undefined;
+    if (key && req.method === 'POST') {
+      const seen = idempotency.get(key);
+      const sent = JSON.stringify([path, body]);
+      if (seen && seen.sent !== sent)
+        return stripeError(
+          res,
+          400,
+          'idempotency_error',
+          `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+        );
+      if (seen) return send(res, seen.status, seen.answer);
+      const original = res.end.bind(res);
+      const status = () => res.statusCode;
+      let captured: unknown;
+      res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+        try {
+          captured = typeof chunk === 'string' ? JSON.parse(chunk) : undefined;
+        } catch {
+          captured = undefined;
+        }
+        if (captured !== undefined && status() < 500)
+          idempotency.set(key, { sent, status: status(), answer: captured });
+        return (original as (...args: unknown[]) => ServerResponse)(chunk, ...rest);
+      }) as typeof res.end;
+    }
 
     if (req.method === 'POST' && path === '/v1/customers') {
       const customer = {

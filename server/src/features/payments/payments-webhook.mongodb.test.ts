@@ -251,6 +251,54 @@ describe.each(STORES)('POST /api/payments/webhook on the $name', ({ openStore })
     expect(user.billing?.otherSubscriptionIds).toBeUndefined();
   });
 
+  it('answers 503 while Stripe cannot be asked, and the console shows the payments received but not applied until they are', async () => {
+    const admin = await createUser(t, { role: 'admin' });
+    const overview = async () =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/admin/payments/overview',
+          headers: bearer(admin.token),
+        })
+      ).json().data.notApplied;
+    const { id, customer, subscription, sessionId } = await subscriber();
+    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId });
+    stripe.outage = true;
+    try {
+      expect((await deliver(event)).statusCode).toBe(503);
+    } finally {
+      stripe.outage = false;
+    }
+    expect((await stored(id)).membershipTier).toBe('free');
+    expect(await overview()).toMatchObject({
+      count: 1,
+      reason: expect.stringMatching(/Stripe is busy or having trouble/),
+    });
+    // Stripe's retry is applied, and the notice clears.
+    expect((await deliver(event)).json()).toMatchObject({ handled: true });
+    expect((await stored(id)).membershipTier).toBe('paid');
+    expect(await overview()).toMatchObject({ count: 0, reason: null });
+  });
+
+  it('sends no payment-failed mail when the subscription is active again by the time the event arrives', async () => {
+    await createUser(t, { role: 'admin', email: 'owner@example.com' });
+    const { id, customer, subscription, sessionId } = await subscriber();
+    await deliver(checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId }));
+    // The card was updated and Stripe's retry went through before the failure's event arrived.
+    const late = await deliver(
+      invoiceEvent('invoice.payment_failed', { customer, subscription: subscription.id }),
+    );
+    expect(late.statusCode).toBe(200);
+    expect((await stored(id)).billing?.status).toBe('active');
+    // A failure that still stands is mailed: it is the only mail.
+    setStatus(subscription, 'past_due');
+    await deliver(invoiceEvent('invoice.payment_failed', { customer, subscription: subscription.id }));
+    await readOutbox(t.dataDir);
+    // Time for the queue to write a second mail, had there been one.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await readOutbox(t.dataDir)).toHaveLength(1);
+  });
+
   it('refuses a bad signature and a signature older than five minutes, changing nothing', async () => {
     const { id, customer, subscription, sessionId } = await subscriber();
     const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId });

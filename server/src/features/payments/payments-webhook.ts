@@ -82,7 +82,8 @@ export class PaymentsWebhook {
       await this.deps.events.finish(event.id);
       return outcome;
     } catch (error) {
-      await this.deps.events.release(event.id);
+      if (error instanceof ProviderError) await this.deps.events.fail(event.id, error.message);
+      else await this.deps.events.release(event.id);
       if (error instanceof ProviderError) {
         this.deps.log.warn(
           { ...error.details, eventId: event.id, type: event.type },
@@ -139,7 +140,8 @@ export class PaymentsWebhook {
       }
     }
     await this.sync(user, event, state, { ours: state ? ours(state) : true, promoted, observedAt }, request);
-    if (event.kind === 'payment-failed') await this.tellOwners(user, event);
+    // Paid again by the time the event arrives (the card updated, Stripe's retry went through): no alarm.
+    if (event.kind === 'payment-failed' && state?.status !== 'active') await this.tellOwners(user, event);
     return { handled: true };
   }
 

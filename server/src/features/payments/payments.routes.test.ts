@@ -121,6 +121,22 @@ describe('POST /api/payments/checkout', () => {
     expect(callsTo('/v1/subscriptions')[0]?.body).toMatchObject({ status: 'all' });
   });
 
+  it('lets a member upgrade after renaming themselves, though their first try made a customer it could not keep', async () => {
+    const member = await createUser(t, { name: 'Ada Byron' });
+    const price = stripe.prices.get('price_monthly')!;
+    stripe.prices.delete('price_monthly');
+    try {
+      // Stripe makes the customer, then refuses the checkout: the customer is not recorded.
+      expect((await post(member.token, '/checkout', {})).statusCode).toBe(503);
+    } finally {
+      stripe.prices.set('price_monthly', price);
+    }
+    await t.store.collection<UserDoc>('users').updateById(member.user._id, { name: 'Ada Lovelace' });
+    const again = await post(member.token, '/checkout', {});
+    expect(again.statusCode, again.body).toBe(200);
+    expect(callsTo('/v1/customers').at(-1)?.body).toMatchObject({ name: 'Ada Lovelace' });
+  });
+
   it('refuses a return address outside the site, a price not offered, and a member who is already paid', async () => {
     const member = await createUser(t);
     for (const returnPath of ['https://evil.example/phish', '//evil.example', '/admin/dashboard'])

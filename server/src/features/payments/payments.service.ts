@@ -14,6 +14,7 @@ import type { EffectivePayments } from '../../settings/payments-in-force';
 import type { DocChanges } from '../../store/store';
 import { BILLING_FIELDS } from '../users/billing-record';
 import type { UserDoc, UsersRepository } from '../users/users.repository';
+import type { PaymentEventsRepository } from './payment-events.repository';
 import { ProviderError } from './payment-provider';
 import { PaymentsSettings } from './payments-settings';
 
@@ -30,6 +31,7 @@ const NOT_AVAILABLE = 'Paid membership is not available right now. Please try ag
 
 export interface PaymentsServiceDeps {
   settings: PaymentsSettings;
+  events: PaymentEventsRepository;
   users: UsersRepository;
   publicUrl: string;
   log: FastifyBaseLogger;
@@ -231,7 +233,7 @@ export class PaymentsService {
 
   async overview(): Promise<PaymentsOverview> {
     const settings = await this.deps.settings.effective();
-    const [paying, pastDue, failing, twice] = await Promise.all([
+    const [paying, pastDue, failing, twice, notApplied] = await Promise.all([
       this.deps.users.count({ [BILLING_FIELDS.status]: { $in: [...PAYING_STATUSES] } }),
       this.deps.users.count({ [BILLING_FIELDS.status]: 'past_due' }),
       this.deps.users.find(
@@ -242,6 +244,7 @@ export class PaymentsService {
         { [BILLING_FIELDS.otherSubscriptionIds]: { $exists: true } },
         { sort: { updatedAt: -1, _id: -1 }, limit: 20 },
       ),
+      this.deps.events.failed(),
     ]);
     return {
       ready: PaymentsSettings.isReady(settings),
@@ -262,6 +265,11 @@ export class PaymentsService {
         customerId: user.billing?.customerId ?? null,
         subscriptions: 1 + (user.billing?.otherSubscriptionIds?.length ?? 0),
       })),
+      notApplied: {
+        count: notApplied.length,
+        reason: notApplied[0]?.reason ?? null,
+        since: notApplied.at(-1)?.claimedAt.toISOString() ?? null,
+      },
     };
   }
 }

@@ -84,6 +84,18 @@ export function PaymentsOverviewCard({ refreshMs }: { refreshMs: number }) {
             )}
           </div>
         )}
+        {data.notApplied.count > 0 && (
+          <div className="mt-4 rounded-xl border border-red-500/40 bg-red-500/10 p-3" role="alert">
+            <p className="text-sm font-semibold text-red-200" data-testid="payments-not-applied">
+              Payments received but not applied ({data.notApplied.count})
+            </p>
+            <p className="mt-1 text-sm text-stone-300">
+              {data.notApplied.reason}
+              {data.notApplied.since ? ` Since ${day(data.notApplied.since)}.` : ''} Stripe sends them again;
+              this clears once they are applied.
+            </p>
+          </div>
+        )}
         {data.subscribedTwice.length > 0 && (
           <div className="mt-4 rounded-xl border border-red-500/40 bg-red-500/10 p-3" role="alert">
             <p className="text-sm font-semibold text-red-200">Charged twice?</p>

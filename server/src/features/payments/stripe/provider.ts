@@ -96,8 +96,10 @@ export class StripeProvider implements PaymentProvider {
    * checkouts (two tabs) is still one customer. The idempotency key covers a double click too.
    */
   private async createCustomer(input: CheckoutInput): Promise<string> {
+    // The key covers all that is sent: Stripe refuses a key reused with other parameters (a member
+    // who renamed themselves), and a retry of the same request is answered the same customer.
     const fingerprint = createHash('sha256')
-      .update(`${input.userId}\n${input.email}`)
+      .update(JSON.stringify([input.userId, input.email, input.name]))
       .digest('hex')
       .slice(0, 32);
     const customer = await this.client.customers.create(
