@@ -33,6 +33,15 @@ export interface StripeStandIn {
   apiKey: string;
   /** While set, every API call is answered with Stripe's own trouble (a 500 `api_error`), still recorded. */
   outage: boolean;
+  /** While set, every API call is answered with Stripe's rate limit (a 429 `rate_limit_error`). */
+  rateLimited: boolean;
+  /**
+   * Resources the key may not use, as a restricted key lacking them: `customers`, `subscriptions`,
+   * `checkout_sessions`, `billing_portal`, `prices`. A call to one gets Stripe's 403.
+   */
+  forbidden: Set<string>;
+  /** Whether a Customer Portal configuration exists (Stripe's default once it is turned on). */
+  portalConfigured: boolean;
   /**
    * The member pays on the checkout page of `sessionId` (as the browser's visit does): a
    * subscription in `status` is made for the session's customer and price, and the session completes.
@@ -54,6 +63,7 @@ export function stripePrice(
     interval?: 'month' | 'year' | null;
     active?: boolean;
     nickname?: string;
+    usageType?: 'licensed' | 'metered';
   } = {},
 ): StripeObject {
   const interval = fields.interval === undefined ? 'month' : fields.interval;
@@ -69,7 +79,9 @@ export function stripePrice(
     metadata: {},
     nickname: fields.nickname ?? null,
     product: 'prod_standin',
-    recurring: interval ? { interval, interval_count: 1, usage_type: 'licensed', meter: null } : null,
+    recurring: interval
+      ? { interval, interval_count: 1, usage_type: fields.usageType ?? 'licensed', meter: null }
+      : null,
     tax_behavior: 'unspecified',
     type: interval ? 'recurring' : 'one_time',
     unit_amount: fields.amount ?? 1200,
@@ -168,6 +180,9 @@ export async function startStripeStandIn(
     port: 0,
     ...state,
     outage: false,
+    rateLimited: false,
+    forbidden: new Set<string>(),
+    portalConfigured: true,
     pay: (sessionId, status = 'active') => {
       const session = state.checkoutSessions.get(sessionId);
       if (!session) throw new Error(`stand-in: no checkout session ${sessionId}`);
@@ -203,6 +218,22 @@ export async function startStripeStandIn(
       return stripeError(res, 401, 'invalid_request_error', 'Invalid API Key provided: sk_test_****0000');
     if (standIn.outage)
       return stripeError(res, 500, 'api_error', 'An unknown error occurred (stand-in outage).');
+    if (standIn.rateLimited)
+      return stripeError(res, 429, 'rate_limit_error', 'Too many requests hit the API too quickly.', {
+        code: 'rate_limit',
+      });
+    const resource = /^\/v1\/(checkout\/sessions|billing_portal|customers|subscriptions|prices)/.exec(
+      path,
+    )?.[1];
+    const named = resource === 'checkout/sessions' ? 'checkout_sessions' : resource;
+    if (named && standIn.forbidden.has(named))
+      // A restricted key lacking the resource: Stripe answers 403 (the package's StripePermissionError).
+      return stripeError(
+        res,
+        403,
+        'invalid_request_error',
+        `The provided key 'rk_test_****0000' does not have the required permissions for this endpoint on account 'acct_standin'. Having the 'rak_${named}_write' permission would allow this request to continue.`,
+      );
     // Stripe keeps an idempotency key for 24 hours: the same request again gets the first answer;
     // the key with other parameters is refused.
     const key = req.headers['idempotency-key'] as string | undefined;
@@ -264,6 +295,20 @@ export async function startStripeStandIn(
           code: 'resource_missing',
           param: 'line_items[0][price]',
         });
+      const chosen = state.prices.get(price)!;
+      const recurring = chosen.recurring as { usage_type?: string } | null;
+      const refuse = (message: string) =>
+        stripeError(res, 400, 'invalid_request_error', message, { param: 'line_items[0][price]' });
+      if (!chosen.active)
+        return refuse(`The price specified is inactive. This field only accepts active prices.`);
+      if (body.mode === 'subscription' && !recurring)
+        return refuse(
+          'You must provide at least one recurring price in `subscription` mode when using prices.',
+        );
+      if (recurring?.usage_type === 'metered' && body['line_items[0][quantity]'] !== undefined)
+        return refuse(
+          'Quantity should not be specified where usage_type is `metered`. Remove quantity from `line_items[0]`.',
+        );
       const sessionId = id('cs_test');
       const session = {
         id: sessionId,
@@ -303,6 +348,22 @@ export async function startStripeStandIn(
       state.portalSessions.set(sessionId, session);
       return send(res, 200, session);
     }
+    if (req.method === 'GET' && path === '/v1/checkout/sessions')
+      return send(res, 200, {
+        object: 'list',
+        data: [...state.checkoutSessions.values()].slice(0, Number(body.limit ?? 10)),
+        has_more: false,
+        url: '/v1/checkout/sessions',
+      });
+    if (req.method === 'GET' && path === '/v1/billing_portal/configurations')
+      return send(res, 200, {
+        object: 'list',
+        data: standIn.portalConfigured
+          ? [{ id: 'bpc_standin', object: 'billing_portal.configuration', active: true, is_default: true }]
+          : [],
+        has_more: false,
+        url: '/v1/billing_portal/configurations',
+      });
     if (req.method === 'GET' && path === '/v1/subscriptions') {
       // Stripe's default leaves out the canceled ones; status=all includes them.
       const all = [...state.subscriptions.values()].filter(

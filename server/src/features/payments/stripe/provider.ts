@@ -23,6 +23,39 @@ import {
 } from './errors';
 import { priceCheck, toPaymentEvent, toPlan, toSubscriptionState } from './shapes';
 
+/** The resources the site's calls need, each proved by a harmless read, and why the site needs it. */
+const PERMISSIONS: Array<{
+  label: string;
+  what: string;
+  why: string;
+  read: (client: Stripe) => Promise<unknown>;
+}> = [
+  {
+    label: 'Customers',
+    what: 'customers',
+    why: 'Without it no member can upgrade.',
+    read: (client) => client.customers.list({ limit: 1 }),
+  },
+  {
+    label: 'Subscriptions',
+    what: 'subscriptions',
+    why: 'Without it every event from Stripe fails: members would pay and stay free.',
+    read: (client) => client.subscriptions.list({ limit: 1, status: 'all' }),
+  },
+  {
+    label: 'Checkout Sessions',
+    what: 'checkout sessions',
+    why: 'Without it the Upgrade button fails.',
+    read: (client) => client.checkout.sessions.list({ limit: 1 }),
+  },
+  {
+    label: 'Customer portal',
+    what: 'the Customer Portal',
+    why: 'Without it Manage billing fails.',
+    read: async (client) => (await client.billingPortal.configurations.list({ limit: 1 })).data.length > 0,
+  },
+];
+
 /** Stripe's own recommendation: events older than five minutes are refused (replays of a captured request). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 /** A call to Stripe that takes longer than this fails, and the member or Stripe tries again. */
@@ -194,7 +227,8 @@ export class StripeProvider implements PaymentProvider {
     for (const id of priceIds) {
       try {
         const price = await this.client.prices.retrieve(id);
-        if (price.active && price.recurring) plans.push(toPlan(price));
+        if (price.active && price.recurring && price.recurring.usage_type !== 'metered')
+          plans.push(toPlan(price));
       } catch (error) {
         if (!isMissing(error)) throw providerError(error);
       }
@@ -210,12 +244,40 @@ export class StripeProvider implements PaymentProvider {
       detail: `Stripe accepted the key (${mode} mode).`,
     };
     const checks: PaymentsCheck[] = [];
-    try {
-      // Any authenticated call proves the key; a restricted key with Customers: Write reads customers.
-      if (priceIds.length === 0) await this.client.customers.list({ limit: 1 });
-    } catch (error) {
-      return [{ label: 'Secret key', outcome: 'failed', detail: keyProblem(error) }];
+    // Every resource the site's calls need, each read once (a restricted key with Write may read):
+    // a key missing one would pass Checkout and then fail every event, members paying and staying free.
+    const missing: PaymentsCheck[] = [];
+    for (const need of PERMISSIONS) {
+      try {
+        const answer = await need.read(this.client);
+        if (need.label === 'Customer portal' && !answer)
+          checks.push({
+            label: 'Customer portal',
+            outcome: 'warning',
+            detail:
+              'The Customer Portal is not set up in Stripe (Settings → Billing → Customer portal): Manage billing would fail.',
+          });
+      } catch (error) {
+        if (isAuthentication(error) || !isPermission(error))
+          return [{ label: 'Secret key', outcome: 'failed', detail: keyProblem(error) }];
+        missing.push({
+          label: `Permission: ${need.label}`,
+          outcome: 'failed',
+          detail: `The key may not use ${need.what}: give the restricted key “${need.label}: Write”. ${need.why}`,
+        });
+      }
     }
+    checks.unshift(
+      ...(missing.length > 0
+        ? missing
+        : [
+            {
+              label: 'Permissions',
+              outcome: 'ok' as const,
+              detail: 'The key may use customers, subscriptions, checkout sessions and the Customer Portal.',
+            },
+          ]),
+    );
     for (const id of priceIds) {
       try {
         const price = await this.client.prices.retrieve(id);

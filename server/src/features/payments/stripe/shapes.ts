@@ -33,6 +33,12 @@ export function priceCheck(price: Stripe.Price): PaymentsCheck {
       outcome: 'failed',
       detail: `${described}, paid once: membership is a subscription, so choose a recurring price.`,
     };
+  if (price.recurring.usage_type === 'metered')
+    return {
+      label,
+      outcome: 'failed',
+      detail: `${described}, metered (billed by usage): Checkout refuses a quantity for it, so choose a price with a fixed amount per period.`,
+    };
   return { label, outcome: 'ok', detail: `${described}, recurring.` };
 }
 
