@@ -80,6 +80,7 @@ export type PaymentsSettingsBody = z.input<typeof paymentsSettingsBody>;
 /** POST /api/admin/payments/test: what is typed in the form, tested before it is saved (else the saved values). */
 export const paymentsTestBody = z.object({
   secretKey: keepIfBlank(secretKeySchema),
+  webhookSecret: keepIfBlank(webhookSecretSchema),
   priceIds: priceIdsSchema.optional(),
 });
 export type PaymentsTestBody = z.input<typeof paymentsTestBody>;

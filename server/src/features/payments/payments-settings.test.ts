@@ -229,6 +229,22 @@ describe('The console’s Payments settings', () => {
     });
   });
 
+  it('Test counts the signing secret typed in the form, before it is saved', async () => {
+    const { t, admin } = await site();
+    const typed = await settingsCall(t, bearer(admin.token), 'POST', '/test', {
+      secretKey: KEY(),
+      webhookSecret: SIGNING,
+      priceIds: ['price_monthly'],
+    });
+    expect(typed.statusCode).toBe(200);
+    expect(typed.json().data.checks).toContainEqual(
+      expect.objectContaining({ label: 'Webhook signing secret', outcome: 'ok' }),
+    );
+    // Nothing was saved by the Test.
+    const view = await settingsCall(t, bearer(admin.token), 'GET', '/settings');
+    expect(view.json().data.webhookSecret.set).toBe(false);
+  });
+
   it('never writes a key or a signing secret to the log, whatever happens', async () => {
     const { t, admin } = await site();
     const headers = await confirmed(t, admin.token);
