@@ -50,6 +50,41 @@ export interface StripeStandIn {
   close(): Promise<void>;
 }
 
+/** The parameters Stripe's API takes on the calls the site makes (a subset of each: extend as needed). */
+const KNOWN_PARAMETERS: Record<string, string[]> = {
+  'POST /v1/customers': ['email', 'name', 'metadata', 'description', 'phone', 'address', 'expand'],
+  'GET /v1/customers': ['limit', 'email', 'starting_after', 'ending_before', 'created', 'expand'],
+  'POST /v1/checkout/sessions': [
+    'mode',
+    'customer',
+    'customer_email',
+    'client_reference_id',
+    'line_items',
+    'success_url',
+    'cancel_url',
+    'subscription_data',
+    'metadata',
+    'allow_promotion_codes',
+    'billing_address_collection',
+    'locale',
+    'expand',
+  ],
+  'GET /v1/checkout/sessions': ['limit', 'customer', 'subscription', 'status', 'starting_after', 'expand'],
+  'POST /v1/billing_portal/sessions': [
+    'customer',
+    'return_url',
+    'configuration',
+    'locale',
+    'flow_data',
+    'expand',
+  ],
+  'GET /v1/billing_portal/configurations': ['limit', 'active', 'is_default', 'starting_after', 'expand'],
+  'GET /v1/subscriptions': ['limit', 'customer', 'status', 'price', 'starting_after', 'expand'],
+  'GET /v1/subscriptions/:id': ['expand'],
+  'DELETE /v1/subscriptions/:id': ['invoice_now', 'prorate', 'cancellation_details', 'expand'],
+  'GET /v1/prices/:id': ['expand'],
+};
+
 const DAY_S = 24 * 60 * 60;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const id = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
@@ -263,6 +298,17 @@ export async function startStripeStandIn(
       }) as typeof res.end;
     }
 
+    // Stripe refuses a parameter it does not know (the top-level name, before any `[`).
+    const known = KNOWN_PARAMETERS[`${req.method} ${path.replace(/\/(sub|cus|price)_[\w-]+$/, '/:id')}`];
+    const unknown =
+      known &&
+      Object.keys(body)
+        .map((key) => key.split('[')[0]!)
+        .find((name) => !known.includes(name));
+    if (unknown)
+      return stripeError(res, 400, 'invalid_request_error', `Received unknown parameter: ${unknown}`, {
+        param: unknown,
+      });
     if (req.method === 'POST' && path === '/v1/customers') {
       const customer = {
         id: id('cus'),
