@@ -236,6 +236,20 @@ test('a free member upgrades from a locked lesson, and it opens without a reload
   expect(await stillSamePage(page)).toBe(true);
 });
 
+test('the owner previews a locked paid course as a free member: the offer and the Upgrade button, not a visitor’s lock', async ({
+  page,
+}) => {
+  await openSignedIn(page, await adminToken(), `/courses/${COURSE.slug}?as=free`);
+  await expect(page.getByTestId('upgrade-offer')).toContainText(OFFER);
+  const upgrade = page.getByRole('button', { name: 'Upgrade — £12.00 a month' });
+  await expect(upgrade).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Create an account' })).toHaveCount(0);
+  await shoot(page, 'course-preview-as-free-member');
+  // In preview the button starts no checkout: the owner stays on the page.
+  await upgrade.click();
+  await expect(page).toHaveURL(new RegExp(`/courses/${COURSE.slug}\\?as=free$`));
+});
+
 test('a cancelled checkout changes nothing and says so', async ({ page }) => {
   const member = await registerMember('undecided');
   await openSignedIn(page, await tokenFor(member.email, member.password), '/dashboard?checkout=cancelled');
