@@ -54,6 +54,7 @@ test.afterAll(async () => {
 });
 
 interface StandInSession {
+  id: string;
   client_reference_id: string;
   customer: string;
   subscription: string | null;
@@ -108,7 +109,12 @@ async function deliverCheckoutCompleted(userId: string): Promise<void> {
   const session = sessions.find((s) => s.client_reference_id === userId && s.subscription);
   if (!session?.subscription) throw new Error('The member never went through the stand-in checkout');
   const { payload, header } = signed(
-    checkoutCompleted({ userId, customer: session.customer, subscription: session.subscription }),
+    checkoutCompleted({
+      userId,
+      customer: session.customer,
+      subscription: session.subscription,
+      sessionId: session.id,
+    }),
   );
   const response = await fetch(`${E2E_BASE_URL}/api/payments/webhook`, {
     method: 'POST',
@@ -228,6 +234,20 @@ test('a free member upgrades from a locked lesson, and it opens without a reload
   await expect(page.getByText(LESSON.text)).toBeVisible({ timeout: 10_000 });
   await expect(page.getByText('Payment confirmed: welcome to the Architect Tier.')).toBeVisible();
   expect(await stillSamePage(page)).toBe(true);
+});
+
+test('the owner previews a locked paid course as a free member: the offer and the Upgrade button, not a visitor’s lock', async ({
+  page,
+}) => {
+  await openSignedIn(page, await adminToken(), `/courses/${COURSE.slug}?as=free`);
+  await expect(page.getByTestId('upgrade-offer')).toContainText(OFFER);
+  const upgrade = page.getByRole('button', { name: 'Upgrade — £12.00 a month' });
+  await expect(upgrade).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Create an account' })).toHaveCount(0);
+  await shoot(page, 'course-preview-as-free-member');
+  // In preview the button starts no checkout: the owner stays on the page.
+  await upgrade.click();
+  await expect(page).toHaveURL(new RegExp(`/courses/${COURSE.slug}\\?as=free$`));
 });
 
 test('a cancelled checkout changes nothing and says so', async ({ page }) => {

@@ -80,6 +80,7 @@ export type PaymentsSettingsBody = z.input<typeof paymentsSettingsBody>;
 /** POST /api/admin/payments/test: what is typed in the form, tested before it is saved (else the saved values). */
 export const paymentsTestBody = z.object({
   secretKey: keepIfBlank(secretKeySchema),
+  webhookSecret: keepIfBlank(webhookSecretSchema),
   priceIds: priceIdsSchema.optional(),
 });
 export type PaymentsTestBody = z.input<typeof paymentsTestBody>;
@@ -207,6 +208,23 @@ export interface PaymentsOverview {
     email: string;
     paymentFailedAt: string | null;
     currentPeriodEnd: string | null;
+  }>;
+  /**
+   * Members with more than one live subscription (a second checkout slipped through): Stripe may
+   * charge them twice. The owner refunds and cancels the extra one in Stripe's dashboard.
+   */
+  /**
+   * Stripe's events received but not applied (Stripe could not be asked about them: unreachable,
+   * or the key lacks a permission). Stripe sends them again; this empties once they are applied.
+   * `reason`: the latest failure in plain words; `since`: the oldest.
+   */
+  notApplied: { count: number; reason: string | null; since: string | null };
+  subscribedTwice: Array<{
+    _id: string;
+    name: string;
+    email: string;
+    customerId: string | null;
+    subscriptions: number;
   }>;
 }
 

@@ -40,9 +40,15 @@ export function stripeEvent(
   };
 }
 
-export function checkoutCompleted(fields: { userId: string; customer: string; subscription: string }) {
+/** A finished checkout; `sessionId` is the session's id (a made-up one when not given: one the site never opened). */
+export function checkoutCompleted(fields: {
+  userId: string;
+  customer: string;
+  subscription: string;
+  sessionId?: string;
+}) {
   return stripeEvent('checkout.session.completed', {
-    id: id('cs_test'),
+    id: fields.sessionId ?? id('cs_test'),
     object: 'checkout.session',
     mode: 'subscription',
     status: 'complete',

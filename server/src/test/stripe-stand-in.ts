@@ -33,8 +33,57 @@ export interface StripeStandIn {
   apiKey: string;
   /** While set, every API call is answered with Stripe's own trouble (a 500 `api_error`), still recorded. */
   outage: boolean;
+  /** While set, every API call is answered with Stripe's rate limit (a 429 `rate_limit_error`). */
+  rateLimited: boolean;
+  /**
+   * Resources the key may not use, as a restricted key lacking them: `customers`, `subscriptions`,
+   * `checkout_sessions`, `billing_portal`, `prices`. A call to one gets Stripe's 403.
+   */
+  forbidden: Set<string>;
+  /** Whether a Customer Portal configuration exists (Stripe's default once it is turned on). */
+  portalConfigured: boolean;
+  /**
+   * The member pays on the checkout page of `sessionId` (as the browser's visit does): a
+   * subscription in `status` is made for the session's customer and price, and the session completes.
+   */
+  pay(sessionId: string, status?: string): { session: StripeObject; subscription: StripeObject };
   close(): Promise<void>;
 }
+
+/** The parameters Stripe's API takes on the calls the site makes (a subset of each: extend as needed). */
+const KNOWN_PARAMETERS: Record<string, string[]> = {
+  'POST /v1/customers': ['email', 'name', 'metadata', 'description', 'phone', 'address', 'expand'],
+  'GET /v1/customers': ['limit', 'email', 'starting_after', 'ending_before', 'created', 'expand'],
+  'POST /v1/checkout/sessions': [
+    'mode',
+    'customer',
+    'customer_email',
+    'client_reference_id',
+    'line_items',
+    'success_url',
+    'cancel_url',
+    'subscription_data',
+    'metadata',
+    'allow_promotion_codes',
+    'billing_address_collection',
+    'locale',
+    'expand',
+  ],
+  'GET /v1/checkout/sessions': ['limit', 'customer', 'subscription', 'status', 'starting_after', 'expand'],
+  'POST /v1/billing_portal/sessions': [
+    'customer',
+    'return_url',
+    'configuration',
+    'locale',
+    'flow_data',
+    'expand',
+  ],
+  'GET /v1/billing_portal/configurations': ['limit', 'active', 'is_default', 'starting_after', 'expand'],
+  'GET /v1/subscriptions': ['limit', 'customer', 'status', 'price', 'starting_after', 'expand'],
+  'GET /v1/subscriptions/:id': ['expand'],
+  'DELETE /v1/subscriptions/:id': ['invoice_now', 'prorate', 'cancellation_details', 'expand'],
+  'GET /v1/prices/:id': ['expand'],
+};
 
 const DAY_S = 24 * 60 * 60;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -49,6 +98,7 @@ export function stripePrice(
     interval?: 'month' | 'year' | null;
     active?: boolean;
     nickname?: string;
+    usageType?: 'licensed' | 'metered';
   } = {},
 ): StripeObject {
   const interval = fields.interval === undefined ? 'month' : fields.interval;
@@ -64,7 +114,9 @@ export function stripePrice(
     metadata: {},
     nickname: fields.nickname ?? null,
     product: 'prod_standin',
-    recurring: interval ? { interval, interval_count: 1, usage_type: 'licensed', meter: null } : null,
+    recurring: interval
+      ? { interval, interval_count: 1, usage_type: fields.usageType ?? 'licensed', meter: null }
+      : null,
     tax_behavior: 'unspecified',
     type: interval ? 'recurring' : 'one_time',
     unit_amount: fields.amount ?? 1200,
@@ -156,12 +208,21 @@ export async function startStripeStandIn(
     portalSessions: new Map<string, StripeObject>(),
     apiKey: options.apiKey ?? 'sk_test_standin0000000000000000',
   };
+  const idempotency = new Map<string, { sent: string; status: number; answer: unknown }>();
   let url = '';
   const standIn: StripeStandIn = {
     url,
     port: 0,
     ...state,
     outage: false,
+    rateLimited: false,
+    forbidden: new Set<string>(),
+    portalConfigured: true,
+    pay: (sessionId, status = 'active') => {
+      const session = state.checkoutSessions.get(sessionId);
+      if (!session) throw new Error(`stand-in: no checkout session ${sessionId}`);
+      return { session, subscription: complete(session, status) };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -192,7 +253,62 @@ export async function startStripeStandIn(
       return stripeError(res, 401, 'invalid_request_error', 'Invalid API Key provided: sk_test_****0000');
     if (standIn.outage)
       return stripeError(res, 500, 'api_error', 'An unknown error occurred (stand-in outage).');
+    if (standIn.rateLimited)
+      return stripeError(res, 429, 'rate_limit_error', 'Too many requests hit the API too quickly.', {
+        code: 'rate_limit',
+      });
+    const resource = /^\/v1\/(checkout\/sessions|billing_portal|customers|subscriptions|prices)/.exec(
+      path,
+    )?.[1];
+    const named = resource === 'checkout/sessions' ? 'checkout_sessions' : resource;
+    if (named && standIn.forbidden.has(named))
+      // A restricted key lacking the resource: Stripe answers 403 (the package's StripePermissionError).
+      return stripeError(
+        res,
+        403,
+        'invalid_request_error',
+        `The provided key 'rk_test_****0000' does not have the required permissions for this endpoint on account 'acct_standin'. Having the 'rak_${named}_write' permission would allow this request to continue.`,
+      );
+    // Stripe keeps an idempotency key for 24 hours: the same request again gets the first answer;
+    // the key with other parameters is refused.
+    const key = req.headers['idempotency-key'] as string | undefined;
+    if (key && req.method === 'POST') {
+      const seen = idempotency.get(key);
+      const sent = JSON.stringify([path, body]);
+      if (seen && seen.sent !== sent)
+        return stripeError(
+          res,
+          400,
+          'idempotency_error',
+          `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+        );
+      if (seen) return send(res, seen.status, seen.answer);
+      const original = res.end.bind(res);
+      const status = () => res.statusCode;
+      let captured: unknown;
+      res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+        try {
+          captured = typeof chunk === 'string' ? JSON.parse(chunk) : undefined;
+        } catch {
+          captured = undefined;
+        }
+        if (captured !== undefined && status() < 500)
+          idempotency.set(key, { sent, status: status(), answer: captured });
+        return (original as (...args: unknown[]) => ServerResponse)(chunk, ...rest);
+      }) as typeof res.end;
+    }
 
+    // Stripe refuses a parameter it does not know (the top-level name, before any `[`).
+    const known = KNOWN_PARAMETERS[`${req.method} ${path.replace(/\/(sub|cus|price)_[\w-]+$/, '/:id')}`];
+    const unknown =
+      known &&
+      Object.keys(body)
+        .map((key) => key.split('[')[0]!)
+        .find((name) => !known.includes(name));
+    if (unknown)
+      return stripeError(res, 400, 'invalid_request_error', `Received unknown parameter: ${unknown}`, {
+        param: unknown,
+      });
     if (req.method === 'POST' && path === '/v1/customers') {
       const customer = {
         id: id('cus'),
@@ -225,6 +341,20 @@ export async function startStripeStandIn(
           code: 'resource_missing',
           param: 'line_items[0][price]',
         });
+      const chosen = state.prices.get(price)!;
+      const recurring = chosen.recurring as { usage_type?: string } | null;
+      const refuse = (message: string) =>
+        stripeError(res, 400, 'invalid_request_error', message, { param: 'line_items[0][price]' });
+      if (!chosen.active)
+        return refuse(`The price specified is inactive. This field only accepts active prices.`);
+      if (body.mode === 'subscription' && !recurring)
+        return refuse(
+          'You must provide at least one recurring price in `subscription` mode when using prices.',
+        );
+      if (recurring?.usage_type === 'metered' && body['line_items[0][quantity]'] !== undefined)
+        return refuse(
+          'Quantity should not be specified where usage_type is `metered`. Remove quantity from `line_items[0]`.',
+        );
       const sessionId = id('cs_test');
       const session = {
         id: sessionId,
@@ -263,6 +393,35 @@ export async function startStripeStandIn(
       };
       state.portalSessions.set(sessionId, session);
       return send(res, 200, session);
+    }
+    if (req.method === 'GET' && path === '/v1/checkout/sessions')
+      return send(res, 200, {
+        object: 'list',
+        data: [...state.checkoutSessions.values()].slice(0, Number(body.limit ?? 10)),
+        has_more: false,
+        url: '/v1/checkout/sessions',
+      });
+    if (req.method === 'GET' && path === '/v1/billing_portal/configurations')
+      return send(res, 200, {
+        object: 'list',
+        data: standIn.portalConfigured
+          ? [{ id: 'bpc_standin', object: 'billing_portal.configuration', active: true, is_default: true }]
+          : [],
+        has_more: false,
+        url: '/v1/billing_portal/configurations',
+      });
+    if (req.method === 'GET' && path === '/v1/subscriptions') {
+      // Stripe's default leaves out the canceled ones; status=all includes them.
+      const all = [...state.subscriptions.values()].filter(
+        (subscription) =>
+          (!body.customer || subscription.customer === body.customer) &&
+          (body.status === 'all'
+            ? true
+            : body.status
+              ? subscription.status === body.status
+              : subscription.status !== 'canceled'),
+      );
+      return send(res, 200, { object: 'list', data: all, has_more: false, url: '/v1/subscriptions' });
     }
     const one = /^\/v1\/(prices|subscriptions)\/([\w-]+)$/.exec(path);
     if (req.method === 'GET' && one) {
@@ -322,15 +481,20 @@ export async function startStripeStandIn(
     const session = state.checkoutSessions.get(sessionId);
     if (!session) return send(res, 404, { error: 'unknown checkout session' });
     if (address.searchParams.has('cancel')) return redirect(res, String(session.cancel_url));
+    complete(session, 'active');
+    return redirect(res, String(session.success_url));
+  }
+
+  function complete(session: StripeObject, status: string): StripeObject {
     const subscription = stripeSubscription({
       customer: String(session.customer),
-      status: 'active',
+      status,
       userId: session.subscriptionUserId as string | undefined,
       priceId: String(session.price),
     });
     state.subscriptions.set(subscription.id, subscription);
     Object.assign(session, { status: 'complete', payment_status: 'paid', subscription: subscription.id });
-    return redirect(res, String(session.success_url));
+    return subscription;
   }
 
   /** For browser tests, which run in another process: read what was asked, set what Stripe holds. */

@@ -88,10 +88,14 @@ export function CoursePage() {
                         <LockNote
                           lock={course.lock}
                           offer={course.offer}
-                          signedIn={signedIn && !preview}
+                          signedIn={preview ? preview !== 'visitor' : signedIn}
                           memberOffer={
-                            course.viewer.kind === 'free' && !preview ? (
-                              <MemberOffer offer={course.offer} returnPath={`/courses/${course.slug}`} />
+                            course.viewer.kind === 'free' && (!preview || preview === 'free') ? (
+                              <MemberOffer
+                                offer={course.offer}
+                                returnPath={`/courses/${course.slug}`}
+                                preview={preview === 'free'}
+                              />
                             ) : undefined
                           }
                         />

@@ -19,7 +19,11 @@ import { UpgradeOffer } from './components/upgrade-offer';
  * confirmed; without Stripe, the owner's offer alone. Stripe's page sends the member back to
  * `returnPath`.
  */
-export function CourseUpgradeOffer(props: { offer: UpgradeOfferSettings | null; returnPath: string }) {
+export function CourseUpgradeOffer(props: {
+  offer: UpgradeOfferSettings | null;
+  returnPath: string;
+  preview?: boolean;
+}) {
   return (
     <QueryClientProvider client={queryClient}>
       <OfferWithButton {...props} />
@@ -27,10 +31,20 @@ export function CourseUpgradeOffer(props: { offer: UpgradeOfferSettings | null; 
   );
 }
 
-function OfferWithButton({ offer, returnPath }: { offer: UpgradeOfferSettings | null; returnPath: string }) {
+function OfferWithButton({
+  offer,
+  returnPath,
+  preview,
+}: {
+  offer: UpgradeOfferSettings | null;
+  returnPath: string;
+  preview?: boolean;
+}) {
   const shown = useUpgradeShown();
   return (
-    <UpgradeOffer offer={offer}>{shown ? <UpgradeButton returnPath={returnPath} /> : null}</UpgradeOffer>
+    <UpgradeOffer offer={offer}>
+      {shown ? <UpgradeButton returnPath={returnPath} preview={preview} /> : null}
+    </UpgradeOffer>
   );
 }
 

@@ -95,12 +95,13 @@ export function LessonPage() {
                   <LockNote
                     lock={lesson.lock}
                     offer={lesson.offer}
-                    signedIn={signedIn && !preview}
+                    signedIn={preview ? preview !== 'visitor' : signedIn}
                     memberOffer={
-                      lesson.viewer.kind === 'free' && !preview ? (
+                      lesson.viewer.kind === 'free' && (!preview || preview === 'free') ? (
                         <MemberOffer
                           offer={lesson.offer}
                           returnPath={`/courses/${lesson.course.slug}/lessons/${lesson.id}`}
+                          preview={preview === 'free'}
                         />
                       ) : undefined
                     }

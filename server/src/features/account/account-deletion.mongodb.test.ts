@@ -124,7 +124,7 @@ describe.each(stores)('deleting an account on the %s', (_store, openStore) => {
         code: 'SUBSCRIPTION_NOT_CANCELLED',
         message: expect.stringMatching(/could not be cancelled .*not deleted and nothing changed/),
       });
-      expect(cancels().length).toBeGreaterThan(0);
+      expect(stripe.calls.length).toBeGreaterThan(0);
       expect(await stored(t, member.user._id)).toMatchObject({ membershipTier: 'paid' });
       // Still signed in: the member can try again, or open Manage billing.
       const account = await t.app.inject({ url: '/api/account', headers: bearer(member.token) });
@@ -135,7 +135,7 @@ describe.each(stores)('deleting an account on the %s', (_store, openStore) => {
       expect(await stored(t, member.user._id)).toBeNull();
     });
 
-    it('asks nothing of Stripe for a member it does not bill, nor for an ended subscription', async () => {
+    it('asks nothing of Stripe for a member it does not bill, and cancels nothing for an ended subscription', async () => {
       const { t, admin } = await site(openStore);
       const free = await createUser(t, { password: 'member-pass' });
       expect((await remove(t, admin.token, free)).statusCode).toBe(200);
@@ -144,8 +144,10 @@ describe.each(stores)('deleting an account on the %s', (_store, openStore) => {
         membershipTier: 'free',
         billing: { customerId: 'cus_ended', subscriptionId: ended.subscription.id, status: 'canceled' },
       });
-      expect((await remove(t, admin.token, ended)).statusCode).toBe(200);
       expect(stripe.calls).toEqual([]);
+      expect((await remove(t, admin.token, ended)).statusCode).toBe(200);
+      // Its customer is asked for live subscriptions (one the site never heard of); none, none cancelled.
+      expect(stripe.calls.map((call) => `${call.method} ${call.path}`)).toEqual(['GET /v1/subscriptions']);
     });
   });
 

@@ -5,8 +5,11 @@ export interface PaymentEventDoc extends StoredDoc {
   /** The provider's id of the event; unique, so that one insert is the claim. */
   eventId: string;
   type: string;
-  state: 'working' | 'done';
+  /** 'failed': handling failed (the provider could not be asked); the next delivery takes it over. */
+  state: 'working' | 'done' | 'failed';
   claimedAt: Date;
+  /** Why handling failed, in plain words, for the console (while the event is not applied). */
+  reason?: string;
 }
 
 /** 'claimed': handle it now. 'done': handled before, acknowledge it. 'busy': another process is on it. */
@@ -52,16 +55,30 @@ export class PaymentEventsRepository {
     const existing = await this.events.findById(id);
     if (!existing) return 'busy';
     if (existing.state === 'done') return 'done';
-    if (now.getTime() - existing.claimedAt.getTime() < staleMs) return 'busy';
+    if (existing.state === 'working' && now.getTime() - existing.claimedAt.getTime() < staleMs) return 'busy';
     const taken = await this.events.updateOne(
-      { _id: id, state: 'working', claimedAt: existing.claimedAt },
-      { claimedAt: now },
+      { _id: id, state: existing.state, claimedAt: existing.claimedAt },
+      { state: 'working', claimedAt: now },
     );
     return taken ? 'claimed' : 'busy';
   }
 
   async finish(eventId: string): Promise<void> {
-    await this.events.updateById(docId(eventId), { state: 'done' });
+    await this.events.updateById(docId(eventId), { state: 'done', reason: undefined });
+  }
+
+  /**
+   * Handling failed for a reason that may pass (the provider unreachable, a key lacking a
+   * permission): kept as 'failed' with the reason, so the console shows payments received but not
+   * applied until a later delivery applies it; that delivery claims it again.
+   */
+  async fail(eventId: string, reason: string): Promise<void> {
+    await this.events.updateOne({ _id: docId(eventId), state: 'working' }, { state: 'failed', reason });
+  }
+
+  /** The events received but not applied, most recent first. */
+  async failed(limit = 20): Promise<PaymentEventDoc[]> {
+    return this.events.find({ state: 'failed' }, { sort: { claimedAt: -1, _id: -1 }, limit });
   }
 
   /** Handling failed: the provider's next delivery of the event is handled afresh. */

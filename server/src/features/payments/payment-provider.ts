@@ -11,9 +11,10 @@ import type { PaymentsCheck } from '@common/schemas/payments';
 export interface PaymentProvider {
   /**
    * A subscription checkout for one member: their existing customer, else a new one made for
-   * them (returned, so it is kept and reused). The member goes to `url`.
+   * them (returned, so it is kept and reused). The member goes to `url`. `sessionId` is recorded
+   * on the member: only a checkout the site opened for them may link a subscription to them.
    */
-  createCheckout(input: CheckoutInput): Promise<{ url: string; customerId: string }>;
+  createCheckout(input: CheckoutInput): Promise<{ url: string; customerId: string; sessionId: string }>;
   /** The provider's billing portal for a customer, coming back to `returnUrl`. */
   createPortal(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
   /**
@@ -23,6 +24,12 @@ export interface PaymentProvider {
   verifyEvent(payload: Buffer, signature: string | undefined): Promise<PaymentEvent>;
   /** The subscription as it is now at the provider; null when the provider has no such subscription. */
   readSubscription(id: string): Promise<SubscriptionState | null>;
+  /**
+   * Every subscription of a customer that has not ended (whatever its price), as it is now: a
+   * member who has one is sent to the portal rather than a second checkout, and deleting their
+   * account cancels them all.
+   */
+  listLiveSubscriptions(customerId: string): Promise<SubscriptionState[]>;
   /**
    * Ends a subscription at once: no further charge, no final invoice (an account being deleted).
    * Answers the subscription as it ended; null when the provider has no such subscription. One
@@ -67,8 +74,14 @@ export interface PaymentEvent {
   /** When the provider made it. */
   created: Date;
   livemode: boolean;
-  /** The member the site named when it made the checkout (`client_reference_id`), when the event carries it. */
+  /**
+   * The member named by a finished checkout (`client_reference_id`). Anyone can set it (a
+   * payment link takes it from the address), so it counts only with `checkoutSessionId`, a
+   * checkout the site recorded for that member.
+   */
   userId?: string;
+  /** A finished checkout: the provider's id of the checkout session. */
+  checkoutSessionId?: string;
   customerId?: string;
   subscriptionId?: string;
   /** Failed payments: when the provider tries again (null: it will not). */
@@ -81,9 +94,12 @@ export interface SubscriptionState {
   id: string;
   customerId: string;
   status: SubscriptionStatus;
-  /** The member the checkout was made for (kept in the subscription's metadata). */
+  /** The member the checkout was made for (kept in the subscription's metadata; for the log only). */
   userId?: string;
+  /** The price of its first item. */
   priceId: string | null;
+  /** The prices of all its items: only the site's own prices make or keep a member paid. */
+  priceIds: string[];
   currentPeriodEnd: Date | null;
   cancelAtPeriodEnd: boolean;
   cancelAt: Date | null;

@@ -159,6 +159,7 @@ describe('The console’s Payments settings', () => {
     const good = await test({ secretKey: KEY(), priceIds: ['price_monthly'] });
     expect(good.checks).toEqual([
       { label: 'Secret key', outcome: 'ok', detail: 'Stripe accepted the key (test mode).' },
+      expect.objectContaining({ label: 'Permissions', outcome: 'ok' }),
       { label: 'Price price_monthly', outcome: 'ok', detail: '£15.00 a month, recurring.' },
       expect.objectContaining({ label: 'Webhook signing secret', outcome: 'failed' }),
       expect.objectContaining({ label: 'Stripe address', outcome: 'warning' }),
@@ -176,7 +177,7 @@ describe('The console’s Payments settings', () => {
       secretKey: KEY(),
       priceIds: ['price_once', 'price_archived', 'price_missing'],
     });
-    expect(prices.checks.slice(1, 4)).toEqual([
+    expect(prices.checks.slice(2, 5)).toEqual([
       {
         label: 'Price price_once',
         outcome: 'failed',
@@ -189,6 +190,59 @@ describe('The console’s Payments settings', () => {
         detail: expect.stringMatching(/no such price in test mode/),
       },
     ]);
+  });
+
+  it('Test says in plain words which permission a restricted key lacks, and refuses a metered price', async () => {
+    const { t, admin } = await site();
+    const test = async (payload: object) =>
+      (await settingsCall(t, bearer(admin.token), 'POST', '/test', payload)).json().data;
+    const wanted = {
+      customers: 'Customers',
+      subscriptions: 'Subscriptions',
+      checkout_sessions: 'Checkout Sessions',
+      billing_portal: 'Customer portal',
+    };
+    for (const [resource, label] of Object.entries(wanted)) {
+      stripe.forbidden.add(resource);
+      try {
+        const result = await test({ secretKey: KEY(), priceIds: ['price_monthly'] });
+        expect(result.ok, resource).toBe(false);
+        expect(result.checks, resource).toContainEqual({
+          label: `Permission: ${label}`,
+          outcome: 'failed',
+          detail: expect.stringContaining(`“${label}: Write”`),
+        });
+        // The others are not blamed.
+        expect(
+          result.checks.filter((check: { label: string }) => check.label.startsWith('Permission')),
+        ).toHaveLength(1);
+      } finally {
+        stripe.forbidden.delete(resource);
+      }
+    }
+    stripe.prices.set('price_metered', stripePrice('price_metered', { usageType: 'metered' }));
+    const metered = await test({ secretKey: KEY(), priceIds: ['price_metered'] });
+    expect(metered.checks).toContainEqual({
+      label: 'Price price_metered',
+      outcome: 'failed',
+      detail: expect.stringMatching(/metered.*Checkout refuses a quantity/),
+    });
+  });
+
+  it('Test counts the signing secret typed in the form, before it is saved', async () => {
+    const { t, admin } = await site();
+    const typed = await settingsCall(t, bearer(admin.token), 'POST', '/test', {
+      secretKey: KEY(),
+      webhookSecret: SIGNING,
+      priceIds: ['price_monthly'],
+    });
+    expect(typed.statusCode).toBe(200);
+    expect(typed.json().data.checks).toContainEqual(
+      expect.objectContaining({ label: 'Webhook signing secret', outcome: 'ok' }),
+    );
+    // Nothing was saved by the Test.
+    const view = await settingsCall(t, bearer(admin.token), 'GET', '/settings');
+    expect(view.json().data.webhookSecret.set).toBe(false);
   });
 
   it('never writes a key or a signing secret to the log, whatever happens', async () => {

@@ -152,6 +152,10 @@ export class PaymentsSettings {
     const settings = await this.effective();
     const secretKey = this.fixed('secretKey') ? settings.secretKey : (body.secretKey ?? settings.secretKey);
     const priceIds = this.fixed('priceIds') ? settings.priceIds : (body.priceIds ?? settings.priceIds);
+    // What is typed in the form counts, as for the key and the prices.
+    const webhookSecret = this.fixed('webhookSecret')
+      ? settings.webhookSecret
+      : (body.webhookSecret ?? settings.webhookSecret);
     const checks: PaymentsCheck[] = [];
     if (!secretKey) {
       checks.push({
@@ -170,7 +174,7 @@ export class PaymentsSettings {
         detail: 'No price is set: members need at least one recurring price to subscribe to.',
       });
     checks.push(
-      settings.webhookSecret
+      webhookSecret
         ? {
             label: 'Webhook signing secret',
             outcome: 'ok',

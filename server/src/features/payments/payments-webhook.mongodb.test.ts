@@ -17,7 +17,7 @@ import {
   stripePrice,
   stripeSubscription,
 } from '../../test/stripe-stand-in';
-import { confirmed, createTestApp, createUser, readOutbox, type TestApp } from '../../test/test-app';
+import { bearer, confirmed, createTestApp, createUser, readOutbox, type TestApp } from '../../test/test-app';
 import type { ActivityDoc } from '../activity/activity.repository';
 import type { UserDoc } from '../users/users.repository';
 import { WEBHOOK_BODY_LIMIT } from './payments.routes';
@@ -59,13 +59,23 @@ const deliver = (event: StripeEventFixture, options: Parameters<typeof signed>[1
 const stored = async (id: string) => (await t.store.collection<UserDoc>('users').findById(id))!;
 const tierEntries = () => t.store.collection<ActivityDoc>('activity').find({ kind: 'membership.tier' });
 
-/** A free member with a Stripe customer and a subscription in the state Stripe holds now. */
+/**
+ * A free member who opened a checkout on the site (their Stripe customer and the session
+ * recorded) and paid on Stripe's page: the subscription in the state Stripe holds now.
+ */
 async function subscriber(status = 'active') {
   const member = await createUser(t);
-  const customer = `cus_${member.user._id}`;
-  const subscription = stripeSubscription({ customer, status, userId: member.user._id });
-  stripe.subscriptions.set(subscription.id, subscription);
-  return { member, customer, subscription, id: member.user._id };
+  const opened = await t.app.inject({
+    method: 'POST',
+    url: '/api/payments/checkout',
+    headers: bearer(member.token),
+    payload: {},
+  });
+  expect(opened.statusCode).toBe(200);
+  const sessionId = String(opened.json().url).split('/').pop()!;
+  const { session, subscription } = stripe.pay(sessionId, status);
+  const customer = String(session.customer);
+  return { member, customer, subscription, id: member.user._id, sessionId };
 }
 const setStatus = (subscription: Record<string, unknown>, status: string) =>
   Object.assign(subscription, {
@@ -87,8 +97,8 @@ describe.each(STORES)('POST /api/payments/webhook on the $name', ({ openStore })
   });
 
   it('moves a member to paid on a good signature, recording since when, why, and by which event', async () => {
-    const { id, customer, subscription } = await subscriber();
-    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id });
+    const { id, customer, subscription, sessionId } = await subscriber();
+    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId });
     const response = await deliver(event);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ received: true, handled: true });
@@ -109,9 +119,186 @@ describe.each(STORES)('POST /api/payments/webhook on the $name', ({ openStore })
     expect(entry?.summary).toContain('checkout.session.completed');
   });
 
+  it('makes or keeps a member paid only through a checkout the site opened for them, at one of the site’s prices', async () => {
+    stripe.prices.set('price_other_product', stripePrice('price_other_product', { amount: 500 }));
+    const admin = await createUser(t, { role: 'admin' });
+    const { id, customer, subscription, sessionId } = await subscriber();
+    await deliver(checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId }));
+    expect((await stored(id)).membershipTier).toBe('paid');
+
+    // A stranger pays through one of the owner's payment links with the member's id in the
+    // address (client_reference_id): their own customer, their own subscription.
+    const strangers = stripeSubscription({ customer: 'cus_stranger', status: 'active' });
+    stripe.subscriptions.set(strangers.id, strangers);
+    const relink = await deliver(
+      checkoutCompleted({ userId: id, customer: 'cus_stranger', subscription: strangers.id }),
+    );
+    expect(relink.json()).toMatchObject({ ignored: 'no member of this site' });
+    // ...and cancels it: the member is untouched, still linked to the subscription they pay.
+    setStatus(strangers, 'canceled');
+    await deliver(subscriptionEvent('deleted', { ...strangers }));
+    const member = await stored(id);
+    expect(member.membershipTier).toBe('paid');
+    expect(member.billing).toMatchObject({
+      customerId: customer,
+      subscriptionId: subscription.id,
+      status: 'active',
+    });
+
+    // A free member buys another recurring product of the owner through a payment link naming them.
+    const buyer = await createUser(t);
+    const other = stripeSubscription({
+      customer: 'cus_buyer',
+      status: 'active',
+      priceId: 'price_other_product',
+    });
+    stripe.subscriptions.set(other.id, other);
+    await deliver(
+      checkoutCompleted({ userId: buyer.user._id, customer: 'cus_buyer', subscription: other.id }),
+    );
+    await deliver(subscriptionEvent('created', { ...other }));
+    expect((await stored(buyer.user._id)).membershipTier).toBe('free');
+
+    // Even on the member's own customer (the one the site made), another product is not membership.
+    const opener = await subscriber();
+    const elsewhere = stripeSubscription({
+      customer: opener.customer,
+      status: 'active',
+      priceId: 'price_other_product',
+    });
+    stripe.subscriptions.set(elsewhere.id, elsewhere);
+    const foreign = await deliver(subscriptionEvent('created', { ...elsewhere }));
+    expect(foreign.json()).toMatchObject({ ignored: expect.stringMatching(/price/) });
+    expect((await stored(opener.id)).membershipTier).toBe('free');
+
+    // Deleting the paying member's account cancels the subscription they really pay.
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/users/${id}`,
+      headers: await confirmed(t, admin.token),
+    });
+    expect(deleted.statusCode).toBe(200);
+    expect(stripe.subscriptions.get(subscription.id)?.status).toBe('canceled');
+  });
+
+  it('records a second subscription that slipped through, shows it to the owner, and cancels every one with the account', async () => {
+    const admin = await createUser(t, { role: 'admin' });
+    const member = await createUser(t);
+    // Two tabs: both checkouts open before either is paid, and both are paid.
+    const open = async () => {
+      const opened = await t.app.inject({
+        method: 'POST',
+        url: '/api/payments/checkout',
+        headers: bearer(member.token),
+        payload: {},
+      });
+      return String(opened.json().url).split('/').pop()!;
+    };
+    const [first, second] = [await open(), await open()];
+    const one = stripe.pay(first);
+    const two = stripe.pay(second);
+    const customer = String(one.session.customer);
+    const id = member.user._id;
+    await deliver(
+      checkoutCompleted({ userId: id, customer, subscription: one.subscription.id, sessionId: first }),
+    );
+    await deliver(
+      checkoutCompleted({ userId: id, customer, subscription: two.subscription.id, sessionId: second }),
+    );
+    const user = await stored(id);
+    expect(user.membershipTier).toBe('paid');
+    expect(user.billing?.subscriptionId).toBe(one.subscription.id);
+    expect(user.billing?.otherSubscriptionIds).toEqual([two.subscription.id]);
+
+    // The owner sees it on the console's Dashboard.
+    const overview = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/payments/overview',
+      headers: bearer(admin.token),
+    });
+    expect(overview.json().data.subscribedTwice).toEqual([
+      { _id: id, name: member.user.name, email: member.user.email, customerId: customer, subscriptions: 2 },
+    ]);
+
+    // A third one whose event never arrived (a wrong signing secret, say) is found at Stripe too:
+    // deleting the account cancels every live subscription of the member's customer.
+    const unheard = stripeSubscription({ customer, status: 'active' });
+    stripe.subscriptions.set(unheard.id, unheard);
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/users/${id}`,
+      headers: await confirmed(t, admin.token),
+    });
+    expect(deleted.statusCode).toBe(200);
+    for (const subscription of [one.subscription, two.subscription, unheard])
+      expect(stripe.subscriptions.get(subscription.id)?.status).toBe('canceled');
+  });
+
+  it('keeps a member paid on their second subscription when the first one ends', async () => {
+    const { id, customer, subscription, sessionId } = await subscriber();
+    await deliver(checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId }));
+    const extra = stripeSubscription({ customer, status: 'active' });
+    stripe.subscriptions.set(extra.id, extra);
+    await deliver(subscriptionEvent('created', { ...extra }));
+    setStatus(subscription, 'canceled');
+    await deliver(subscriptionEvent('deleted', { ...subscription }));
+    const user = await stored(id);
+    expect(user.membershipTier).toBe('paid');
+    expect(user.billing).toMatchObject({ subscriptionId: extra.id, status: 'active' });
+    expect(user.billing?.otherSubscriptionIds).toBeUndefined();
+  });
+
+  it('answers 503 while Stripe cannot be asked, and the console shows the payments received but not applied until they are', async () => {
+    const admin = await createUser(t, { role: 'admin' });
+    const overview = async () =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/admin/payments/overview',
+          headers: bearer(admin.token),
+        })
+      ).json().data.notApplied;
+    const { id, customer, subscription, sessionId } = await subscriber();
+    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId });
+    stripe.outage = true;
+    try {
+      expect((await deliver(event)).statusCode).toBe(503);
+    } finally {
+      stripe.outage = false;
+    }
+    expect((await stored(id)).membershipTier).toBe('free');
+    expect(await overview()).toMatchObject({
+      count: 1,
+      reason: expect.stringMatching(/Stripe is busy or having trouble/),
+    });
+    // Stripe's retry is applied, and the notice clears.
+    expect((await deliver(event)).json()).toMatchObject({ handled: true });
+    expect((await stored(id)).membershipTier).toBe('paid');
+    expect(await overview()).toMatchObject({ count: 0, reason: null });
+  });
+
+  it('sends no payment-failed mail when the subscription is active again by the time the event arrives', async () => {
+    await createUser(t, { role: 'admin', email: 'owner@example.com' });
+    const { id, customer, subscription, sessionId } = await subscriber();
+    await deliver(checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId }));
+    // The card was updated and Stripe's retry went through before the failure's event arrived.
+    const late = await deliver(
+      invoiceEvent('invoice.payment_failed', { customer, subscription: subscription.id }),
+    );
+    expect(late.statusCode).toBe(200);
+    expect((await stored(id)).billing?.status).toBe('active');
+    // A failure that still stands is mailed: it is the only mail.
+    setStatus(subscription, 'past_due');
+    await deliver(invoiceEvent('invoice.payment_failed', { customer, subscription: subscription.id }));
+    await readOutbox(t.dataDir);
+    // Time for the queue to write a second mail, had there been one.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await readOutbox(t.dataDir)).toHaveLength(1);
+  });
+
   it('refuses a bad signature and a signature older than five minutes, changing nothing', async () => {
-    const { id, customer, subscription } = await subscriber();
-    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id });
+    const { id, customer, subscription, sessionId } = await subscriber();
+    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId });
     const forged = await deliver(event, { secret: 'whsec_someone_else_entirely_000' });
     expect(forged.statusCode).toBe(400);
     const stale = await deliver(event, { secondsAgo: 301 });
@@ -130,8 +317,8 @@ describe.each(STORES)('POST /api/payments/webhook on the $name', ({ openStore })
   });
 
   it('acknowledges a replayed event and changes nothing', async () => {
-    const { id, customer, subscription, member } = await subscriber();
-    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id });
+    const { id, customer, subscription, member, sessionId } = await subscriber();
+    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId });
     await deliver(event);
     expect((await stored(id)).membershipTier).toBe('paid');
     // The owner makes them free by hand (past the warning that Stripe manages the tier); the
@@ -151,9 +338,9 @@ describe.each(STORES)('POST /api/payments/webhook on the $name', ({ openStore })
   });
 
   it('ends in the right tier when events come out of order: Stripe’s current state decides', async () => {
-    const { id, customer, subscription } = await subscriber();
+    const { id, customer, subscription, sessionId } = await subscriber();
     const created = subscriptionEvent('created', { ...subscription });
-    const checkout = checkoutCompleted({ userId: id, customer, subscription: subscription.id });
+    const checkout = checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId });
     // By the time anything arrives, the member has already cancelled: the deletion comes first.
     setStatus(subscription, 'canceled');
     const deleted = subscriptionEvent('deleted', { ...subscription });
@@ -168,8 +355,8 @@ describe.each(STORES)('POST /api/payments/webhook on the $name', ({ openStore })
 
   it('keeps access while a payment is retried (past due) and tells the owner by mail', async () => {
     await createUser(t, { role: 'admin', email: 'owner@example.com' });
-    const { id, customer, subscription, member } = await subscriber();
-    await deliver(checkoutCompleted({ userId: id, customer, subscription: subscription.id }));
+    const { id, customer, subscription, member, sessionId } = await subscriber();
+    await deliver(checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId }));
     setStatus(subscription, 'past_due');
     const failed = await deliver(
       invoiceEvent('invoice.payment_failed', { customer, subscription: subscription.id }),
@@ -193,8 +380,8 @@ describe.each(STORES)('POST /api/payments/webhook on the $name', ({ openStore })
 
   it('ends access when the subscription is deleted, unpaid or expired', async () => {
     for (const status of ['canceled', 'unpaid', 'incomplete_expired']) {
-      const { id, customer, subscription } = await subscriber();
-      await deliver(checkoutCompleted({ userId: id, customer, subscription: subscription.id }));
+      const { id, customer, subscription, sessionId } = await subscriber();
+      await deliver(checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId }));
       expect((await stored(id)).membershipTier).toBe('paid');
       setStatus(subscription, status);
       await deliver(subscriptionEvent(status === 'canceled' ? 'deleted' : 'updated', { ...subscription }));
@@ -222,8 +409,8 @@ describe.each(STORES)('POST /api/payments/webhook on the $name', ({ openStore })
   });
 
   it('handles the same event delivered to several processes at once exactly once', async () => {
-    const { id, customer, subscription } = await subscriber();
-    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id });
+    const { id, customer, subscription, sessionId } = await subscriber();
+    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId });
     const answers = await Promise.all(Array.from({ length: 6 }, () => deliver(event)));
     const handled = answers.filter((answer) => answer.statusCode === 200 && answer.json().handled);
     expect(handled).toHaveLength(1);
@@ -234,8 +421,8 @@ describe.each(STORES)('POST /api/payments/webhook on the $name', ({ openStore })
   });
 
   it('takes events of a few hundred KB, far above the strangers’ limit, and refuses more than its own', async () => {
-    const { id, customer, subscription } = await subscriber();
-    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id });
+    const { id, customer, subscription, sessionId } = await subscriber();
+    const event = checkoutCompleted({ userId: id, customer, subscription: subscription.id, sessionId });
     (event.data.object as Record<string, unknown>).padding = 'x'.repeat(300 * 1024);
     expect(300 * 1024).toBeGreaterThan(PUBLIC_BODY_LIMIT);
     const big = await deliver(event);

@@ -1,9 +1,10 @@
-import { PAYING_STATUSES, type SubscriptionStatus } from '@common/schemas/billing';
+import { ENDED_STATUSES, PAYING_STATUSES, type SubscriptionStatus } from '@common/schemas/billing';
 import type { WebhookOutcome } from '@common/schemas/payments';
 import type { Tier } from '@common/schemas/user';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import type { Mailer } from '../../mail/mailer';
+import type { DocChanges } from '../../store/store';
 import { BILLING_FIELDS, type BillingRecord } from '../users/billing-record';
 import type { UserDoc, UsersRepository } from '../users/users.repository';
 import type { MembershipTiers } from './membership-tier';
@@ -77,11 +78,12 @@ export class PaymentsWebhook {
     if (claim === 'busy')
       throw new AppError('CONFLICT', 'This event is being handled right now; send it again later.');
     try {
-      const outcome = await this.handle(event, provider, request);
+      const outcome = await this.handle(event, provider, settings.priceIds, request);
       await this.deps.events.finish(event.id);
       return outcome;
     } catch (error) {
-      await this.deps.events.release(event.id);
+      if (error instanceof ProviderError) await this.deps.events.fail(event.id, error.message);
+      else await this.deps.events.release(event.id);
       if (error instanceof ProviderError) {
         this.deps.log.warn(
           { ...error.details, eventId: event.id, type: event.type },
@@ -96,9 +98,12 @@ export class PaymentsWebhook {
   private async handle(
     event: PaymentEvent,
     provider: PaymentProvider,
+    sitePrices: readonly string[],
     request: FastifyRequest,
   ): Promise<WebhookOutcome> {
     if (event.kind === 'other') return { ignored: 'not an event the site acts on' };
+    // Taken before the read is sent: a reading answered later but asked earlier is the older one.
+    const observedAt = new Date();
     const subscription = event.subscriptionId ? await provider.readSubscription(event.subscriptionId) : null;
     const user = await this.memberOf(event, subscription);
     if (!user) {
@@ -108,53 +113,105 @@ export class PaymentsWebhook {
       );
       return { ignored: 'no member of this site' };
     }
-    await this.sync(user, event, subscription, request);
-    if (event.kind === 'payment-failed') await this.tellOwners(user, event);
+    const ours = (state: SubscriptionState) => state.priceIds.some((price) => sitePrices.includes(price));
+    const recorded = subscription !== null && user.billing?.subscriptionId === subscription.id;
+    // Another product of the owner's bought by the member's customer is not membership. The
+    // subscription the site records stays under watch: switched to a foreign price, it ends the tier.
+    if (subscription && !recorded && !ours(subscription)) {
+      this.deps.log.warn(
+        { eventId: event.id, type: event.type, userId: user._id, priceIds: subscription.priceIds },
+        'Stripe subscription to a price that is not the site’s: ignored',
+      );
+      return { ignored: 'not a subscription to one of the site’s prices' };
+    }
+    // The recorded subscription ended while a second one of the member's still runs: that one is
+    // now their membership (the member is not made free while they still pay).
+    let state = subscription;
+    let promoted = false;
+    const others = user.billing?.otherSubscriptionIds ?? [];
+    if (state && recorded && !isLive(state.status) && others.length > 0) {
+      for (const id of others) {
+        const other = await provider.readSubscription(id);
+        if (other && isLive(other.status) && ours(other) && other.customerId === state.customerId) {
+          state = other;
+          promoted = true;
+          break;
+        }
+      }
+    }
+    await this.sync(user, event, state, { ours: state ? ours(state) : true, promoted, observedAt }, request);
+    // Paid again by the time the event arrives (the card updated, Stripe's retry went through): no alarm.
+    if (event.kind === 'payment-failed' && state?.status !== 'active') await this.tellOwners(user, event);
     return { handled: true };
   }
 
-  /** The member an event is about: named by the checkout or the subscription, else by their Stripe customer. */
+  /**
+   * The member an event is about. A finished checkout counts only if the site opened it for the
+   * member it names (its session recorded on them): the `client_reference_id` alone can be set by
+   * anyone. Everything else is about a subscription, whose customer must be the one the site made
+   * for the member and recorded on them; the subscription's metadata is never enough.
+   */
   private async memberOf(
     event: PaymentEvent,
     subscription: SubscriptionState | null,
   ): Promise<UserDoc | null> {
-    for (const id of [event.userId, subscription?.userId]) {
-      const user = id ? await this.deps.users.findById(id) : null;
-      if (user) return user;
+    const customerId = subscription?.customerId || event.customerId;
+    if (event.kind === 'checkout-completed') {
+      const user = event.userId ? await this.deps.users.findById(event.userId) : null;
+      const opened =
+        event.checkoutSessionId && user?.billing?.checkoutSessionIds?.includes(event.checkoutSessionId);
+      if (!user || !opened || (customerId && user.billing?.customerId !== customerId)) return null;
+      return user;
     }
-    for (const [field, value] of [
-      [BILLING_FIELDS.subscriptionId, subscription?.id ?? event.subscriptionId],
-      [BILLING_FIELDS.customerId, subscription?.customerId || event.customerId],
-    ] as const) {
-      if (!value) continue;
-      const [user] = await this.deps.users.find({ [field]: value }, { limit: 1 });
-      if (user) return user;
-    }
-    return null;
+    if (!customerId) return null;
+    const [user] = await this.deps.users.find({ [BILLING_FIELDS.customerId]: customerId }, { limit: 1 });
+    return user ?? null;
   }
 
   private async sync(
     user: UserDoc,
     event: PaymentEvent,
     subscription: SubscriptionState | null,
+    { ours, promoted, observedAt }: { ours: boolean; promoted: boolean; observedAt: Date },
     request: FastifyRequest,
   ): Promise<void> {
-    const observedAt = new Date();
     const current = user.billing ?? {};
-    // A late event about an ended subscription must not undo the member's newer, live one.
+    // Never re-linked to another customer's subscription.
+    if (subscription && current.customerId && subscription.customerId !== current.customerId) return;
+    const others = current.otherSubscriptionIds ?? [];
     if (
       subscription &&
+      !promoted &&
       current.subscriptionId &&
       current.subscriptionId !== subscription.id &&
-      isLive(current.status) &&
-      !isLive(subscription.status)
-    )
+      isLive(current.status)
+    ) {
+      // Another subscription of the member's customer while the recorded one is live: a second
+      // checkout that slipped through (two tabs, a lost event), or a late event about an ended
+      // one. The recorded one stays; a live second one is recorded for the owner to see (the
+      // console's Dashboard) and is cancelled with the account.
+      const rest = others.filter((id) => id !== subscription.id);
+      const second = !ENDED_STATUSES.includes(subscription.status);
+      if (second)
+        this.deps.log.warn(
+          { userId: user._id, subscriptionId: subscription.id, eventId: event.id },
+          'A member has a second Stripe subscription: they may be charged twice (see the console’s Dashboard)',
+        );
+      const next = second ? [...rest, subscription.id] : rest;
+      if (next.length !== others.length || next.some((id, index) => id !== others[index]))
+        await this.deps.users.update(user._id, {
+          [BILLING_FIELDS.otherSubscriptionIds]: next.length > 0 ? next : undefined,
+        } as DocChanges<UserDoc>);
       return;
+    }
+    const remaining = subscription ? others.filter((id) => id !== subscription.id) : others;
     const record: BillingRecord = {
       ...current,
       customerId: subscription?.customerId || current.customerId || event.customerId,
       observedAt,
+      otherSubscriptionIds: remaining,
     };
+    if (remaining.length === 0) delete record.otherSubscriptionIds;
     if (subscription) {
       Object.assign(record, {
         subscriptionId: subscription.id,
@@ -170,7 +227,8 @@ export class PaymentsWebhook {
     if (event.kind === 'payment-succeeded' || subscription?.status === 'active')
       record.paymentFailedAt = null;
 
-    const wanted = subscription ? tierOf(subscription.status) : null;
+    // Only the site's own prices make or keep a member paid.
+    const wanted = subscription ? (ours ? tierOf(subscription.status) : 'free') : null;
     // Stripe ends a paid tier it gave, never one given by hand (complimentary).
     const moves =
       (wanted === 'paid' && (user.membershipTier !== 'paid' || user.tierSource !== 'stripe')) ||

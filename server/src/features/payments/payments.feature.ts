@@ -35,6 +35,7 @@ export async function createPaymentsFeature(
   const tiers = new MembershipTiers(ctx.users, ctx.activity);
   const service = new PaymentsService({
     settings,
+    events,
     users: ctx.users,
     publicUrl: ctx.config.publicUrl,
     log: ctx.log,

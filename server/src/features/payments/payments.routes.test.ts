@@ -108,6 +108,35 @@ describe('POST /api/payments/checkout', () => {
     });
   });
 
+  it('sends a member whose customer already has a live subscription to the portal, not to a second checkout', async () => {
+    const member = await createUser(t);
+    const first = await post(member.token, '/checkout', {});
+    // Paid on Stripe's page, but Stripe's event has not arrived yet: the site still says free.
+    stripe.pay(String(first.json().url).split('/').pop()!);
+    expect((await stored(member.user._id)).membershipTier).toBe('free');
+    const again = await post(member.token, '/checkout', { returnPath: '/account' });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().url).toMatch(new RegExp(`^${stripe.url}/portal/`));
+    expect(callsTo('/v1/checkout/sessions')).toHaveLength(1);
+    expect(callsTo('/v1/subscriptions')[0]?.body).toMatchObject({ status: 'all' });
+  });
+
+  it('lets a member upgrade after renaming themselves, though their first try made a customer it could not keep', async () => {
+    const member = await createUser(t, { name: 'Ada Byron' });
+    const price = stripe.prices.get('price_monthly')!;
+    stripe.prices.delete('price_monthly');
+    try {
+      // Stripe makes the customer, then refuses the checkout: the customer is not recorded.
+      expect((await post(member.token, '/checkout', {})).statusCode).toBe(503);
+    } finally {
+      stripe.prices.set('price_monthly', price);
+    }
+    await t.store.collection<UserDoc>('users').updateById(member.user._id, { name: 'Ada Lovelace' });
+    const again = await post(member.token, '/checkout', {});
+    expect(again.statusCode, again.body).toBe(200);
+    expect(callsTo('/v1/customers').at(-1)?.body).toMatchObject({ name: 'Ada Lovelace' });
+  });
+
   it('refuses a return address outside the site, a price not offered, and a member who is already paid', async () => {
     const member = await createUser(t);
     for (const returnPath of ['https://evil.example/phish', '//evil.example', '/admin/dashboard'])

@@ -11,8 +11,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import type { EffectivePayments } from '../../settings/payments-in-force';
+import type { DocChanges } from '../../store/store';
 import { BILLING_FIELDS } from '../users/billing-record';
 import type { UserDoc, UsersRepository } from '../users/users.repository';
+import type { PaymentEventsRepository } from './payment-events.repository';
 import { ProviderError } from './payment-provider';
 import { PaymentsSettings } from './payments-settings';
 
@@ -20,6 +22,8 @@ import { PaymentsSettings } from './payments-settings';
 const PLANS_TTL_MS = 10 * 60 * 1000;
 /** After Stripe failed to answer, the empty answer is kept this long before asking again. */
 const PLANS_FAILED_TTL_MS = 60 * 1000;
+/** Checkout sessions remembered per member (a checkout page expires after a day at Stripe). */
+const CHECKOUTS_KEPT = 10;
 /** Failing members shown on the console's Dashboard. */
 const FAILING_SHOWN = 5;
 
@@ -27,6 +31,7 @@ const NOT_AVAILABLE = 'Paid membership is not available right now. Please try ag
 
 export interface PaymentsServiceDeps {
   settings: PaymentsSettings;
+  events: PaymentEventsRepository;
   users: UsersRepository;
   publicUrl: string;
   log: FastifyBaseLogger;
@@ -108,7 +113,22 @@ export class PaymentsService {
     if (!settings.priceIds.includes(priceId)) throw new AppError('VALIDATION', 'That plan is not offered.');
     const back = `${this.deps.publicUrl}${body.returnPath}?${CHECKOUT_RETURN_PARAM}=`;
     try {
-      const { url, customerId } = await provider.createCheckout({
+      // A member whose customer already has a live subscription (paid in another tab, or waiting
+      // for a slow or lost webhook) would pay twice: they go to the portal instead.
+      const known = user.billing?.customerId;
+      if (known && (await provider.listLiveSubscriptions(known)).length > 0) {
+        this.deps.log.info(
+          { userId: user._id },
+          'Checkout refused: a live subscription already; portal instead',
+        );
+        return (
+          await provider.createPortal({
+            customerId: known,
+            returnUrl: `${this.deps.publicUrl}${body.returnPath}`,
+          })
+        ).url;
+      }
+      const { url, customerId, sessionId } = await provider.createCheckout({
         userId: user._id,
         email: user.email,
         name: user.name,
@@ -117,8 +137,14 @@ export class PaymentsService {
         successUrl: `${back}success`,
         cancelUrl: `${back}cancelled`,
       });
-      if (customerId !== user.billing?.customerId)
-        await this.deps.users.update(user._id, { billing: { ...user.billing, customerId } });
+      // Recorded before the member can pay: only a checkout the site opened for them links a
+      // subscription to them (payments-webhook.ts). Dotted fields: a webhook writing the rest of
+      // the billing at the same moment loses nothing.
+      const sessions = [...(user.billing?.checkoutSessionIds ?? []), sessionId].slice(-CHECKOUTS_KEPT);
+      await this.deps.users.update(user._id, {
+        [BILLING_FIELDS.customerId]: customerId,
+        [BILLING_FIELDS.checkoutSessionIds]: sessions,
+      } as DocChanges<UserDoc>);
       return url;
     } catch (error) {
       throw this.unavailable(error, 'Could not start a Stripe checkout');
@@ -152,7 +178,13 @@ export class PaymentsService {
    */
   async cancelForDeletion(user: UserDoc, by: 'member' | 'admin'): Promise<boolean> {
     const billing = user.billing;
-    if (!billing?.subscriptionId || (billing.status && ENDED_STATUSES.includes(billing.status))) return false;
+    const known = [billing?.subscriptionId, ...(billing?.otherSubscriptionIds ?? [])].filter(
+      (id): id is string => Boolean(id),
+    );
+    const knownLive =
+      (billing?.otherSubscriptionIds?.length ?? 0) > 0 ||
+      Boolean(billing?.subscriptionId && !(billing.status && ENDED_STATUSES.includes(billing.status)));
+    if (!billing?.customerId && !knownLive) return false;
     const refused = (why: string) =>
       new AppError(
         'SUBSCRIPTION_NOT_CANCELLED',
@@ -161,12 +193,22 @@ export class PaymentsService {
           : `${user.email} pays through Stripe, and the subscription could not be cancelled (${why}), so the user was not deleted and nothing changed. Try again in a moment, or cancel the subscription in Stripe’s dashboard and wait for its event before deleting.`,
       );
     const provider = this.deps.settings.providerFor(await this.deps.settings.effective());
-    if (!provider) throw refused('Stripe is not set up on this site any more');
+    if (!provider) {
+      if (knownLive) throw refused('Stripe is not set up on this site any more');
+      return false;
+    }
+    const reason = 'The member’s account was deleted on the site.';
+    let cancelled = 0;
     try {
-      await provider.cancelSubscription(
-        billing.subscriptionId,
-        'The member’s account was deleted on the site.',
-      );
+      // Every live subscription of the member's customer, including one the site never heard of
+      // (a second checkout whose event was lost), and any recorded one on another customer.
+      const live = billing?.customerId ? await provider.listLiveSubscriptions(billing.customerId) : [];
+      const ids = new Set(live.map((subscription) => subscription.id));
+      if (knownLive) for (const id of known) ids.add(id);
+      for (const id of ids) {
+        const ended = await provider.cancelSubscription(id, reason);
+        if (ended) cancelled += 1;
+      }
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       this.deps.log.warn(
@@ -175,7 +217,11 @@ export class PaymentsService {
       );
       throw refused(error.retryable ? 'Stripe could not be reached' : 'Stripe refused the site’s request');
     }
-    this.deps.log.info({ userId: user._id }, 'Subscription cancelled: the account is being deleted');
+    if (cancelled === 0) return false;
+    this.deps.log.info(
+      { userId: user._id, cancelled },
+      'Subscriptions cancelled: the account is being deleted',
+    );
     return true;
   }
 
@@ -187,13 +233,18 @@ export class PaymentsService {
 
   async overview(): Promise<PaymentsOverview> {
     const settings = await this.deps.settings.effective();
-    const [paying, pastDue, failing] = await Promise.all([
+    const [paying, pastDue, failing, twice, notApplied] = await Promise.all([
       this.deps.users.count({ [BILLING_FIELDS.status]: { $in: [...PAYING_STATUSES] } }),
       this.deps.users.count({ [BILLING_FIELDS.status]: 'past_due' }),
       this.deps.users.find(
         { [BILLING_FIELDS.status]: 'past_due' },
         { sort: { updatedAt: -1, _id: -1 }, limit: FAILING_SHOWN },
       ),
+      this.deps.users.find(
+        { [BILLING_FIELDS.otherSubscriptionIds]: { $exists: true } },
+        { sort: { updatedAt: -1, _id: -1 }, limit: 20 },
+      ),
+      this.deps.events.failed(),
     ]);
     return {
       ready: PaymentsSettings.isReady(settings),
@@ -207,6 +258,18 @@ export class PaymentsService {
         paymentFailedAt: user.billing?.paymentFailedAt?.toISOString() ?? null,
         currentPeriodEnd: user.billing?.currentPeriodEnd?.toISOString() ?? null,
       })),
+      subscribedTwice: twice.map((user) => ({
+        _id: user._id,
+        name: user.name,
+        email: user.email,
+        customerId: user.billing?.customerId ?? null,
+        subscriptions: 1 + (user.billing?.otherSubscriptionIds?.length ?? 0),
+      })),
+      notApplied: {
+        count: notApplied.length,
+        reason: notApplied[0]?.reason ?? null,
+        since: notApplied.at(-1)?.claimedAt.toISOString() ?? null,
+      },
     };
   }
 }

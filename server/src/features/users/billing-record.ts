@@ -20,6 +20,17 @@ export interface BillingRecord {
    * overwrites one read later, whatever order the events that prompted the reads came in.
    */
   observedAt?: Date;
+  /**
+   * The checkout sessions the site opened for this member (the last few). A finished checkout
+   * links a subscription to a member only if it is one of these: the `client_reference_id` a
+   * checkout carries can be set by anyone (a payment link takes it from the address).
+   */
+  checkoutSessionIds?: string[];
+  /**
+   * Live subscriptions of the member's customer besides `subscriptionId`: a second checkout
+   * that slipped through. The owner is shown them; deleting the account cancels them too.
+   */
+  otherSubscriptionIds?: string[];
 }
 
 /** The fields of a user document that hold billing, and the indexes over them (users.repository.ts). */
@@ -27,6 +38,8 @@ export const BILLING_FIELDS = {
   customerId: 'billing.customerId',
   subscriptionId: 'billing.subscriptionId',
   status: 'billing.status',
+  checkoutSessionIds: 'billing.checkoutSessionIds',
+  otherSubscriptionIds: 'billing.otherSubscriptionIds',
 } as const;
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);

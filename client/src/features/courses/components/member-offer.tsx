@@ -17,7 +17,12 @@ const CourseCheckoutReturn = lazy(() =>
  * What a signed-in free member sees at a paid lock on a course or lesson page: the owner's offer
  * at once, and with the Upgrade button (when Stripe is connected) as soon as its code is here.
  */
-export function MemberOffer(props: { offer: UpgradeOfferSettings | null; returnPath: string }) {
+export function MemberOffer(props: {
+  offer: UpgradeOfferSettings | null;
+  returnPath: string;
+  /** The owner previewing as a free member: the same offer and buttons, which start nothing. */
+  preview?: boolean;
+}) {
   return (
     <Suspense fallback={<UpgradeOffer offer={props.offer} />}>
       <CourseUpgradeOffer {...props} />

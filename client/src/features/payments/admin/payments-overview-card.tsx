@@ -84,6 +84,40 @@ export function PaymentsOverviewCard({ refreshMs }: { refreshMs: number }) {
             )}
           </div>
         )}
+        {data.notApplied.count > 0 && (
+          <div className="mt-4 rounded-xl border border-red-500/40 bg-red-500/10 p-3" role="alert">
+            <p className="text-sm font-semibold text-red-200" data-testid="payments-not-applied">
+              Payments received but not applied ({data.notApplied.count})
+            </p>
+            <p className="mt-1 text-sm text-stone-300">
+              {data.notApplied.reason}
+              {data.notApplied.since ? ` Since ${day(data.notApplied.since)}.` : ''} Stripe sends them again;
+              this clears once they are applied.
+            </p>
+          </div>
+        )}
+        {data.subscribedTwice.length > 0 && (
+          <div className="mt-4 rounded-xl border border-red-500/40 bg-red-500/10 p-3" role="alert">
+            <p className="text-sm font-semibold text-red-200">Charged twice?</p>
+            <p className="mt-1 text-sm text-stone-300">
+              These members have more than one live Stripe subscription (a second checkout went through).
+              Cancel and refund the extra one in Stripe’s dashboard (Customers, then the customer id).
+            </p>
+            <ul className="mt-2 divide-y divide-white/5 text-sm" data-testid="payments-subscribed-twice">
+              {data.subscribedTwice.map((member) => (
+                <li key={member._id} className="flex flex-wrap items-baseline justify-between gap-x-4 py-2">
+                  <span>
+                    <span className="font-medium text-white">{member.name}</span>{' '}
+                    <span className="break-all text-stone-400">{member.email}</span>
+                  </span>
+                  <span className="text-stone-300">
+                    {member.subscriptions} subscriptions{member.customerId ? `, ${member.customerId}` : ''}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
       </Card>
     </section>
   );

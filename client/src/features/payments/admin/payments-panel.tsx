@@ -56,6 +56,8 @@ export function PaymentsPanel() {
     try {
       const saved = await save.mutateAsync(bodyOf(draft));
       setDraft(emptyDraft(saved));
+      // The result was about the settings before the save: it would contradict "Connected".
+      test.reset();
       notices.success(
         saved.ready ? 'Payment settings saved: members can upgrade.' : 'Payment settings saved.',
         saved.ready
@@ -119,7 +121,11 @@ export function PaymentsPanel() {
               onChange={(change) => setDraft((current) => (current ? { ...current, ...change } : current))}
               onSave={onSave}
               onTest={() =>
-                test.mutate({ secretKey: draft.secretKey, priceIds: splitPriceIds(draft.priceIds) })
+                test.mutate({
+                  secretKey: draft.secretKey,
+                  webhookSecret: draft.webhookSecret,
+                  priceIds: splitPriceIds(draft.priceIds),
+                })
               }
               onDisconnect={onDisconnect}
             />

@@ -7,6 +7,8 @@ import { useCheckout, usePaymentPlans } from '../api';
 import { useResetOnReturn } from '../use-reset-on-return';
 
 export interface UpgradeButtonProps {
+  /** The owner previewing a page as a free member: the buttons show, and start nothing. */
+  preview?: boolean;
   /**
    * The page the member comes back to from Stripe: /dashboard, /account or a page under
    * /courses. It shows <CheckoutReturnNotice /> to say how the payment went.
@@ -31,7 +33,7 @@ export function useUpgradeShown(): boolean {
  * each starting Stripe Checkout for the signed-in member. Renders nothing unless useUpgradeShown,
  * so any page may show it wherever a free member meets paid content.
  */
-export function UpgradeButton({ returnPath, className = '' }: UpgradeButtonProps) {
+export function UpgradeButton({ returnPath, className = '', preview = false }: UpgradeButtonProps) {
   const plans = usePaymentPlans();
   const checkout = useCheckout();
   const shown = useUpgradeShown();
@@ -46,7 +48,8 @@ export function UpgradeButton({ returnPath, className = '' }: UpgradeButtonProps
           return (
             <Button
               key={plan.id}
-              onClick={() => checkout.mutate({ priceId: plan.id, returnPath })}
+              // The owner previewing as a free member sees the buttons; they start no checkout.
+              onClick={() => (preview ? undefined : checkout.mutate({ priceId: plan.id, returnPath }))}
               disabled={checkout.isPending}
               className="w-full sm:w-auto"
             >

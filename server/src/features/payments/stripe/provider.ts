@@ -25,6 +25,39 @@ import {
 import { stripePackage } from './package';
 import { priceCheck, toPaymentEvent, toPlan, toSubscriptionState } from './shapes';
 
+/** The resources the site's calls need, each proved by a harmless read, and why the site needs it. */
+const PERMISSIONS: Array<{
+  label: string;
+  what: string;
+  why: string;
+  read: (client: Stripe) => Promise<unknown>;
+}> = [
+  {
+    label: 'Customers',
+    what: 'customers',
+    why: 'Without it no member can upgrade.',
+    read: (client) => client.customers.list({ limit: 1 }),
+  },
+  {
+    label: 'Subscriptions',
+    what: 'subscriptions',
+    why: 'Without it every event from Stripe fails: members would pay and stay free.',
+    read: (client) => client.subscriptions.list({ limit: 1, status: 'all' }),
+  },
+  {
+    label: 'Checkout Sessions',
+    what: 'checkout sessions',
+    why: 'Without it the Upgrade button fails.',
+    read: (client) => client.checkout.sessions.list({ limit: 1 }),
+  },
+  {
+    label: 'Customer portal',
+    what: 'the Customer Portal',
+    why: 'Without it Manage billing fails.',
+    read: async (client) => (await client.billingPortal.configurations.list({ limit: 1 })).data.length > 0,
+  },
+];
+
 /** Stripe's own recommendation: events older than five minutes are refused (replays of a captured request). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 /** A call to Stripe that takes longer than this fails, and the member or Stripe tries again. */
@@ -61,7 +94,9 @@ export class StripeProvider implements PaymentProvider {
     return this.clientValue;
   }
 
-  async createCheckout(input: CheckoutInput): Promise<{ url: string; customerId: string }> {
+  async createCheckout(
+    input: CheckoutInput,
+  ): Promise<{ url: string; customerId: string; sessionId: string }> {
     return call(async () => {
       let customerId = input.customerId ?? (await this.createCustomer(input));
       let session: Stripe.Checkout.Session;
@@ -74,7 +109,7 @@ export class StripeProvider implements PaymentProvider {
         session = await this.startCheckout(input, customerId);
       }
       if (!session.url) throw new ProviderError('Stripe did not give a checkout page.', true);
-      return { url: session.url, customerId };
+      return { url: session.url, customerId, sessionId: session.id };
     });
   }
 
@@ -97,8 +132,10 @@ export class StripeProvider implements PaymentProvider {
    * checkouts (two tabs) is still one customer. The idempotency key covers a double click too.
    */
   private async createCustomer(input: CheckoutInput): Promise<string> {
+    // The key covers all that is sent: Stripe refuses a key reused with other parameters (a member
+    // who renamed themselves), and a retry of the same request is answered the same customer.
     const fingerprint = createHash('sha256')
-      .update(`${input.userId}\n${input.email}`)
+      .update(JSON.stringify([input.userId, input.email, input.name]))
       .digest('hex')
       .slice(0, 32);
     const customer = await (await this.client()).customers.create(
@@ -149,6 +186,26 @@ export class StripeProvider implements PaymentProvider {
     }
   }
 
+  async listLiveSubscriptions(customerId: string): Promise<SubscriptionState[]> {
+    try {
+      const live: SubscriptionState[] = [];
+      // 'all' includes the ones Stripe leaves out by default (incomplete, trialing ones are in
+      // either way); the ended ones are dropped here.
+      for await (const subscription of (await this.client()).subscriptions.list({
+        customer: customerId,
+        status: 'all',
+        limit: 100,
+      })) {
+        const state = toSubscriptionState(subscription);
+        if (!ENDED_STATUSES.includes(state.status)) live.push(state);
+      }
+      return live;
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw providerError(error);
+    }
+  }
+
   async cancelSubscription(id: string, reason: string): Promise<SubscriptionState | null> {
     try {
       const ended = await (await this.client()).subscriptions.cancel(id, {
@@ -174,7 +231,8 @@ export class StripeProvider implements PaymentProvider {
     for (const id of priceIds) {
       try {
         const price = await (await this.client()).prices.retrieve(id);
-        if (price.active && price.recurring) plans.push(toPlan(price));
+        if (price.active && price.recurring && price.recurring.usage_type !== 'metered')
+          plans.push(toPlan(price));
       } catch (error) {
         if (!isMissing(error)) throw providerError(error);
       }
@@ -190,12 +248,40 @@ export class StripeProvider implements PaymentProvider {
       detail: `Stripe accepted the key (${mode} mode).`,
     };
     const checks: PaymentsCheck[] = [];
-    try {
-      // Any authenticated call proves the key; a restricted key with Customers: Write reads customers.
-      if (priceIds.length === 0) await (await this.client()).customers.list({ limit: 1 });
-    } catch (error) {
-      return [{ label: 'Secret key', outcome: 'failed', detail: keyProblem(error) }];
+    // Every resource the site's calls need, each read once (a restricted key with Write may read):
+    // a key missing one would pass Checkout and then fail every event, members paying and staying free.
+    const missing: PaymentsCheck[] = [];
+    for (const need of PERMISSIONS) {
+      try {
+        const answer = await need.read(await this.client());
+        if (need.label === 'Customer portal' && !answer)
+          checks.push({
+            label: 'Customer portal',
+            outcome: 'warning',
+            detail:
+              'The Customer Portal is not set up in Stripe (Settings → Billing → Customer portal): Manage billing would fail.',
+          });
+      } catch (error) {
+        if (isAuthentication(error) || !isPermission(error))
+          return [{ label: 'Secret key', outcome: 'failed', detail: keyProblem(error) }];
+        missing.push({
+          label: `Permission: ${need.label}`,
+          outcome: 'failed',
+          detail: `The key may not use ${need.what}: give the restricted key “${need.label}: Write”. ${need.why}`,
+        });
+      }
     }
+    checks.unshift(
+      ...(missing.length > 0
+        ? missing
+        : [
+            {
+              label: 'Permissions',
+              outcome: 'ok' as const,
+              detail: 'The key may use customers, subscriptions, checkout sessions and the Customer Portal.',
+            },
+          ]),
+    );
     for (const id of priceIds) {
       try {
         const price = await (await this.client()).prices.retrieve(id);

@@ -33,6 +33,12 @@ export function priceCheck(price: Stripe.Price): PaymentsCheck {
       outcome: 'failed',
       detail: `${described}, paid once: membership is a subscription, so choose a recurring price.`,
     };
+  if (price.recurring.usage_type === 'metered')
+    return {
+      label,
+      outcome: 'failed',
+      detail: `${described}, metered (billed by usage): Checkout refuses a quantity for it, so choose a price with a fixed amount per period.`,
+    };
   return { label, outcome: 'ok', detail: `${described}, recurring.` };
 }
 
@@ -75,6 +81,7 @@ export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
       ...base,
       kind,
       userId: text(object.client_reference_id),
+      checkoutSessionId: idOf(object.id),
       customerId: idOf(object.customer),
       subscriptionId: idOf(object.subscription),
     };
@@ -112,6 +119,7 @@ export function toSubscriptionState(subscription: Stripe.Subscription): Subscrip
     status,
     userId: text(subscription.metadata?.userId),
     priceId: idOf(items[0]?.price) ?? null,
+    priceIds: items.map((item) => idOf(item.price)).filter((price): price is string => Boolean(price)),
     currentPeriodEnd: dateOf(periodEnd),
     cancelAtPeriodEnd:
       Boolean(subscription.cancel_at_period_end) || typeof subscription.cancel_at === 'number',
