@@ -8,6 +8,9 @@ import type { CounterStep, CounterStore } from '../store/counters';
  * together (the sign-in limits: rare, and exact), and `BatchedRateCounters`, which
  * counts in memory and merges into the store in small batches (the general API limit, hit by
  * most requests).
+ *
+ * Seams, in order: the interfaces (`RateCounters`, `RateRule`, `RateDecisions`), the keys'
+ * hashing, `SharedRateCounters` (exact, in the store) and `BatchedRateCounters` (in memory).
  */
 export interface RateCounters {
   /**

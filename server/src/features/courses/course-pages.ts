@@ -1,3 +1,6 @@
+// The public course pages' HTML, filled per course. Seams, in order: the cache of filled pages
+// (CoursePages.fill: look up, build, compress, keep), the one not-found page every unknown
+// address shares, and the HTML edits (withHead, withData, scriptJson).
 import { readFile, stat } from 'node:fs/promises';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { BRAND_NAME } from '@common/constants';

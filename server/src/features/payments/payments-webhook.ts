@@ -1,3 +1,6 @@
+// Stripe's events applied to members. Seams, in order: a subscription's status as a tier
+// (tierOf), then PaymentsWebhook: claiming an event once, reading what it is about from Stripe,
+// and applying it to the member it belongs to (with the payment mails).
 import { ENDED_STATUSES, PAYING_STATUSES, type SubscriptionStatus } from '@common/schemas/billing';
 import type { WebhookOutcome } from '@common/schemas/payments';
 import type { Tier } from '@common/schemas/user';

@@ -1,3 +1,5 @@
+// What members and the console ask of payments. Seams, in order: the plans (cached), the
+// member's billing (me), checkout and the portal, cancelling at account deletion, the overview.
 import type { PaymentPlan } from '@common/payment-plans';
 import { ENDED_STATUSES, PAYING_STATUSES } from '@common/schemas/billing';
 import {

@@ -40,6 +40,9 @@ function ids(request: FastifyRequest): Required<Ids> {
  * The console's Courses section (`/api/admin/courses`, behind the administrators' hook). Every
  * change is written to the Activity log and tells the other server processes (the public course
  * pages' HTML is worked out once per change).
+ *
+ * Seams, in order: the section's list, settings and Markdown preview; one course and its order;
+ * its sections; its lessons and their files. Each group could become a plugin of its own.
  */
 export function courseAdminRoutes(
   courses: CourseAdminService,

@@ -1,3 +1,6 @@
+// The console's courses and their outline. Seams, in order: courses (list, create, update,
+// remove), sections (add, update, remove), the outline's order, the Courses settings and the
+// course as the editor sees it (view). Lessons are LessonAdminService's.
 import type { AdminCourse, AdminCourseRow, AdminSection } from '@common/schemas/course-views';
 import type {
   CoursesSettingsBody,

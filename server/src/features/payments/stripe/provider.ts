@@ -1,3 +1,5 @@
+// The Stripe adapter of the PaymentProvider port. Seams, in order: the permissions Test reads,
+// Checkout and the portal, events (verifyEvent), subscriptions (read, list, cancel), plans, Test.
 import { createHash } from 'node:crypto';
 import type { PaymentPlan } from '@common/payment-plans';
 import { ENDED_STATUSES } from '@common/schemas/billing';
