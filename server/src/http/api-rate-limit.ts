@@ -74,19 +74,22 @@ function tooMany(reply: FastifyReply, wait: number): AppError {
   );
 }
 
-/** The route of a lesson's position saves (features/courses/courses.routes.ts). */
-export const POSITION_SAVE_ROUTE = '/api/courses/lessons/:lessonId/position';
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route keeps a limit of its own instead of this one (a lesson's position saves, every
+     * ~10 s while it plays: features/courses/progress/position-save-limit.ts).
+     */
+    ownRateLimit?: boolean;
+  }
+}
 
 /**
- * A lesson's player saves its position every ~10 s while it plays (POST
- * /api/courses/lessons/:id/position): 90 saves in 15 minutes of watching would spend a member's
- * whole default budget and refuse everything else. So they are left out of this limit and have
- * their own, per member, and a small body limit
- * (features/courses/progress/position-save-limit.ts). Known by the route Fastify matched, never
- * by the raw URL: a query string (`…/complete?x=/position`) cannot pass for a position save.
+ * A route that keeps its own limit says so in its config. Read from the route Fastify matched,
+ * never from the raw URL: a query string (`…/complete?x=/position`) cannot pass for such a route.
  */
-function isPositionSave(request: FastifyRequest): boolean {
-  return request.method === 'POST' && request.routeOptions.url === POSITION_SAVE_ROUTE;
+function hasOwnLimit(request: FastifyRequest): boolean {
+  return request.routeOptions.config?.ownRateLimit === true;
 }
 
 /** Runs on every request: plain string tests, no regular expression, no split. */
@@ -94,7 +97,7 @@ function isCounted(request: FastifyRequest): boolean {
   const url = request.url;
   const method = request.method;
   if (!url.startsWith('/api/') || method === 'OPTIONS') return false;
-  if (method !== 'GET' && method !== 'HEAD') return !isPositionSave(request);
+  if (method !== 'GET' && method !== 'HEAD') return !hasOwnLimit(request);
   const end = url.indexOf('?');
   const pathname = end === -1 ? url : url.slice(0, end);
   return !(

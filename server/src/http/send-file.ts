@@ -3,6 +3,29 @@ import { open } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { etagMatches, limitOpenRange, parseRange } from './byte-ranges';
 
+/** The type a file is sent as, by its extension: the media library's and the courses' pictures. */
+export const CONTENT_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  bmp: 'image/bmp',
+  svg: 'image/svg+xml',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  mov: 'video/quicktime',
+  avi: 'video/x-msvideo',
+  mkv: 'video/x-matroska',
+  m4v: 'video/x-m4v',
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+  m4a: 'audio/mp4',
+  flac: 'audio/flac',
+  aac: 'audio/aac',
+  wma: 'audio/x-ms-wma',
+};
+
 /**
  * Uploaded files are not our code: opened directly they may show themselves, but never run
  * script, submit forms or reach the page's storage (an SVG's script cannot read the token).

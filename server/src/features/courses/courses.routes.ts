@@ -95,9 +95,9 @@ export function coursesRoutes(
     // Sent every ~10 s while a lesson plays, on pause and when the page goes away (fetch keepalive).
     // Outside the general API limit, so it has its own per member, and a body of two numbers.
     app.post<{ Params: Params; Reply: DataAnswer<PositionResult> }>(
-      // http/api-rate-limit.ts knows this route by its pattern (POSITION_SAVE_ROUTE): keep them one.
       '/lessons/:lessonId/position',
       {
+        config: { ownRateLimit: true },
         onRequest: [ctx.guards.requireUser, limitPositionSaves],
         bodyLimit: POSITION_BODY_LIMIT,
       },

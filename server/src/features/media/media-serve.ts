@@ -3,33 +3,11 @@ import type { MediaCategory } from '@common/media';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { errorBody } from '../../http/error-handler';
-import { sendMediaFile } from '../../http/send-file';
+import { CONTENT_TYPES, sendMediaFile } from '../../http/send-file';
 import { COPIES_FOLDER, COPY_FILE, copiesFolderOf } from './copies/layout';
 import { inspectLibraryFile, inspectMediaFile, parseMediaPath, resolveBasePath } from './media-library';
 
 export { MEDIA_CSP } from '../../http/send-file';
-
-const CONTENT_TYPES: Record<string, string> = {
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  bmp: 'image/bmp',
-  svg: 'image/svg+xml',
-  mp4: 'video/mp4',
-  webm: 'video/webm',
-  mov: 'video/quicktime',
-  avi: 'video/x-msvideo',
-  mkv: 'video/x-matroska',
-  m4v: 'video/x-m4v',
-  mp3: 'audio/mpeg',
-  wav: 'audio/wav',
-  m4a: 'audio/mp4',
-  flac: 'audio/flac',
-  aac: 'audio/aac',
-  wma: 'audio/x-ms-wma',
-};
 
 /** A copy's name carries its original's cache key: the same URL never answers differently. */
 const COPY_CACHE = 'public, max-age=31536000, immutable';

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { MEDIA_EXTENSIONS } from '@common/media';
+import { CONTENT_TYPES } from '../../../http/send-file';
 import { writeFileDurably } from '../../../lib/durable-file';
 import { libraryPathOfUrl } from '../../media/course-uses';
 import { inspectMediaFile, parseMediaPath } from '../../media/media-library';
@@ -17,16 +19,6 @@ const STORED_NAME = /^[0-9a-f]{32}\.(?:jpg|jpeg|png|gif|webp|bmp|svg)$/;
 
 /** A library picture's address as a course's text or cover may hold it. */
 const LIBRARY_URL = /\/media\/image\/[^\s)"'<>?#]+/g;
-
-const CONTENT_TYPES: Record<string, string> = {
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  bmp: 'image/bmp',
-  svg: 'image/svg+xml',
-};
 
 /** `{ courseId, storedName }` of a `/course-pictures/…` address, or null. */
 export function parseCoursePictureUrl(url: string): { courseId: string; storedName: string } | null {
@@ -78,7 +70,7 @@ export class CoursePictures {
     const media = relative && parseMediaPath(relative);
     if (!media || media.category !== 'image') return url;
     const extension = path.extname(media.name).slice(1).toLowerCase();
-    if (!CONTENT_TYPES[extension]) return url;
+    if (!MEDIA_EXTENSIONS.image.includes(extension)) return url;
     const check = await inspectMediaFile(await this.libraryFolder(), media);
     if (!check.ok) return url;
     const from = url.split('?')[0]!;
