@@ -1,7 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { clientKey } from '../lib/client-address';
-import { hashedKeyPart, SharedRateCounters } from '../lib/rate-limiter';
 import type { CounterStore } from './counters';
 import type { Store } from './store';
 
@@ -56,8 +54,6 @@ export function describeCountersContract(
     afterEach(async () => {
       for (const key of new Set(used.splice(0))) await store.counters.delete(key);
     });
-    const noting = () => notingKeys(store.counters, used);
-
     it('counts up to the maximum, then refuses without counting, and tells when the window ends', async () => {
       const key = keyed('a');
       const before = Date.now();

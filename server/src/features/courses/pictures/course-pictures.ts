@@ -67,8 +67,8 @@ export class CoursePictures {
    */
   async adopt(courseId: string, url: string): Promise<string> {
     const relative = libraryPathOfUrl(url);
-    const media = relative && parseMediaPath(relative);
-    if (!media || media.category !== 'image') return url;
+    const media = relative ? parseMediaPath(relative) : null;
+    if (media?.category !== 'image') return url;
     const extension = path.extname(media.name).slice(1).toLowerCase();
     if (!MEDIA_EXTENSIONS.image.includes(extension)) return url;
     const check = await inspectMediaFile(await this.libraryFolder(), media);
