@@ -32,3 +32,15 @@ export function describePlan(plan: PaymentPlan, locale?: string): string {
     ? `${price} every ${plan.intervalCount} ${plan.interval}s`
     : `${price} a ${plan.interval}`;
 }
+
+/**
+ * A price of the owner's Stripe account as the console's price list shows it: what a member
+ * would pay, whether it recurs (`recurring`, `metered`: billed by usage) or is paid once
+ * (`one-time`, for a course bought on its own), and whether it is archived in Stripe.
+ */
+export interface PriceListing extends PaymentPlan {
+  /** The name of the product it is a price of, as Stripe shows it. */
+  product: string | null;
+  kind: 'recurring' | 'metered' | 'one-time';
+  archived: boolean;
+}

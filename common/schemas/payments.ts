@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PaymentPlan } from '../payment-plans';
+import type { PaymentPlan, PriceListing } from '../payment-plans';
 import type { SubscriptionStatus, TierSource } from './billing';
 import type { Tier } from './user';
 
@@ -61,6 +61,25 @@ export function splitPriceIds(text: string): string[] {
     .filter(Boolean);
 }
 
+/** One price ID, as `priceIdsSchema` checks each. */
+export const priceIdSchema = z
+  .string({ error: 'A price ID must be text' })
+  .trim()
+  .regex(PRICE_ID, 'A price ID looks like price_1AbC…: letters, digits, _ and - only');
+
+/** Stripe's own limit on a subscription's trial. */
+export const MAX_TRIAL_DAYS = 730;
+const TRIAL_DAYS_MESSAGE = `A free trial lasts 1 to ${MAX_TRIAL_DAYS} days (Stripe’s limit); leave it empty for none.`;
+export const trialDaysSchema = z
+  .number({ error: TRIAL_DAYS_MESSAGE })
+  .int(TRIAL_DAYS_MESSAGE)
+  .min(1, TRIAL_DAYS_MESSAGE)
+  .max(MAX_TRIAL_DAYS, TRIAL_DAYS_MESSAGE);
+
+/** A course sold on its own: its id and the one-time price it is bought at. */
+const COURSE_ID = /^[A-Za-z0-9_-]{1,100}$/;
+export const coursePricesSchema = z.record(z.string().regex(COURSE_ID, 'Unknown course'), priceIdSchema);
+
 /** '' keeps what is saved (the secrets are never sent back to be sent again). */
 const keepIfBlank = <S extends z.ZodType>(schema: S) =>
   z.preprocess(
@@ -74,6 +93,12 @@ export const paymentsSettingsBody = z.object({
   webhookSecret: keepIfBlank(webhookSecretSchema),
   priceIds: priceIdsSchema.optional(),
   remove: z.array(z.enum(PAYMENTS_SECRETS)).max(2).optional(),
+  /** Checkout takes the promotion codes the owner makes in Stripe. */
+  promotionCodes: z.boolean({ error: 'promotionCodes is true or false' }).optional(),
+  /** Days of free trial before the first payment; null: none. */
+  trialDays: trialDaysSchema.nullable().optional(),
+  /** The trial starts without a card; with none added by its end, the subscription is cancelled. */
+  trialWithoutCard: z.boolean({ error: 'trialWithoutCard is true or false' }).optional(),
 });
 export type PaymentsSettingsBody = z.input<typeof paymentsSettingsBody>;
 
@@ -84,6 +109,16 @@ export const paymentsTestBody = z.object({
   priceIds: priceIdsSchema.optional(),
 });
 export type PaymentsTestBody = z.input<typeof paymentsTestBody>;
+
+/** PUT /api/admin/payments/course-prices/:courseId: the one-time price a course is sold at; null: not sold on its own. */
+export const coursePriceBody = z.object({ priceId: priceIdSchema.nullable() });
+export type CoursePriceBody = z.input<typeof coursePriceBody>;
+
+/** GET /api/admin/payments/prices: the owner's prices in Stripe, for picking rather than pasting. */
+export interface PriceListResponse {
+  success: true;
+  data: { mode: 'test' | 'live'; prices: PriceListing[] };
+}
 
 /** What the console shows of a secret: whether it is set, and its last four characters. */
 export interface SecretState {
@@ -105,6 +140,11 @@ export interface PaymentsSettingsView {
   webhookUrl: string;
   /** The events to register at that address. */
   webhookEvents: readonly string[];
+  promotionCodes: boolean;
+  trialDays: number | null;
+  trialWithoutCard: boolean;
+  /** Courses sold on their own: course id → one-time price id. */
+  coursePrices: Record<string, string>;
   /** Set when STRIPE_API_BASE sends the site's calls somewhere other than Stripe (a local stand-in). */
   apiBase: string | null;
 }

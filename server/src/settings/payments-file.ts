@@ -1,6 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { priceIdsSchema, secretKeySchema, webhookSecretSchema } from '@common/schemas/payments';
+import {
+  coursePricesSchema,
+  priceIdsSchema,
+  secretKeySchema,
+  trialDaysSchema,
+  webhookSecretSchema,
+} from '@common/schemas/payments';
+import { z } from 'zod';
 import { writeFileDurably } from '../lib/durable-file';
 
 /**
@@ -13,6 +20,10 @@ export interface SavedPayments {
   secretKey?: string;
   webhookSecret?: string;
   priceIds?: string[];
+  promotionCodes?: boolean;
+  trialDays?: number;
+  trialWithoutCard?: boolean;
+  coursePrices?: Record<string, string>;
 }
 
 export interface ReadPayments {
@@ -25,6 +36,10 @@ const FIELD_SCHEMAS = {
   secretKey: secretKeySchema,
   webhookSecret: webhookSecretSchema,
   priceIds: priceIdsSchema,
+  promotionCodes: z.boolean(),
+  trialDays: trialDaysSchema,
+  trialWithoutCard: z.boolean(),
+  coursePrices: coursePricesSchema,
 } as const;
 
 export const paymentsFilePath = (dataDir: string) => path.join(dataDir, PAYMENTS_FILE);

@@ -7,6 +7,11 @@ export interface EffectivePayments {
   webhookSecret?: string;
   priceIds: string[];
   apiBase?: ApiBase;
+  /** The ways to sell, set in the console only. */
+  promotionCodes: boolean;
+  trialDays: number | null;
+  trialWithoutCard: boolean;
+  coursePrices: Record<string, string>;
 }
 
 /**
@@ -21,5 +26,9 @@ export function paymentsInForce(env: PaymentsEnv, saved: SavedPayments): Effecti
     webhookSecret: env.webhookSecret ?? saved.webhookSecret,
     priceIds: env.priceIds ?? saved.priceIds ?? [],
     apiBase: env.apiBase,
+    promotionCodes: saved.promotionCodes ?? false,
+    trialDays: saved.trialDays ?? null,
+    trialWithoutCard: saved.trialWithoutCard ?? false,
+    coursePrices: saved.coursePrices ?? {},
   };
 }

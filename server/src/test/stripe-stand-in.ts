@@ -40,6 +40,8 @@ export interface StripeStandIn {
    * `checkout_sessions`, `billing_portal`, `prices`. A call to one gets Stripe's 403.
    */
   forbidden: Set<string>;
+  /** Prices of the account's other mode (live, for the test key): Stripe names the mode when asked for one. */
+  otherModePrices: Set<string>;
   /** Whether a Customer Portal configuration exists (Stripe's default once it is turned on). */
   portalConfigured: boolean;
   /**
@@ -83,6 +85,19 @@ const KNOWN_PARAMETERS: Record<string, string[]> = {
   'GET /v1/subscriptions/:id': ['expand'],
   'DELETE /v1/subscriptions/:id': ['invoice_now', 'prorate', 'cancellation_details', 'expand'],
   'GET /v1/prices/:id': ['expand'],
+  'GET /v1/prices': [
+    'limit',
+    'active',
+    'type',
+    'product',
+    'currency',
+    'recurring',
+    'lookup_keys',
+    'created',
+    'starting_after',
+    'ending_before',
+    'expand',
+  ],
 };
 
 const DAY_S = 24 * 60 * 60;
@@ -99,6 +114,8 @@ export function stripePrice(
     active?: boolean;
     nickname?: string;
     usageType?: 'licensed' | 'metered';
+    /** The product's id: a course's own product, say (its name is the id). */
+    product?: string;
   } = {},
 ): StripeObject {
   const interval = fields.interval === undefined ? 'month' : fields.interval;
@@ -113,7 +130,7 @@ export function stripePrice(
     lookup_key: null,
     metadata: {},
     nickname: fields.nickname ?? null,
-    product: 'prod_standin',
+    product: fields.product ?? 'prod_standin',
     recurring: interval
       ? { interval, interval_count: 1, usage_type: fields.usageType ?? 'licensed', meter: null }
       : null,
@@ -176,6 +193,16 @@ export function stripeSubscription(fields: {
   };
 }
 
+/** The product a price belongs to, as `expand` sends it. */
+function productOf(productId: string): StripeObject {
+  return {
+    id: productId,
+    object: 'product',
+    name: productId === 'prod_standin' ? 'Architect Tier' : productId,
+    active: true,
+  };
+}
+
 function stripeError(res: ServerResponse, status: number, type: string, message: string, extra = {}) {
   send(res, status, { error: { type, message, ...extra } });
 }
@@ -217,6 +244,7 @@ export async function startStripeStandIn(
     outage: false,
     rateLimited: false,
     forbidden: new Set<string>(),
+    otherModePrices: new Set<string>(),
     portalConfigured: true,
     pay: (sessionId, status = 'active') => {
       const session = state.checkoutSessions.get(sessionId);
@@ -423,9 +451,31 @@ export async function startStripeStandIn(
       );
       return send(res, 200, { object: 'list', data: all, has_more: false, url: '/v1/subscriptions' });
     }
+    // `expand` names fields to send whole: a price's product is sent as its object then.
+    const expanded = (object: StripeObject, field: string) =>
+      Object.entries(body).some(([name, value]) => name.startsWith('expand') && value === field)
+        ? { ...object, product: productOf(String(object.product)) }
+        : object;
+    if (req.method === 'GET' && path === '/v1/prices') {
+      const listed = [...state.prices.values()]
+        .filter((price) => body.active === undefined || String(price.active) === body.active)
+        .reverse()
+        .slice(0, Number(body.limit ?? 10))
+        .map((price) => expanded(price, 'data.product'));
+      return send(res, 200, { object: 'list', data: listed, has_more: false, url: '/v1/prices' });
+    }
     const one = /^\/v1\/(prices|subscriptions)\/([\w-]+)$/.exec(path);
+    if (req.method === 'GET' && one && one[1] === 'prices' && standIn.otherModePrices.has(one[2]!))
+      return stripeError(
+        res,
+        404,
+        'invalid_request_error',
+        `No such price: '${one[2]}'; a similar object exists in live mode, but a test mode key was used to make this request.`,
+        { code: 'resource_missing', param: 'id' },
+      );
     if (req.method === 'GET' && one) {
-      const found = (one[1] === 'prices' ? state.prices : state.subscriptions).get(one[2]!);
+      const stored = (one[1] === 'prices' ? state.prices : state.subscriptions).get(one[2]!);
+      const found = stored && one[1] === 'prices' ? expanded(stored, 'product') : stored;
       if (!found)
         return stripeError(
           res,

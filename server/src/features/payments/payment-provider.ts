@@ -1,4 +1,4 @@
-import type { PaymentPlan } from '@common/payment-plans';
+import type { PaymentPlan, PriceListing } from '@common/payment-plans';
 import type { SubscriptionStatus } from '@common/schemas/billing';
 import type { PaymentsCheck } from '@common/schemas/payments';
 
@@ -39,9 +39,15 @@ export interface PaymentProvider {
   cancelSubscription(id: string, reason: string): Promise<SubscriptionState | null>;
   /** The prices members can choose, as the provider describes them (unknown ones are left out). */
   readPlans(priceIds: readonly string[]): Promise<PaymentPlan[]>;
+  /** Every price of the owner's account in the key's mode, active and archived: the console's price list. */
+  listPrices(): Promise<PriceListing[]>;
+  /** One price, or why the provider has none (`other-mode`: it exists only in the other mode, live or test). */
+  readPrice(id: string): Promise<PriceReading>;
   /** Whether the provider accepts the key and the prices exist and recur, in plain words. */
   test(priceIds: readonly string[]): Promise<PaymentsCheck[]>;
 }
+
+export type PriceReading = { price: PriceListing } | { missing: 'absent' | 'other-mode' };
 
 export interface CheckoutInput {
   userId: string;

@@ -1,8 +1,10 @@
 import {
+  coursePriceBody,
   type PaymentsOverviewResponse,
   type PaymentsSettingsResponse,
   type PaymentsSettingsView,
   type PaymentsTestResponse,
+  type PriceListResponse,
   paymentsSettingsBody,
   paymentsTestBody,
 } from '@common/schemas/payments';
@@ -10,20 +12,26 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { parseInput } from '../../lib/validate';
 import type { PaymentsService } from './payments.service';
-import type { PaymentsSettings } from './payments-settings';
+import type { PaymentsSettings, SavedField } from './payments-settings';
 
 /** Only whether each secret is set, never a character of it. */
 const facts = (view: PaymentsSettingsView) => ({
   key: view.secretKey.set ? 'set' : 'not set',
   signing: view.webhookSecret.set ? 'set' : 'not set',
   priceIds: view.priceIds,
+  promotionCodes: view.promotionCodes,
+  trialDays: view.trialDays,
+  trialWithoutCard: view.trialWithoutCard,
 });
 
-const FIELD_WORDS = {
+const FIELD_WORDS: Record<SavedField, string> = {
   secretKey: 'secret key',
   webhookSecret: 'webhook signing secret',
   priceIds: 'prices',
-} as const;
+  promotionCodes: 'promotion codes',
+  trialDays: 'free trial',
+  trialWithoutCard: 'trial without a card',
+};
 
 /** /api/admin/payments: the console's Payments section and the Dashboard's money card. */
 export function paymentsAdminRoutes(
@@ -56,6 +64,11 @@ export function paymentsAdminRoutes(
         return { success: true, data: view };
       },
     );
+
+    app.get<{ Reply: PriceListResponse }>('/prices', async () => ({
+      success: true,
+      data: await settings.prices(),
+    }));
 
     app.post<{ Reply: PaymentsTestResponse }>('/test', async (request) => {
       const result = await settings.test(parseInput(paymentsTestBody, request.body));

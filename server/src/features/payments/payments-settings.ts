@@ -1,4 +1,7 @@
+// The payment settings in force and the console's edits of them. Seams, in order: reading (effective,
+// the provider), the view, saving (the form, a course's price), the price list, Test.
 import { createHash } from 'node:crypto';
+import type { PriceListing } from '@common/payment-plans';
 import type {
   PaymentsCheck,
   PaymentsField,
@@ -15,6 +18,7 @@ import { AppError } from '../../lib/app-error';
 import { readSavedPayments, type SavedPayments, writeSavedPayments } from '../../settings/payments-file';
 import { type EffectivePayments, paymentsInForce } from '../../settings/payments-in-force';
 import type { PaymentProvider } from './payment-provider';
+import { modeOfKey, refuseUnfitPrices } from './price-rules';
 import { WEBHOOK_EVENTS } from './stripe/events';
 import { StripeProvider, type StripeSettings } from './stripe/provider';
 
@@ -29,7 +33,18 @@ const last4 = (secret: string | undefined): SecretState => ({
   set: Boolean(secret),
   last4: secret ? secret.slice(-4) : null,
 });
-const modeOf = (key: string | undefined) => (key ? (key.includes('_live_') ? 'live' : 'test') : null);
+const modeOf = (key: string | undefined) => (key ? modeOfKey(key) : null);
+/** The saved settings a save can change, by name (the Activity log words them). */
+export const SAVED_FIELDS = [
+  'secretKey',
+  'webhookSecret',
+  'priceIds',
+  'promotionCodes',
+  'trialDays',
+  'trialWithoutCard',
+] as const;
+export type SavedField = (typeof SAVED_FIELDS)[number];
+const NOT_CONNECTED = 'Connect Stripe first: save the secret key, then choose among your prices.';
 const fingerprint = (settings: StripeSettings) =>
   createHash('sha256')
     .update(JSON.stringify([settings.secretKey, settings.webhookSecret, settings.apiBase?.url]))
@@ -100,6 +115,10 @@ export class PaymentsSettings {
       webhookUrl: `${this.ctx.config.publicUrl}${WEBHOOK_PATH}`,
       webhookEvents: WEBHOOK_EVENTS,
       apiBase: settings.apiBase?.url ?? null,
+      promotionCodes: settings.promotionCodes,
+      trialDays: settings.trialDays,
+      trialWithoutCard: settings.trialWithoutCard,
+      coursePrices: settings.coursePrices,
     };
   }
 
@@ -110,11 +129,32 @@ export class PaymentsSettings {
   /**
    * Saves the given fields (one save at a time on every process and machine: a lease in the
    * store covers the file's read and write). Fields fixed by the environment are left alone.
+   * New prices are first asked of Stripe with the key that will be in force: one that does not
+   * exist, belongs to the other mode or cannot be subscribed to is refused, and nothing is saved.
    * Answers which fields changed, by name.
    */
-  save(
+  async save(
     body: z.output<typeof paymentsSettingsBody>,
-  ): Promise<{ view: PaymentsSettingsView; changed: PaymentsField[] }> {
+  ): Promise<{ view: PaymentsSettingsView; changed: SavedField[] }> {
+    const current = await this.effective();
+    const keyAfter = this.fixed('secretKey')
+      ? current.secretKey
+      : (body.secretKey ?? (body.remove?.includes('secretKey') ? undefined : current.secretKey));
+    const added = this.fixed('priceIds')
+      ? []
+      : (body.priceIds ?? []).filter((id) => !current.priceIds.includes(id));
+    if (keyAfter && added.length > 0)
+      await refuseUnfitPrices(
+        this.makeProvider({ secretKey: keyAfter, apiBase: current.apiBase }),
+        added,
+        'membership',
+        modeOfKey(keyAfter),
+      );
+    if (body.promotionCodes && !keyAfter)
+      throw new AppError(
+        'VALIDATION',
+        'Promotion codes need Stripe connected: save the secret key first, then switch them on (the codes are made in Stripe).',
+      );
     return this.ctx.leases.run(SAVE_LEASE, SAVE_BUSY, async () => {
       const before = await this.saved();
       const next: SavedPayments = { ...before };
@@ -127,21 +167,69 @@ export class PaymentsSettings {
         if (body.priceIds.length > 0) next.priceIds = body.priceIds;
         else delete next.priceIds;
       }
-      try {
-        await writeSavedPayments(this.ctx.config.dataDir, next);
-      } catch (error) {
-        this.ctx.log.error(
-          { code: (error as NodeJS.ErrnoException).code },
-          'Could not save the payment settings',
-        );
-        throw new AppError('INTERNAL', 'The payment settings could not be written to disk.');
-      }
-      const changed = (['secretKey', 'webhookSecret', 'priceIds'] as const).filter(
+      if (body.promotionCodes !== undefined) next.promotionCodes = body.promotionCodes;
+      if (body.trialWithoutCard !== undefined) next.trialWithoutCard = body.trialWithoutCard;
+      if (body.trialDays === null) delete next.trialDays;
+      else if (body.trialDays !== undefined) next.trialDays = body.trialDays;
+      await this.write(next);
+      const changed = SAVED_FIELDS.filter(
         (field) => JSON.stringify(next[field]) !== JSON.stringify(before[field]),
       );
       this.ctx.log.info({ changed }, 'Payment settings saved');
       return { view: await this.view(), changed };
     });
+  }
+
+  private async write(next: SavedPayments): Promise<void> {
+    try {
+      await writeSavedPayments(this.ctx.config.dataDir, next);
+    } catch (error) {
+      this.ctx.log.error(
+        { code: (error as NodeJS.ErrnoException).code },
+        'Could not save the payment settings',
+      );
+      throw new AppError('INTERNAL', 'The payment settings could not be written to disk.');
+    }
+  }
+
+  /**
+   * Sells a course on its own at a one-time price, or stops (`priceId` null). The price is asked
+   * of Stripe first: a recurring, archived, free or missing one is refused and nothing changes.
+   */
+  async setCoursePrice(courseId: string, priceId: string | null): Promise<PaymentsSettingsView> {
+    const current = await this.effective();
+    if (priceId) {
+      if (!current.secretKey) throw new AppError('VALIDATION', NOT_CONNECTED);
+      await refuseUnfitPrices(
+        this.makeProvider({ secretKey: current.secretKey, apiBase: current.apiBase }),
+        [priceId],
+        'course',
+        modeOfKey(current.secretKey),
+      );
+    }
+    return this.ctx.leases.run(SAVE_LEASE, SAVE_BUSY, async () => {
+      const before = await this.saved();
+      const coursePrices = { ...before.coursePrices };
+      if (priceId) coursePrices[courseId] = priceId;
+      else delete coursePrices[courseId];
+      const next: SavedPayments = { ...before, coursePrices };
+      if (Object.keys(coursePrices).length === 0) delete next.coursePrices;
+      await this.write(next);
+      return this.view();
+    });
+  }
+
+  /** The owner's prices in Stripe, for the console's list; refused until a key is set. */
+  async prices(): Promise<{ mode: 'test' | 'live'; prices: PriceListing[] }> {
+    const settings = await this.effective();
+    const provider = this.providerFor(settings);
+    if (!settings.secretKey || !provider) throw new AppError('VALIDATION', NOT_CONNECTED);
+    try {
+      return { mode: modeOfKey(settings.secretKey), prices: await provider.listPrices() };
+    } catch (error) {
+      const message = (error as Error).message;
+      throw new AppError('UNAVAILABLE', `Your prices could not be read from Stripe: ${message}`);
+    }
   }
 
   /**

@@ -7,6 +7,7 @@ import type {
   PaymentsTestBody,
   PaymentsTestResponse,
   PaymentsTestResult,
+  PriceListResponse,
 } from '@common/schemas/payments';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
@@ -16,6 +17,7 @@ import { paymentsKeys } from '../api';
 export const adminPaymentsKeys = {
   settings: ['admin', 'payments', 'settings'] as const,
   overview: ['admin', 'payments', 'overview'] as const,
+  prices: ['admin', 'payments', 'prices'] as const,
 };
 
 export function usePaymentsSettings() {
@@ -42,6 +44,7 @@ export function useSavePaymentsSettings() {
       ).data,
     onSuccess: (view) => {
       queryClient.setQueryData(adminPaymentsKeys.settings, view);
+      void queryClient.invalidateQueries({ queryKey: adminPaymentsKeys.prices });
       void queryClient.invalidateQueries({ queryKey: adminPaymentsKeys.overview });
       void queryClient.invalidateQueries({ queryKey: paymentsKeys.plans });
     },
@@ -63,5 +66,17 @@ export function usePaymentsOverview(refetchMs: number) {
     queryFn: async ({ signal }): Promise<PaymentsOverview> =>
       (await api<PaymentsOverviewResponse>('/api/admin/payments/overview', { auth: true, signal })).data,
     refetchInterval: refetchMs,
+  });
+}
+
+/** The owner's prices in Stripe (only once a key is set): picked in the Payments panel, never pasted. */
+export function usePriceList(enabled: boolean) {
+  return useQuery({
+    queryKey: adminPaymentsKeys.prices,
+    queryFn: async ({ signal }) =>
+      (await api<PriceListResponse>('/api/admin/payments/prices', { auth: true, signal })).data,
+    enabled,
+    refetchOnWindowFocus: false,
+    retry: false,
   });
 }

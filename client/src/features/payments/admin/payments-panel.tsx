@@ -7,6 +7,7 @@ import { useNotices } from '../../../components/console/notices';
 import { Card } from '../../../components/ui/card';
 import { usePaymentsSettings, useSavePaymentsSettings, useTestPayments } from './api';
 import { ConnectSteps } from './connect-steps';
+import { PriceList } from './price-list';
 import { type SettingsDraft, SettingsForm } from './settings-form';
 import { TestResult } from './test-result';
 
@@ -136,6 +137,14 @@ export function PaymentsPanel() {
             )}
             {test.data && <TestResult result={test.data} />}
           </Card>
+          <PriceList
+            connected={view.secretKey.set}
+            offered={splitPriceIds(draft.priceIds)}
+            fixed={Boolean(view.fixedByEnvironment.priceIds)}
+            onOffer={(priceIds) =>
+              setDraft((current) => (current ? { ...current, priceIds: priceIds.join(', ') } : current))
+            }
+          />
           <ConnectSteps view={view} />
         </>
       )}

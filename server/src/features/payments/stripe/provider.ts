@@ -1,7 +1,7 @@
 // The Stripe adapter of the PaymentProvider port. Seams, in order: the permissions Test reads,
 // Checkout and the portal, events (verifyEvent), subscriptions (read, list, cancel), plans, Test.
 import { createHash } from 'node:crypto';
-import type { PaymentPlan } from '@common/payment-plans';
+import type { PaymentPlan, PriceListing } from '@common/payment-plans';
 import { ENDED_STATUSES } from '@common/schemas/billing';
 import type { PaymentsCheck } from '@common/schemas/payments';
 import type Stripe from 'stripe';
@@ -11,6 +11,7 @@ import {
   InvalidEventError,
   type PaymentEvent,
   type PaymentProvider,
+  type PriceReading,
   ProviderError,
   type SubscriptionState,
 } from '../payment-provider';
@@ -25,40 +26,9 @@ import {
   providerError,
 } from './errors';
 import { stripePackage } from './package';
+import { PERMISSIONS } from './permissions';
+import { listPrices, readPrice } from './prices';
 import { priceCheck, toPaymentEvent, toPlan, toSubscriptionState } from './shapes';
-
-/** The resources the site's calls need, each proved by a harmless read, and why the site needs it. */
-const PERMISSIONS: Array<{
-  label: string;
-  what: string;
-  why: string;
-  read: (client: Stripe) => Promise<unknown>;
-}> = [
-  {
-    label: 'Customers',
-    what: 'customers',
-    why: 'Without it no member can upgrade.',
-    read: (client) => client.customers.list({ limit: 1 }),
-  },
-  {
-    label: 'Subscriptions',
-    what: 'subscriptions',
-    why: 'Without it every event from Stripe fails: members would pay and stay free.',
-    read: (client) => client.subscriptions.list({ limit: 1, status: 'all' }),
-  },
-  {
-    label: 'Checkout Sessions',
-    what: 'checkout sessions',
-    why: 'Without it the Upgrade button fails.',
-    read: (client) => client.checkout.sessions.list({ limit: 1 }),
-  },
-  {
-    label: 'Customer portal',
-    what: 'the Customer Portal',
-    why: 'Without it Manage billing fails.',
-    read: async (client) => (await client.billingPortal.configurations.list({ limit: 1 })).data.length > 0,
-  },
-];
 
 /** Stripe's own recommendation: events older than five minutes are refused (replays of a captured request). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -240,6 +210,14 @@ export class StripeProvider implements PaymentProvider {
       }
     }
     return plans;
+  }
+
+  async listPrices(): Promise<PriceListing[]> {
+    return listPrices(await this.client());
+  }
+
+  async readPrice(id: string): Promise<PriceReading> {
+    return readPrice(await this.client(), id);
   }
 
   async test(priceIds: readonly string[]): Promise<PaymentsCheck[]> {
