@@ -39,6 +39,37 @@ export const SUBSCRIPTION_STATUS_LABELS: Record<SubscriptionStatus, string> = {
 export const TIER_SOURCES = ['stripe', 'complimentary', 'admin'] as const;
 export type TierSource = (typeof TIER_SOURCES)[number];
 
+/**
+ * A discount on a subscription (a promotion code the member entered at checkout), while it
+ * applies: so much off in percent or in an amount of a currency, until `end` (null: for good).
+ */
+export interface BillingDiscount {
+  /** The code the member entered; null for a coupon the owner applied in Stripe. */
+  code: string | null;
+  /** The coupon's own name in Stripe, if any. */
+  name: string | null;
+  percentOff: number | null;
+  /** In the currency's smallest unit. */
+  amountOff: number | null;
+  currency: string | null;
+  end: string | null;
+}
+
+/** "20% off", "£5.00 off": what a discount takes off each payment. */
+export function describeDiscount(
+  discount: Pick<BillingDiscount, 'percentOff' | 'amountOff' | 'currency'>,
+): string {
+  if (discount.percentOff !== null) return `${discount.percentOff}% off`;
+  if (discount.amountOff !== null && discount.currency) {
+    try {
+      return `${new Intl.NumberFormat('en-GB', { style: 'currency', currency: discount.currency.toUpperCase() }).format(discount.amountOff / 100)} off`;
+    } catch {
+      return `${(discount.amountOff / 100).toFixed(2)} ${discount.currency.toUpperCase()} off`;
+    }
+  }
+  return 'A discount';
+}
+
 /** The billing part of a user as the console and the member see it. */
 export interface PublicBilling {
   customerId: string | null;

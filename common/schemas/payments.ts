@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PaymentPlan, PriceListing } from '../payment-plans';
-import type { SubscriptionStatus, TierSource } from './billing';
+import type { BillingDiscount, SubscriptionStatus, TierSource } from './billing';
 import type { Tier } from './user';
 
 /**
@@ -72,9 +72,9 @@ export const MAX_TRIAL_DAYS = 730;
 const TRIAL_DAYS_MESSAGE = `A free trial lasts 1 to ${MAX_TRIAL_DAYS} days (Stripe’s limit); leave it empty for none.`;
 export const trialDaysSchema = z
   .number({ error: TRIAL_DAYS_MESSAGE })
-  .int(TRIAL_DAYS_MESSAGE)
-  .min(1, TRIAL_DAYS_MESSAGE)
-  .max(MAX_TRIAL_DAYS, TRIAL_DAYS_MESSAGE);
+  .refine(Number.isInteger, TRIAL_DAYS_MESSAGE)
+  .refine((days) => days >= 1, TRIAL_DAYS_MESSAGE)
+  .refine((days) => days <= MAX_TRIAL_DAYS, TRIAL_DAYS_MESSAGE);
 
 /** A course sold on its own: its id and the one-time price it is bought at. */
 const COURSE_ID = /^[A-Za-z0-9_-]{1,100}$/;
@@ -197,6 +197,12 @@ export interface MemberBilling {
     cancelAtPeriodEnd: boolean;
     cancelAt: string | null;
     endedAt: string | null;
+    /** A free trial: when it ends (the first payment, or the end when no card is given). */
+    trialEnd: string | null;
+    /** The trial started without a card: it ends the subscription unless one is added by then. */
+    trialNeedsCard: boolean;
+    /** A promotion code's discount, while it applies. */
+    discount: BillingDiscount | null;
   } | null;
   /** The member has a customer at the provider: the billing portal can open. */
   canManageBilling: boolean;

@@ -76,4 +76,50 @@ describe('The Stripe stand-in refuses what Stripe refuses', () => {
       standIn.rateLimited = false;
     }
   });
+
+  it('a trial outside 1 to 730 days, card-less trials and subscription data outside subscription mode, a recurring price in payment mode', async () => {
+    const base = {
+      line_items: [{ price: 'price_monthly', quantity: 1 }],
+      success_url: 'https://site.example/ok',
+      cancel_url: 'https://site.example/no',
+    };
+    for (const days of [0, -1, 731])
+      await expect(
+        stripe.checkout.sessions.create({
+          ...base,
+          mode: 'subscription',
+          subscription_data: { trial_period_days: days },
+        }),
+      ).rejects.toMatchObject({
+        type: 'StripeInvalidRequestError',
+        param: 'subscription_data[trial_period_days]',
+      });
+    await expect(
+      stripe.checkout.sessions.create({
+        ...base,
+        mode: 'subscription',
+        payment_method_collection: 'if_required',
+        subscription_data: {
+          trial_period_days: 730,
+          trial_settings: { end_behavior: { missing_payment_method: 'cancel' } },
+        },
+        allow_promotion_codes: true,
+      }),
+    ).resolves.toMatchObject({ object: 'checkout.session' });
+    const once = { ...base, line_items: [{ price: 'price_once', quantity: 1 }], mode: 'payment' as const };
+    await expect(
+      stripe.checkout.sessions.create({ ...once, payment_method_collection: 'if_required' }),
+    ).rejects.toMatchObject({
+      param: 'payment_method_collection',
+    });
+    await expect(
+      stripe.checkout.sessions.create({ ...once, subscription_data: { metadata: { a: 'b' } } }),
+    ).rejects.toMatchObject({ param: 'subscription_data' });
+    await expect(stripe.checkout.sessions.create({ ...base, mode: 'payment' })).rejects.toMatchObject({
+      message: expect.stringMatching(/passed a recurring price/),
+    });
+    await expect(
+      stripe.checkout.sessions.create({ ...once, payment_intent_data: { metadata: { courseId: 'c1' } } }),
+    ).resolves.toMatchObject({ mode: 'payment' });
+  });
 });

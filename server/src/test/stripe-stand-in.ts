@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  checkoutRefusal,
+  oneOffPayment,
+  priceModeRefusal,
+  type StandInPromotion,
+  trialAndDiscount,
+  withDiscountsAsAsked,
+} from './stripe-stand-in-checkout';
 
 /**
  * A stand-in for the part of Stripe's HTTP API the site calls, for tests: no test reaches Stripe.
@@ -48,7 +56,19 @@ export interface StripeStandIn {
    * The member pays on the checkout page of `sessionId` (as the browser's visit does): a
    * subscription in `status` is made for the session's customer and price, and the session completes.
    */
-  pay(sessionId: string, status?: string): { session: StripeObject; subscription: StripeObject };
+  pay(
+    sessionId: string,
+    status?: string,
+    options?: { promotionCode?: string; card?: boolean },
+  ): { session: StripeObject; subscription: StripeObject };
+  /** The member pays a session of payment mode (a course): its payment intent and charge are made. */
+  payOnce(sessionId: string): { session: StripeObject; paymentIntent: StripeObject; charge: StripeObject };
+  /** The owner refunds a payment in Stripe's dashboard (all of it unless `amount`): the charge as it is then. */
+  refund(paymentIntentId: string, amount?: number): StripeObject;
+  /** The promotion codes the owner made in Stripe, by code. */
+  promotionCodes: Map<string, StandInPromotion>;
+  paymentIntents: Map<string, StripeObject>;
+  charges: Map<string, StripeObject>;
   close(): Promise<void>;
 }
 
@@ -67,6 +87,9 @@ const KNOWN_PARAMETERS: Record<string, string[]> = {
     'subscription_data',
     'metadata',
     'allow_promotion_codes',
+    'payment_method_collection',
+    'payment_intent_data',
+    'discounts',
     'billing_address_collection',
     'locale',
     'expand',
@@ -85,6 +108,7 @@ const KNOWN_PARAMETERS: Record<string, string[]> = {
   'GET /v1/subscriptions/:id': ['expand'],
   'DELETE /v1/subscriptions/:id': ['invoice_now', 'prorate', 'cancellation_details', 'expand'],
   'GET /v1/prices/:id': ['expand'],
+  'GET /v1/payment_intents/:id': ['expand', 'client_secret'],
   'GET /v1/prices': [
     'limit',
     'active',
@@ -203,6 +227,19 @@ function productOf(productId: string): StripeObject {
   };
 }
 
+/** `metadata[a]=1&metadata[b]=2` read back as `{ a: '1', b: '2' }`. */
+function fieldsUnder(body: Record<string, string>, prefix: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(body))
+    if (
+      name.startsWith(`${prefix}[`) &&
+      name.endsWith(']') &&
+      !name.slice(prefix.length + 1, -1).includes('[')
+    )
+      fields[name.slice(prefix.length + 1, -1)] = value;
+  return fields;
+}
+
 function stripeError(res: ServerResponse, status: number, type: string, message: string, extra = {}) {
   send(res, status, { error: { type, message, ...extra } });
 }
@@ -233,6 +270,9 @@ export async function startStripeStandIn(
     customers: new Map<string, StripeObject>(),
     checkoutSessions: new Map<string, StripeObject>(),
     portalSessions: new Map<string, StripeObject>(),
+    promotionCodes: new Map<string, StandInPromotion>(),
+    paymentIntents: new Map<string, StripeObject>(),
+    charges: new Map<string, StripeObject>(),
     apiKey: options.apiKey ?? 'sk_test_standin0000000000000000',
   };
   const idempotency = new Map<string, { sent: string; status: number; answer: unknown }>();
@@ -246,10 +286,28 @@ export async function startStripeStandIn(
     forbidden: new Set<string>(),
     otherModePrices: new Set<string>(),
     portalConfigured: true,
-    pay: (sessionId, status = 'active') => {
+    pay: (sessionId, status = 'active', options = {}) => {
       const session = state.checkoutSessions.get(sessionId);
       if (!session) throw new Error(`stand-in: no checkout session ${sessionId}`);
-      return { session, subscription: complete(session, status) };
+      return { session, subscription: complete(session, status, options)! };
+    },
+    payOnce: (sessionId) => {
+      const session = state.checkoutSessions.get(sessionId);
+      if (!session) throw new Error(`stand-in: no checkout session ${sessionId}`);
+      complete(session, 'active');
+      const paymentIntent = state.paymentIntents.get(String(session.payment_intent))!;
+      return { session, paymentIntent, charge: state.charges.get(String(paymentIntent.latest_charge))! };
+    },
+    refund: (paymentIntentId, amount) => {
+      const paymentIntent = state.paymentIntents.get(paymentIntentId);
+      if (!paymentIntent) throw new Error(`stand-in: no payment intent ${paymentIntentId}`);
+      const charge = state.charges.get(String(paymentIntent.latest_charge))!;
+      const refunded = Math.min(
+        Number(charge.amount),
+        Number(charge.amount_refunded) + (amount ?? Number(charge.amount)),
+      );
+      Object.assign(charge, { amount_refunded: refunded, refunded: refunded >= Number(charge.amount) });
+      return charge;
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -285,9 +343,10 @@ export async function startStripeStandIn(
       return stripeError(res, 429, 'rate_limit_error', 'Too many requests hit the API too quickly.', {
         code: 'rate_limit',
       });
-    const resource = /^\/v1\/(checkout\/sessions|billing_portal|customers|subscriptions|prices)/.exec(
-      path,
-    )?.[1];
+    const resource =
+      /^\/v1\/(checkout\/sessions|billing_portal|customers|subscriptions|prices|payment_intents)/.exec(
+        path,
+      )?.[1];
     const named = resource === 'checkout/sessions' ? 'checkout_sessions' : resource;
     if (named && standIn.forbidden.has(named))
       // A restricted key lacking the resource: Stripe answers 403 (the package's StripePermissionError).
@@ -327,7 +386,7 @@ export async function startStripeStandIn(
     }
 
     // Stripe refuses a parameter it does not know (the top-level name, before any `[`).
-    const known = KNOWN_PARAMETERS[`${req.method} ${path.replace(/\/(sub|cus|price)_[\w-]+$/, '/:id')}`];
+    const known = KNOWN_PARAMETERS[`${req.method} ${path.replace(/\/(sub|cus|price|pi)_[\w-]+$/, '/:id')}`];
     const unknown =
       known &&
       Object.keys(body)
@@ -369,16 +428,17 @@ export async function startStripeStandIn(
           code: 'resource_missing',
           param: 'line_items[0][price]',
         });
+      const refusal = checkoutRefusal(body);
+      if (refusal)
+        return stripeError(res, 400, 'invalid_request_error', refusal.message, { param: refusal.param });
       const chosen = state.prices.get(price)!;
       const recurring = chosen.recurring as { usage_type?: string } | null;
       const refuse = (message: string) =>
         stripeError(res, 400, 'invalid_request_error', message, { param: 'line_items[0][price]' });
       if (!chosen.active)
         return refuse(`The price specified is inactive. This field only accepts active prices.`);
-      if (body.mode === 'subscription' && !recurring)
-        return refuse(
-          'You must provide at least one recurring price in `subscription` mode when using prices.',
-        );
+      const wrongMode = priceModeRefusal(body.mode, Boolean(recurring));
+      if (wrongMode) return refuse(wrongMode);
       if (recurring?.usage_type === 'metered' && body['line_items[0][quantity]'] !== undefined)
         return refuse(
           'Quantity should not be specified where usage_type is `metered`. Remove quantity from `line_items[0]`.',
@@ -394,10 +454,18 @@ export async function startStripeStandIn(
         client_reference_id: body.client_reference_id ?? null,
         success_url: body.success_url,
         cancel_url: body.cancel_url,
-        metadata: { userId: body['metadata[userId]'] },
         subscription: null as string | null,
         price,
         subscriptionUserId: body['subscription_data[metadata][userId]'],
+        metadata: fieldsUnder(body, 'metadata'),
+        amount_total: chosen.unit_amount,
+        currency: chosen.currency,
+        payment_intent: null as string | null,
+        trialDays: body['subscription_data[trial_period_days]'],
+        trialEndBehavior: body['subscription_data[trial_settings][end_behavior][missing_payment_method]'],
+        allowPromotionCodes: body.allow_promotion_codes === 'true',
+        paymentMethodCollection: body.payment_method_collection ?? 'always',
+        paymentIntentMetadata: fieldsUnder(body, 'payment_intent_data[metadata]'),
         url: `${url}/checkout/${sessionId}`,
         livemode: false,
       };
@@ -449,7 +517,12 @@ export async function startStripeStandIn(
               ? subscription.status === body.status
               : subscription.status !== 'canceled'),
       );
-      return send(res, 200, { object: 'list', data: all, has_more: false, url: '/v1/subscriptions' });
+      return send(res, 200, {
+        object: 'list',
+        data: all.map((subscription) => withDiscountsAsAsked(subscription, {})),
+        has_more: false,
+        url: '/v1/subscriptions',
+      });
     }
     // `expand` names fields to send whole: a price's product is sent as its object then.
     const expanded = (object: StripeObject, field: string) =>
@@ -464,6 +537,23 @@ export async function startStripeStandIn(
         .map((price) => expanded(price, 'data.product'));
       return send(res, 200, { object: 'list', data: listed, has_more: false, url: '/v1/prices' });
     }
+    const intent = /^\/v1\/payment_intents\/([\w-]+)$/.exec(path);
+    if (req.method === 'GET' && intent) {
+      const found = state.paymentIntents.get(intent[1]!);
+      if (!found)
+        return stripeError(res, 404, 'invalid_request_error', `No such payment_intent: '${intent[1]}'`, {
+          code: 'resource_missing',
+          param: 'intent',
+        });
+      const whole = Object.entries(body).some(
+        ([name, value]) => name.startsWith('expand') && value === 'latest_charge',
+      );
+      return send(
+        res,
+        200,
+        whole ? { ...found, latest_charge: state.charges.get(String(found.latest_charge)) } : found,
+      );
+    }
     const one = /^\/v1\/(prices|subscriptions)\/([\w-]+)$/.exec(path);
     if (req.method === 'GET' && one && one[1] === 'prices' && standIn.otherModePrices.has(one[2]!))
       return stripeError(
@@ -475,7 +565,8 @@ export async function startStripeStandIn(
       );
     if (req.method === 'GET' && one) {
       const stored = (one[1] === 'prices' ? state.prices : state.subscriptions).get(one[2]!);
-      const found = stored && one[1] === 'prices' ? expanded(stored, 'product') : stored;
+      const found =
+        stored && (one[1] === 'prices' ? expanded(stored, 'product') : withDiscountsAsAsked(stored, body));
       if (!found)
         return stripeError(
           res,
@@ -531,17 +622,47 @@ export async function startStripeStandIn(
     const session = state.checkoutSessions.get(sessionId);
     if (!session) return send(res, 404, { error: 'unknown checkout session' });
     if (address.searchParams.has('cancel')) return redirect(res, String(session.cancel_url));
-    complete(session, 'active');
+    // `?promo=CODE`: the member typed a promotion code on the page.
+    complete(session, 'active', { promotionCode: address.searchParams.get('promo') ?? undefined });
     return redirect(res, String(session.success_url));
   }
 
-  function complete(session: StripeObject, status: string): StripeObject {
+  /**
+   * The member paid: a one-off payment (payment mode) or a subscription, on trial when the session
+   * has one (no card taken when Checkout need not collect one), with the promotion code typed.
+   */
+  function complete(
+    session: StripeObject,
+    status: string,
+    options: { promotionCode?: string; card?: boolean } = {},
+  ): StripeObject | undefined {
+    if (session.mode === 'payment') {
+      const { paymentIntent, charge } = oneOffPayment(
+        session,
+        Number(session.amount_total),
+        String(session.currency),
+      );
+      state.paymentIntents.set(paymentIntent.id, paymentIntent);
+      state.charges.set(charge.id, charge);
+      Object.assign(session, {
+        status: 'complete',
+        payment_status: 'paid',
+        payment_intent: paymentIntent.id,
+      });
+      return undefined;
+    }
+    const trial = Number(session.trialDays ?? 0) > 0;
+    const card = options.card ?? !(trial && session.paymentMethodCollection === 'if_required');
+    const promotion = options.promotionCode ? standIn.promotionCodes.get(options.promotionCode) : undefined;
+    const extra = trialAndDiscount(session, promotion, card);
     const subscription = stripeSubscription({
       customer: String(session.customer),
-      status,
+      status: (extra.status as string | undefined) ?? status,
       userId: session.subscriptionUserId as string | undefined,
       priceId: String(session.price),
+      periodEnd: extra.trial_end as number | undefined,
     });
+    Object.assign(subscription, extra, { status: subscription.status });
     state.subscriptions.set(subscription.id, subscription);
     Object.assign(session, { status: 'complete', payment_status: 'paid', subscription: subscription.id });
     return subscription;
@@ -552,6 +673,15 @@ export async function startStripeStandIn(
     if (method === 'GET' && path === '/_stand-in/checkout-sessions')
       return send(res, 200, [...state.checkoutSessions.values()]);
     if (method === 'GET' && path === '/_stand-in/calls') return send(res, 200, state.calls);
+    if (method === 'POST' && path === '/_stand-in/promotion-codes') {
+      const promotion = JSON.parse(raw) as StandInPromotion;
+      standIn.promotionCodes.set(promotion.code, promotion);
+      return send(res, 200, promotion);
+    }
+    if (method === 'POST' && path === '/_stand-in/refunds') {
+      const { paymentIntent } = JSON.parse(raw) as { paymentIntent: string };
+      return send(res, 200, standIn.refund(paymentIntent));
+    }
     const target = /^\/_stand-in\/(prices|subscriptions)$/.exec(path);
     if (method === 'POST' && target) {
       const object = JSON.parse(raw) as StripeObject;

@@ -57,6 +57,10 @@ export interface CheckoutInput {
   priceId: string;
   successUrl: string;
   cancelUrl: string;
+  /** Checkout takes the promotion codes the owner made at the provider. */
+  promotionCodes: boolean;
+  /** A free trial before the first payment; `withoutCard`: no card asked, cancelled at its end if none is added. */
+  trial: { days: number; withoutCard: boolean } | null;
 }
 
 /** What the site does with an event; the provider's own type name is kept for the Activity log. */
@@ -110,6 +114,21 @@ export interface SubscriptionState {
   cancelAtPeriodEnd: boolean;
   cancelAt: Date | null;
   endedAt: Date | null;
+  /** The end of a free trial, if it has one. */
+  trialEnd: Date | null;
+  /** On trial with no card, set to be cancelled at the trial's end unless one is added. */
+  trialNeedsCard: boolean;
+  /** The discount applying now (a promotion code), if any. */
+  discount: Discount | null;
+}
+
+export interface Discount {
+  code: string | null;
+  name: string | null;
+  percentOff: number | null;
+  amountOff: number | null;
+  currency: string | null;
+  end: Date | null;
 }
 
 /** A refused event: a bad or stale signature, or a body that is not an event. Nothing is done with it. */

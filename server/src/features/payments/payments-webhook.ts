@@ -224,6 +224,9 @@ export class PaymentsWebhook {
         cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
         cancelAt: subscription.cancelAt,
         endedAt: subscription.endedAt,
+        trialEnd: subscription.trialEnd,
+        trialNeedsCard: subscription.trialNeedsCard,
+        discount: subscription.discount,
       });
     }
     if (event.kind === 'payment-failed') record.paymentFailedAt = event.created;

@@ -1,7 +1,11 @@
 // What members and the console ask of payments. Seams, in order: the plans (cached), the
 // member's billing (me), checkout and the portal, cancelling at account deletion, the overview.
 import type { PaymentPlan } from '@common/payment-plans';
-import { ENDED_STATUSES, PAYING_STATUSES } from '@common/schemas/billing';
+import {
+  ENDED_STATUSES,
+  type BillingDiscount as MemberDiscount,
+  PAYING_STATUSES,
+} from '@common/schemas/billing';
 import {
   CHECKOUT_RETURN_PARAM,
   type checkoutBody,
@@ -14,7 +18,7 @@ import type { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import type { EffectivePayments } from '../../settings/payments-in-force';
 import type { DocChanges } from '../../store/store';
-import { BILLING_FIELDS } from '../users/billing-record';
+import { BILLING_FIELDS, type BillingRecord } from '../users/billing-record';
 import type { UserDoc, UsersRepository } from '../users/users.repository';
 import type { PaymentEventsRepository } from './payment-events.repository';
 import { ProviderError } from './payment-provider';
@@ -37,6 +41,12 @@ export interface PaymentsServiceDeps {
   users: UsersRepository;
   publicUrl: string;
   log: FastifyBaseLogger;
+}
+
+/** A discount as the member sees it, only while it applies. */
+function discountNow(discount: BillingRecord['discount']): MemberDiscount | null {
+  if (!discount || (discount.end && discount.end.getTime() <= Date.now())) return null;
+  return { ...discount, end: discount.end?.toISOString() ?? null };
 }
 
 /** What members do with their paid membership (upgrade, manage billing), and what the owner sees of it. */
@@ -91,6 +101,9 @@ export class PaymentsService {
               cancelAtPeriodEnd: Boolean(billing.cancelAtPeriodEnd),
               cancelAt: billing.cancelAt?.toISOString() ?? null,
               endedAt: billing.endedAt?.toISOString() ?? null,
+              trialEnd: billing.status === 'trialing' ? (billing.trialEnd?.toISOString() ?? null) : null,
+              trialNeedsCard: billing.status === 'trialing' && Boolean(billing.trialNeedsCard),
+              discount: discountNow(billing.discount),
             }
           : null,
       canManageBilling: Boolean(billing?.customerId && settings.secretKey),
@@ -138,6 +151,12 @@ export class PaymentsService {
         priceId,
         successUrl: `${back}success`,
         cancelUrl: `${back}cancelled`,
+        promotionCodes: settings.promotionCodes,
+        // A trial is for a first subscription: a member coming back pays from the start.
+        trial:
+          settings.trialDays && !user.billing?.subscriptionId
+            ? { days: settings.trialDays, withoutCard: settings.trialWithoutCard }
+            : null,
       });
       // Recorded before the member can pay: only a checkout the site opened for them links a
       // subscription to them (payments-webhook.ts). Dotted fields: a webhook writing the rest of

@@ -31,6 +31,18 @@ export interface BillingRecord {
    * that slipped through. The owner is shown them; deleting the account cancels them too.
    */
   otherSubscriptionIds?: string[];
+  /** A free trial's end, and whether it started without a card (cancelled at its end unless one is added). */
+  trialEnd?: Date | null;
+  trialNeedsCard?: boolean;
+  /** The discount applying to the subscription (a promotion code), as last read. */
+  discount?: {
+    code: string | null;
+    name: string | null;
+    percentOff: number | null;
+    amountOff: number | null;
+    currency: string | null;
+    end: Date | null;
+  } | null;
 }
 
 /** The fields of a user document that hold billing, and the indexes over them (users.repository.ts). */

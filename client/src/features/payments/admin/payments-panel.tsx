@@ -8,6 +8,7 @@ import { Card } from '../../../components/ui/card';
 import { usePaymentsSettings, useSavePaymentsSettings, useTestPayments } from './api';
 import { ConnectSteps } from './connect-steps';
 import { PriceList } from './price-list';
+import { trialDaysOf } from './selling-options';
 import { type SettingsDraft, SettingsForm } from './settings-form';
 import { TestResult } from './test-result';
 
@@ -15,6 +16,9 @@ const emptyDraft = (view: PaymentsSettingsView): SettingsDraft => ({
   secretKey: '',
   webhookSecret: '',
   priceIds: view.priceIds.join(', '),
+  promotionCodes: view.promotionCodes,
+  trialDays: view.trialDays === null ? '' : String(view.trialDays),
+  trialWithoutCard: view.trialWithoutCard,
 });
 
 /** What is typed but not saved, in words, for the unsaved-changes guard. */
@@ -24,6 +28,9 @@ function unsavedOf(draft: SettingsDraft | null, view: PaymentsSettingsView | und
     draft.secretKey && 'the secret key',
     draft.webhookSecret && 'the webhook signing secret',
     splitPriceIds(draft.priceIds).join(',') !== view.priceIds.join(',') && 'the prices',
+    draft.promotionCodes !== view.promotionCodes && 'promotion codes',
+    (trialDaysOf(draft.trialDays) !== view.trialDays || draft.trialWithoutCard !== view.trialWithoutCard) &&
+      'the free trial',
   ].filter(Boolean);
   return changed.length ? changed.join(', ') : null;
 }
@@ -50,6 +57,10 @@ export function PaymentsPanel() {
     secretKey: current.secretKey,
     webhookSecret: current.webhookSecret,
     priceIds: splitPriceIds(current.priceIds),
+    promotionCodes: current.promotionCodes,
+    // Anything not a number is sent as typed, for the server to refuse in words.
+    trialDays: trialDaysOf(current.trialDays) as number | null,
+    trialWithoutCard: current.trialWithoutCard,
   });
 
   async function onSave() {

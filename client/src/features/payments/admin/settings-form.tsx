@@ -8,9 +8,10 @@ import type { FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { PasswordField } from '../../../components/ui/password-field';
 import { TextField } from '../../../components/ui/text-field';
+import { type SellingDraft, SellingOptions } from './selling-options';
 
 /** The form as typed: secrets start blank (they are never sent back), prices as comma-separated text. */
-export interface SettingsDraft {
+export interface SettingsDraft extends SellingDraft {
   secretKey: string;
   webhookSecret: string;
   priceIds: string;
@@ -93,10 +94,15 @@ export function SettingsForm({
           onChange={(e) => onChange({ priceIds: e.target.value })}
           hint={hint(
             'priceIds',
-            `Up to ${MAX_PRICES} recurring prices, separated by commas: a monthly and a yearly one, say. Members choose among them.`,
+            `Up to ${MAX_PRICES} recurring prices: tick them in “Your prices in Stripe” below, or paste their IDs separated by commas. Members choose among them.`,
           )}
         />
       </div>
+      <SellingOptions
+        draft={draft}
+        connected={view.secretKey.set || draft.secretKey.trim() !== ''}
+        onChange={onChange}
+      />
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div>
           {anythingSaved && (

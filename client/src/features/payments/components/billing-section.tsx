@@ -1,5 +1,5 @@
 import { describePlan } from '@common/payment-plans';
-import { SUBSCRIPTION_STATUS_LABELS } from '@common/schemas/billing';
+import { describeDiscount, SUBSCRIPTION_STATUS_LABELS } from '@common/schemas/billing';
 import type { MemberBilling } from '@common/schemas/payments';
 import type { ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -20,7 +20,8 @@ function periodFact(
   const end = subscription.cancelAt ?? subscription.currentPeriodEnd;
   if (!end) return null;
   if (subscription.cancelAtPeriodEnd) return { label: 'Access until', value: day(end) };
-  if (subscription.status === 'trialing') return { label: 'Trial ends', value: day(end) };
+  if (subscription.status === 'trialing')
+    return { label: 'Free trial ends', value: day(subscription.trialEnd ?? end) };
   return { label: 'Next payment', value: day(end) };
 }
 
@@ -63,6 +64,14 @@ export function BillingSection() {
                   : SUBSCRIPTION_STATUS_LABELS[subscription.status]}
               </Fact>
               {period && <Fact label={period.label}>{period.value}</Fact>}
+              {subscription.discount && (
+                <Fact label="Discount">
+                  {[subscription.discount.code, describeDiscount(subscription.discount)]
+                    .filter(Boolean)
+                    .join(': ')}
+                  {subscription.discount.end ? `, until ${day(subscription.discount.end)}` : ''}
+                </Fact>
+              )}
             </dl>
           ) : complimentary ? (
             <p className="text-stone-200">
@@ -70,6 +79,13 @@ export function BillingSection() {
               pay.
             </p>
           ) : null}
+          {subscription?.trialNeedsCard && subscription.trialEnd && (
+            <p className="rounded-lg border border-amber-400/30 bg-amber-400/10 p-3 text-sm text-amber-100">
+              Your free trial ends on {day(subscription.trialEnd)}. To stay on the Architect Tier after it,
+              add a card in Manage billing before then; without one, the membership ends that day and nothing
+              is charged.
+            </p>
+          )}
           {subscription?.status === 'past_due' && (
             <FormMessage tone="error">
               Your last payment did not go through. Stripe will try again; update your card in Manage billing

@@ -86,6 +86,7 @@ export class StripeProvider implements PaymentProvider {
   }
 
   private async startCheckout(input: CheckoutInput, customerId: string): Promise<Stripe.Checkout.Session> {
+    const trial = input.trial;
     return (await this.client()).checkout.sessions.create({
       mode: 'subscription',
       customer: customerId,
@@ -93,8 +94,17 @@ export class StripeProvider implements PaymentProvider {
       line_items: [{ price: input.priceId, quantity: 1 }],
       success_url: input.successUrl,
       cancel_url: input.cancelUrl,
-      // Every later event about the subscription names the member, whatever order they come in.
-      subscription_data: { metadata: { userId: input.userId } },
+      ...(input.promotionCodes ? { allow_promotion_codes: true } : {}),
+      // No card asked during the trial; Stripe cancels it at the trial's end unless one was added.
+      ...(trial?.withoutCard ? { payment_method_collection: 'if_required' as const } : {}),
+      subscription_data: {
+        // Every later event about the subscription names the member, whatever order they come in.
+        metadata: { userId: input.userId },
+        ...(trial ? { trial_period_days: trial.days } : {}),
+        ...(trial?.withoutCard
+          ? { trial_settings: { end_behavior: { missing_payment_method: 'cancel' as const } } }
+          : {}),
+      },
       metadata: { userId: input.userId },
     });
   }
@@ -151,7 +161,12 @@ export class StripeProvider implements PaymentProvider {
 
   async readSubscription(id: string): Promise<SubscriptionState | null> {
     try {
-      return toSubscriptionState(await (await this.client()).subscriptions.retrieve(id));
+      // The discount's coupon and code, so the member sees what applies ("SPRING: 20% off").
+      return toSubscriptionState(
+        await (await this.client()).subscriptions.retrieve(id, {
+          expand: ['discounts', 'discounts.source.coupon', 'discounts.promotion_code'],
+        }),
+      );
     } catch (error) {
       if (isMissing(error)) return null;
       throw providerError(error);

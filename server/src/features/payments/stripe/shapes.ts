@@ -2,7 +2,7 @@ import { describePlan, type PaymentPlan } from '@common/payment-plans';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@common/schemas/billing';
 import type { PaymentsCheck } from '@common/schemas/payments';
 import type Stripe from 'stripe';
-import type { PaymentEvent, SubscriptionState } from '../payment-provider';
+import type { Discount, PaymentEvent, SubscriptionState } from '../payment-provider';
 import { eventKindOf } from './events';
 
 /*
@@ -125,5 +125,37 @@ export function toSubscriptionState(subscription: Stripe.Subscription): Subscrip
       Boolean(subscription.cancel_at_period_end) || typeof subscription.cancel_at === 'number',
     cancelAt: dateOf(subscription.cancel_at),
     endedAt: dateOf(subscription.ended_at),
+    trialEnd: status === 'trialing' ? dateOf(subscription.trial_end) : null,
+    trialNeedsCard:
+      status === 'trialing' &&
+      subscription.trial_settings?.end_behavior?.missing_payment_method === 'cancel' &&
+      !subscription.default_payment_method,
+    discount: discountOf(loose),
+  };
+}
+
+/**
+ * The discount applying now: the current API lists them (`discounts`, expanded by the read with
+ * their coupon and code), older ones kept one (`discount`, the coupon on it directly).
+ */
+function discountOf(subscription: Loose): Discount | null {
+  const listed = Array.isArray(subscription.discounts) ? (subscription.discounts as unknown[]) : [];
+  const found = [...listed, subscription.discount].find(
+    (discount): discount is Loose => Boolean(discount) && typeof discount === 'object',
+  );
+  if (!found) return null;
+  const end = dateOf(found.end);
+  if (end && end.getTime() <= Date.now()) return null;
+  const source = found.source as Loose | undefined;
+  const coupon = (source?.coupon ?? found.coupon) as Loose | string | undefined;
+  const promotion = found.promotion_code as Loose | string | undefined;
+  const couponFields = coupon && typeof coupon === 'object' ? coupon : {};
+  return {
+    code: promotion && typeof promotion === 'object' ? (text(promotion.code) ?? null) : null,
+    name: text(couponFields.name) ?? null,
+    percentOff: typeof couponFields.percent_off === 'number' ? couponFields.percent_off : null,
+    amountOff: typeof couponFields.amount_off === 'number' ? couponFields.amount_off : null,
+    currency: text(couponFields.currency) ?? null,
+    end,
   };
 }
