@@ -280,7 +280,7 @@ test('Export CSV downloads the searched, sorted list', async ({ page }) => {
     .trim()
     .split('\r\n');
   expect(lines[0]).toBe(
-    '"Name","Email","Role","Tier","Status","Created","Tier source","Subscription status","Period end","Stripe customer"',
+    '"Name","Email","Role","Tier","Status","Created","Tier source","Subscription status","Period end","Stripe customer","Courses bought"',
   );
   // Every cell is quoted; these names hold no comma or quote.
   const names = lines.slice(1).map((line) => line.split(',')[0]!.slice(1, -1));

@@ -206,6 +206,8 @@ export interface MemberBilling {
   } | null;
   /** The member has a customer at the provider: the billing portal can open. */
   canManageBilling: boolean;
+  /** Courses the member bought on their own, open whatever their tier (none refunded). */
+  boughtCourseIds: string[];
 }
 
 export interface MemberBillingResponse {
@@ -229,9 +231,22 @@ export const checkoutBody = z.object({
 export type CheckoutBody = z.input<typeof checkoutBody>;
 
 export const portalBody = z.object({ returnPath: returnPath.default('/account') });
+
+/** POST /api/payments/courses/:courseId/checkout: buying one course; back to its page. */
+export const courseCheckoutBody = z.object({ returnPath });
+export type CourseCheckoutBody = z.input<typeof courseCheckoutBody>;
+
+/** GET /api/payments/courses/:courseId: whether the course is sold on its own now, and at what price. */
+export interface CourseOfferResponse {
+  success: true;
+  data: { available: boolean; price: PaymentPlan | null };
+}
 export type PortalBody = z.input<typeof portalBody>;
 
-/** Added to the return address by the checkout: `?checkout=success` or `?checkout=cancelled`. */
+/**
+ * Added to the return address by the checkout: `?checkout=success` or `?checkout=cancelled`, and
+ * `?checkout=bought` after paying for a course on its own.
+ */
 export const CHECKOUT_RETURN_PARAM = 'checkout';
 
 export interface RedirectResponse {

@@ -101,3 +101,32 @@ export function signed(event: StripeEventFixture, { secret = TEST_WEBHOOK_SECRET
   });
   return { payload, header };
 }
+
+/** A finished checkout of one course (payment mode), as the site's checkout names it in the metadata. */
+export function courseCheckoutCompleted(fields: {
+  userId: string;
+  customer: string;
+  sessionId?: string;
+  paymentIntent: string;
+  courseId: string;
+  priceId: string;
+}) {
+  return stripeEvent('checkout.session.completed', {
+    id: fields.sessionId ?? id('cs_test'),
+    object: 'checkout.session',
+    mode: 'payment',
+    status: 'complete',
+    payment_status: 'paid',
+    client_reference_id: fields.userId,
+    customer: fields.customer,
+    payment_intent: fields.paymentIntent,
+    subscription: null,
+    metadata: { userId: fields.userId, courseId: fields.courseId, priceId: fields.priceId },
+    livemode: false,
+  });
+}
+
+/** A charge refunded in Stripe's dashboard (in full or in part: the charge says which). */
+export function chargeRefunded(charge: Record<string, unknown>) {
+  return stripeEvent('charge.refunded', charge);
+}

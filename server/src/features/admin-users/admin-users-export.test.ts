@@ -39,7 +39,7 @@ describe('GET /api/admin/users/export.csv', () => {
     );
     const lines = rows(response.body);
     expect(lines[0]).toBe(
-      '"Name","Email","Role","Tier","Status","Created","Tier source","Subscription status","Period end","Stripe customer"',
+      '"Name","Email","Role","Tier","Status","Created","Tier source","Subscription status","Period end","Stripe customer","Courses bought"',
     );
     expect(lines).toHaveLength(26);
     expect(lines[1]).toMatch(/^"Member 24","m24@example.com","user","free","active","\d{4}-/);
@@ -78,6 +78,17 @@ describe('GET /api/admin/users/export.csv', () => {
           status: 'past_due',
           currentPeriodEnd: new Date('2030-05-01T00:00:00Z'),
         },
+        purchases: ['Drawing rooms', 'Old course'].map((courseTitle, index) => ({
+          courseId: `course${index}`,
+          courseTitle,
+          priceId: 'price_once',
+          checkoutSessionId: `cs_${index}`,
+          paymentId: `pi_${index}`,
+          amount: 4900,
+          currency: 'gbp',
+          boughtAt: new Date('2030-01-01T00:00:00Z'),
+          refundedAt: index === 1 ? new Date('2030-01-02T00:00:00Z') : null,
+        })),
       },
       // Whatever a billing cell holds goes through the same quoting and defusing as a name.
       {
@@ -91,10 +102,10 @@ describe('GET /api/admin/users/export.csv', () => {
       },
     ]);
     const lines = rows((await exportCsv('?sortBy=email&sortOrder=asc')).body);
-    expect(lines[1]).toMatch(/^"Odd",.*,"","","","'=cmd\|""\/c calc"""$/);
+    expect(lines[1]).toMatch(/^"Odd",.*,"","","","'=cmd\|""\/c calc""",""$/);
     // Never billed: empty billing cells.
-    expect(lines[2]).toMatch(/^"Owner","owner@example.com","admin","free","active","[^"]+","","","",""$/);
-    expect(lines[3]).toMatch(/^"Payer",.*,"stripe","past_due","2030-05-01T00:00:00.000Z","cus_123"$/);
+    expect(lines[2]).toMatch(/^"Owner","owner@example.com","admin","free","active","[^"]+","","","","",""$/);
+    expect(lines[3]).toMatch(/^"Payer",.*,"stripe","past_due","2030-05-01T00:00:00.000Z","cus_123","Drawing rooms; Old course \(refunded\)"$/);
   });
 
   it('refuses an unknown sort field like the list does', async () => {

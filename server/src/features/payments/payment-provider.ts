@@ -15,6 +15,16 @@ export interface PaymentProvider {
    * on the member: only a checkout the site opened for them may link a subscription to them.
    */
   createCheckout(input: CheckoutInput): Promise<{ url: string; customerId: string; sessionId: string }>;
+  /**
+   * A one-off checkout of one course at its price (the member's customer, as for a subscription).
+   * The course is named in the session's metadata, which the site trusts only because it records
+   * the session on the member before they can pay.
+   */
+  createCourseCheckout(
+    input: CourseCheckoutInput,
+  ): Promise<{ url: string; customerId: string; sessionId: string }>;
+  /** A one-off payment as it is now: paid, and whether all of it was refunded; null when unknown. */
+  readPayment(paymentId: string): Promise<PaymentState | null>;
   /** The provider's billing portal for a customer, coming back to `returnUrl`. */
   createPortal(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
   /**
@@ -47,9 +57,8 @@ export interface PaymentProvider {
   test(priceIds: readonly string[]): Promise<PaymentsCheck[]>;
 }
 
-export type PriceReading = { price: PriceListing } | { missing: 'absent' | 'other-mode' };
-
-export interface CheckoutInput {
+/** Who pays, and where they come back to: the parts of any checkout. */
+export interface CheckoutBase {
   userId: string;
   email: string;
   name: string;
@@ -57,6 +66,25 @@ export interface CheckoutInput {
   priceId: string;
   successUrl: string;
   cancelUrl: string;
+}
+
+export interface CourseCheckoutInput extends CheckoutBase {
+  courseId: string;
+}
+
+/** A one-off payment (a course bought on its own) as the provider holds it now. */
+export interface PaymentState {
+  id: string;
+  paid: boolean;
+  /** All of it was given back (a partial refund leaves the course open). */
+  refunded: boolean;
+  amount: number | null;
+  currency: string | null;
+}
+
+export type PriceReading = { price: PriceListing } | { missing: 'absent' | 'other-mode' };
+
+export interface CheckoutInput extends CheckoutBase {
   /** Checkout takes the promotion codes the owner made at the provider. */
   promotionCodes: boolean;
   /** A free trial before the first payment; `withoutCard`: no card asked, cancelled at its end if none is added. */
@@ -73,6 +101,10 @@ export type PaymentEventKind =
   | 'payment-succeeded'
   /** A payment failed: the owner is told; the subscription turns past due. */
   | 'payment-failed'
+  /** A course bought on its own was paid for (a finished checkout in payment mode). */
+  | 'purchase-completed'
+  /** A payment was refunded: a course bought with it closes again once all of it is. */
+  | 'purchase-refunded'
   /** Anything else: acknowledged, nothing done. */
   | 'other';
 
@@ -94,6 +126,11 @@ export interface PaymentEvent {
   checkoutSessionId?: string;
   customerId?: string;
   subscriptionId?: string;
+  /** A one-off payment (a course's): the provider's id of it. */
+  paymentId?: string;
+  /** A course bought on its own: the course and price the site's checkout named (trusted only for a checkout the site opened). */
+  courseId?: string;
+  priceId?: string;
   /** Failed payments: when the provider tries again (null: it will not). */
   nextAttemptAt?: Date | null;
   attemptCount?: number;

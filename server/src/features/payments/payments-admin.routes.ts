@@ -11,6 +11,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { parseInput } from '../../lib/validate';
+import type { CourseSales } from './course-sales';
 import type { PaymentsService } from './payments.service';
 import type { PaymentsSettings, SavedField } from './payments-settings';
 
@@ -37,6 +38,7 @@ const FIELD_WORDS: Record<SavedField, string> = {
 export function paymentsAdminRoutes(
   settings: PaymentsSettings,
   service: PaymentsService,
+  sales: CourseSales,
   ctx: Pick<AppContext, 'activity' | 'reauth'>,
 ) {
   return async (app: FastifyInstance) => {
@@ -69,6 +71,17 @@ export function paymentsAdminRoutes(
       success: true,
       data: await settings.prices(),
     }));
+
+    app.put<{ Params: { courseId: string }; Reply: PaymentsSettingsResponse }>(
+      '/course-prices/:courseId',
+      async (request) => {
+        const { priceId } = parseInput(coursePriceBody, request.body);
+        return {
+          success: true,
+          data: await sales.setPrice(String(request.params.courseId), priceId, request),
+        };
+      },
+    );
 
     app.post<{ Reply: PaymentsTestResponse }>('/test', async (request) => {
       const result = await settings.test(parseInput(paymentsTestBody, request.body));

@@ -10,6 +10,7 @@ import type { Mailer } from '../../mail/mailer';
 import type { DocChanges } from '../../store/store';
 import { BILLING_FIELDS, type BillingRecord } from '../users/billing-record';
 import type { UserDoc, UsersRepository } from '../users/users.repository';
+import type { CoursePurchases } from './course-purchases';
 import type { MembershipTiers } from './membership-tier';
 import type { PaymentEventsRepository } from './payment-events.repository';
 import {
@@ -42,6 +43,7 @@ const isLive = (status: SubscriptionStatus | undefined) =>
 
 export interface WebhookDeps {
   settings: PaymentsSettings;
+  purchases: CoursePurchases;
   events: PaymentEventsRepository;
   users: UsersRepository;
   tiers: MembershipTiers;
@@ -105,6 +107,8 @@ export class PaymentsWebhook {
     request: FastifyRequest,
   ): Promise<WebhookOutcome> {
     if (event.kind === 'other') return { ignored: 'not an event the site acts on' };
+    if (event.kind === 'purchase-completed' || event.kind === 'purchase-refunded')
+      return this.deps.purchases.apply(event, provider, request);
     // Taken before the read is sent: a reading answered later but asked earlier is the older one.
     const observedAt = new Date();
     const subscription = event.subscriptionId ? await provider.readSubscription(event.subscriptionId) : null;

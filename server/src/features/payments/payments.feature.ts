@@ -1,5 +1,8 @@
 import type { AppContext } from '../../app-context';
 import type { Feature } from '../../feature';
+import { CoursesRepository } from '../courses/courses.repository';
+import { CoursePurchases } from './course-purchases';
+import { CourseSales } from './course-sales';
 import { MembershipTiers } from './membership-tier';
 import { PaymentEventsRepository } from './payment-events.repository';
 import { paymentsRoutes } from './payments.routes';
@@ -33,6 +36,17 @@ export async function createPaymentsFeature(
   await events.init();
   const settings = new PaymentsSettings(ctx, needs.makeProvider);
   const tiers = new MembershipTiers(ctx.users, ctx.activity);
+  // Only read here (a course's title and whether it is published); the courses feature owns them.
+  const courses = new CoursesRepository(ctx.store);
+  const sales = new CourseSales({
+    settings,
+    users: ctx.users,
+    courses,
+    activity: ctx.activity,
+    publicUrl: ctx.config.publicUrl,
+    log: ctx.log,
+  });
+  const purchases = new CoursePurchases({ users: ctx.users, courses, activity: ctx.activity, log: ctx.log });
   const service = new PaymentsService({
     settings,
     events,
@@ -42,6 +56,7 @@ export async function createPaymentsFeature(
   });
   const webhook = new PaymentsWebhook({
     settings,
+    purchases,
     events,
     users: ctx.users,
     tiers,
@@ -58,8 +73,8 @@ export async function createPaymentsFeature(
   timer.unref();
   return {
     name: 'payments',
-    routes: [{ prefix: '/api/payments', plugin: paymentsRoutes(service, webhook, ctx) }],
-    adminRoutes: [{ prefix: '/payments', plugin: paymentsAdminRoutes(settings, service, ctx) }],
+    routes: [{ prefix: '/api/payments', plugin: paymentsRoutes(service, sales, webhook, ctx) }],
+    adminRoutes: [{ prefix: '/payments', plugin: paymentsAdminRoutes(settings, service, sales, ctx) }],
     close: () => clearInterval(timer),
     tiers,
     service,

@@ -1,5 +1,7 @@
 import {
+  type CourseOfferResponse,
   checkoutBody,
+  courseCheckoutBody,
   type MemberBillingResponse,
   type PaymentPlansResponse,
   portalBody,
@@ -9,6 +11,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { parseInput } from '../../lib/validate';
+import type { CourseSales } from './course-sales';
 import type { PaymentsService } from './payments.service';
 import type { PaymentsWebhook } from './payments-webhook';
 
@@ -19,9 +22,10 @@ import type { PaymentsWebhook } from './payments-webhook';
  */
 export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
-/** /api/payments: the prices (anyone), a member's own billing, checkout and portal, and Stripe's webhook. */
+/** /api/payments: the prices and a course's offer (anyone), a member's own billing, checkouts and portal, and Stripe's webhook. */
 export function paymentsRoutes(
   service: PaymentsService,
+  sales: CourseSales,
   webhook: PaymentsWebhook,
   ctx: Pick<AppContext, 'guards'>,
 ) {
@@ -30,6 +34,11 @@ export function paymentsRoutes(
       success: true,
       ...(await service.plans()),
     }));
+
+    app.get<{ Params: { courseId: string }; Reply: CourseOfferResponse }>(
+      '/courses/:courseId',
+      async (request) => ({ success: true, data: await sales.offer(String(request.params.courseId)) }),
+    );
 
     await app.register(async (signedIn) => {
       signedIn.addHook('onRequest', ctx.guards.requireUser);
@@ -43,6 +52,15 @@ export function paymentsRoutes(
         const url = await service.checkout(request.user!, parseInput(checkoutBody, request.body));
         return { success: true, url };
       });
+
+      signedIn.post<{ Params: { courseId: string }; Reply: RedirectResponse }>(
+        '/courses/:courseId/checkout',
+        async (request) => {
+          const body = parseInput(courseCheckoutBody, request.body);
+          const url = await sales.checkout(request.user!, String(request.params.courseId), body);
+          return { success: true, url };
+        },
+      );
 
       signedIn.post<{ Reply: RedirectResponse }>('/portal', async (request) => {
         const url = await service.portal(request.user!, parseInput(portalBody, request.body));

@@ -18,7 +18,7 @@ import type { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import type { EffectivePayments } from '../../settings/payments-in-force';
 import type { DocChanges } from '../../store/store';
-import { BILLING_FIELDS, type BillingRecord } from '../users/billing-record';
+import { BILLING_FIELDS, type BillingRecord, boughtCourseIds } from '../users/billing-record';
 import type { UserDoc, UsersRepository } from '../users/users.repository';
 import type { PaymentEventsRepository } from './payment-events.repository';
 import { ProviderError } from './payment-provider';
@@ -107,6 +107,7 @@ export class PaymentsService {
             }
           : null,
       canManageBilling: Boolean(billing?.customerId && settings.secretKey),
+      boughtCourseIds: boughtCourseIds(user.purchases),
     };
   }
 

@@ -45,6 +45,30 @@ export interface BillingRecord {
   } | null;
 }
 
+/**
+ * A course the member bought on its own (a one-off Checkout), on their user document
+ * (`purchases`): written only by the payments feature, from Stripe's word. It opens the course
+ * whatever the member's tier until all of the payment is refunded (`refundedAt`).
+ */
+export interface CoursePurchase {
+  courseId: string;
+  /** The course's title when it was bought, for the users CSV and the Activity log. */
+  courseTitle: string;
+  priceId: string | null;
+  checkoutSessionId: string;
+  /** The provider's id of the payment: a refund names it. */
+  paymentId: string;
+  amount: number | null;
+  currency: string | null;
+  boughtAt: Date;
+  refundedAt: Date | null;
+}
+
+/** The courses a member's purchases open now (none refunded). */
+export const boughtCourseIds = (
+  purchases: readonly Pick<CoursePurchase, 'courseId' | 'refundedAt'>[] | undefined,
+) => (purchases ?? []).filter((purchase) => !purchase.refundedAt).map((purchase) => purchase.courseId);
+
 /** The fields of a user document that hold billing, and the indexes over them (users.repository.ts). */
 export const BILLING_FIELDS = {
   customerId: 'billing.customerId',

@@ -12,7 +12,7 @@ import type {
   Store,
   StoredDoc,
 } from '../../store/store';
-import { BILLING_FIELDS, type BillingRecord, toPublicBilling } from './billing-record';
+import { BILLING_FIELDS, type BillingRecord, type CoursePurchase, toPublicBilling } from './billing-record';
 
 export interface UserDoc extends StoredDoc {
   name: string;
@@ -37,6 +37,8 @@ export interface UserDoc extends StoredDoc {
   emailChangeCancelledAt?: Date;
   /** Written only by the payments feature (payments/membership-tier.ts and its webhook). */
   billing?: BillingRecord;
+  /** Courses bought on their own; written only by the payments feature (payments/course-purchases.ts). */
+  purchases?: CoursePurchase[];
   /** When the member last became paid, and why their tier is what it is. */
   paidSince?: Date;
   tierSource?: TierSource;

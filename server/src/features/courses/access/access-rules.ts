@@ -18,6 +18,8 @@ export type Viewer =
       joinedAt: Date;
       paidSince: Date;
       preview: PreviewViewer | null;
+      /** Courses bought on their own: open whatever the tier (the payments feature records them). */
+      bought?: readonly string[];
     }
   | { kind: 'admin'; userId: string };
 
@@ -29,6 +31,8 @@ export interface MemberFacts {
   createdAt: Date;
   /** When the member last became paid; set by the payments feature. Absent: since they joined. */
   paidSince?: Date | null;
+  /** Courses bought on their own; `refundedAt` set once all of the payment was given back. */
+  purchases?: ReadonlyArray<{ courseId: string; refundedAt: Date | null }>;
 }
 
 /**
@@ -53,6 +57,7 @@ export function viewerOf(user: MemberFacts | null): Viewer {
     joinedAt: user.createdAt,
     paidSince: accessClockStart(user, 'paid'),
     preview: null,
+    bought: (user.purchases ?? []).filter((p) => !p.refundedAt).map((p) => p.courseId),
   };
 }
 
@@ -63,6 +68,8 @@ export function previewViewer(preview: PreviewViewer, now = new Date()): Viewer 
 }
 
 export interface CourseFacts {
+  /** A course's id: a member who bought it on its own may open it. */
+  _id?: string;
   access: CourseAccess;
 }
 
@@ -75,6 +82,7 @@ export function courseLock(viewer: Viewer, course: CourseFacts): Lock | null {
       : null;
   }
   if (viewer.kind === 'member' && viewer.tier === 'paid') return null;
+  if (viewer.kind === 'member' && course._id && viewer.bought?.includes(course._id)) return null;
   return {
     reason: 'upgrade',
     message:

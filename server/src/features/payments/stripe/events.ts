@@ -8,11 +8,14 @@ import type { PaymentEventKind } from '../payment-provider';
  */
 export const STRIPE_EVENTS = {
   'checkout.session.completed': 'checkout-completed',
+  // A course paid by a slower method (a bank debit) is paid only when this comes.
+  'checkout.session.async_payment_succeeded': 'checkout-completed',
   'customer.subscription.created': 'subscription-changed',
   'customer.subscription.updated': 'subscription-changed',
   'customer.subscription.deleted': 'subscription-changed',
   'invoice.paid': 'payment-succeeded',
   'invoice.payment_failed': 'payment-failed',
+  'charge.refunded': 'purchase-refunded',
 } as const satisfies Record<string, PaymentEventKind>;
 
 export type StripeEventType = keyof typeof STRIPE_EVENTS;

@@ -7,28 +7,23 @@ import type { PaymentsCheck } from '@common/schemas/payments';
 import type Stripe from 'stripe';
 import type { ApiBase } from '../../../settings/payments-env';
 import {
+  type CheckoutBase,
   type CheckoutInput,
+  type CourseCheckoutInput,
   InvalidEventError,
   type PaymentEvent,
   type PaymentProvider,
+  type PaymentState,
   type PriceReading,
   ProviderError,
   type SubscriptionState,
 } from '../payment-provider';
-import {
-  call,
-  errorOf,
-  isAuthentication,
-  isMissing,
-  isPermission,
-  isStripeError,
-  keyProblem,
-  providerError,
-} from './errors';
+import { call, errorOf, isMissing, isStripeError, providerError } from './errors';
 import { stripePackage } from './package';
-import { PERMISSIONS } from './permissions';
 import { listPrices, readPrice } from './prices';
-import { priceCheck, toPaymentEvent, toPlan, toSubscriptionState } from './shapes';
+import { courseCheckoutParams, readPayment } from './purchases';
+import { toPaymentEvent, toPlan, toSubscriptionState } from './shapes';
+import { testSettings } from './test-checks';
 
 /** Stripe's own recommendation: events older than five minutes are refused (replays of a captured request). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -66,19 +61,37 @@ export class StripeProvider implements PaymentProvider {
     return this.clientValue;
   }
 
-  async createCheckout(
-    input: CheckoutInput,
+  createCheckout(input: CheckoutInput): Promise<{ url: string; customerId: string; sessionId: string }> {
+    return this.checkout(input, (customerId) => this.startCheckout(input, customerId));
+  }
+
+  createCourseCheckout(
+    input: CourseCheckoutInput,
+  ): Promise<{ url: string; customerId: string; sessionId: string }> {
+    return this.checkout(input, async (customerId) =>
+      (await this.client()).checkout.sessions.create(courseCheckoutParams(input, customerId)),
+    );
+  }
+
+  async readPayment(id: string): Promise<PaymentState | null> {
+    return readPayment(await this.client(), id);
+  }
+
+  /** A checkout for the member's customer (made for them the first time, and kept). */
+  private async checkout(
+    input: CheckoutBase,
+    start: (customerId: string) => Promise<Stripe.Checkout.Session>,
   ): Promise<{ url: string; customerId: string; sessionId: string }> {
     return call(async () => {
       let customerId = input.customerId ?? (await this.createCustomer(input));
       let session: Stripe.Checkout.Session;
       try {
-        session = await this.startCheckout(input, customerId);
+        session = await start(customerId);
       } catch (error) {
         // A customer made with a test key is unknown to the live key (and the other way round).
         if (!input.customerId || errorOf(error)?.param !== 'customer') throw error;
         customerId = await this.createCustomer(input);
-        session = await this.startCheckout(input, customerId);
+        session = await start(customerId);
       }
       if (!session.url) throw new ProviderError('Stripe did not give a checkout page.', true);
       return { url: session.url, customerId, sessionId: session.id };
@@ -113,7 +126,7 @@ export class StripeProvider implements PaymentProvider {
    * One customer per member: made before the first checkout and kept, so a member who starts two
    * checkouts (two tabs) is still one customer. The idempotency key covers a double click too.
    */
-  private async createCustomer(input: CheckoutInput): Promise<string> {
+  private async createCustomer(input: CheckoutBase): Promise<string> {
     // The key covers all that is sent: Stripe refuses a key reused with other parameters (a member
     // who renamed themselves), and a retry of the same request is answered the same customer.
     const fingerprint = createHash('sha256')
@@ -235,66 +248,8 @@ export class StripeProvider implements PaymentProvider {
     return readPrice(await this.client(), id);
   }
 
+  /** Whether Stripe accepts the key, lets it do all the site needs, and has the prices (test-checks.ts). */
   async test(priceIds: readonly string[]): Promise<PaymentsCheck[]> {
-    const mode = this.settings.secretKey?.includes('_live_') ? 'live' : 'test';
-    const keyAccepted: PaymentsCheck = {
-      label: 'Secret key',
-      outcome: 'ok',
-      detail: `Stripe accepted the key (${mode} mode).`,
-    };
-    const checks: PaymentsCheck[] = [];
-    // Every resource the site's calls need, each read once (a restricted key with Write may read):
-    // a key missing one would pass Checkout and then fail every event, members paying and staying free.
-    const missing: PaymentsCheck[] = [];
-    for (const need of PERMISSIONS) {
-      try {
-        const answer = await need.read(await this.client());
-        if (need.label === 'Customer portal' && !answer)
-          checks.push({
-            label: 'Customer portal',
-            outcome: 'warning',
-            detail:
-              'The Customer Portal is not set up in Stripe (Settings → Billing → Customer portal): Manage billing would fail.',
-          });
-      } catch (error) {
-        if (isAuthentication(error) || !isPermission(error))
-          return [{ label: 'Secret key', outcome: 'failed', detail: keyProblem(error) }];
-        missing.push({
-          label: `Permission: ${need.label}`,
-          outcome: 'failed',
-          detail: `The key may not use ${need.what}: give the restricted key “${need.label}: Write”. ${need.why}`,
-        });
-      }
-    }
-    checks.unshift(
-      ...(missing.length > 0
-        ? missing
-        : [
-            {
-              label: 'Permissions',
-              outcome: 'ok' as const,
-              detail: 'The key may use customers, subscriptions, checkout sessions and the Customer Portal.',
-            },
-          ]),
-    );
-    for (const id of priceIds) {
-      try {
-        const price = await (await this.client()).prices.retrieve(id);
-        checks.push(priceCheck(price));
-      } catch (error) {
-        if (isAuthentication(error))
-          return [{ label: 'Secret key', outcome: 'failed', detail: keyProblem(error) }];
-        checks.push({
-          label: `Price ${id}`,
-          outcome: 'failed',
-          detail: isMissing(error)
-            ? `Stripe has no such price in ${mode} mode. Copy the price ID (price_…) from the product's page in Stripe, in the same mode as the key.`
-            : isPermission(error)
-              ? 'The key may not read prices: give the restricted key “Prices: Read”.'
-              : providerError(error).message,
-        });
-      }
-    }
-    return [keyAccepted, ...checks];
+    return testSettings(await this.client(), this.settings.secretKey, priceIds);
   }
 }

@@ -74,9 +74,27 @@ export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
       userId: text((object.metadata as Loose | undefined)?.userId),
     };
   }
+  if (kind === 'checkout-completed' && object.mode === 'payment') {
+    // A course bought on its own; paid once Stripe says so (a bank debit pays later).
+    const metadata = (object.metadata ?? {}) as Loose;
+    if (object.payment_status !== 'paid' || !text(metadata.courseId)) return { ...base, kind: 'other' };
+    return {
+      ...base,
+      kind: 'purchase-completed',
+      userId: text(object.client_reference_id),
+      checkoutSessionId: idOf(object.id),
+      customerId: idOf(object.customer),
+      paymentId: idOf(object.payment_intent),
+      courseId: text(metadata.courseId),
+      priceId: text(metadata.priceId),
+    };
+  }
+  if (kind === 'purchase-refunded')
+    return { ...base, kind, customerId: idOf(object.customer), paymentId: idOf(object.payment_intent) };
   if (kind === 'checkout-completed') {
     // A one-off payment made through another Checkout is not membership.
-    if (object.mode !== 'subscription') return { ...base, kind: 'other' };
+    if (object.mode !== 'subscription' || event.type !== 'checkout.session.completed')
+      return { ...base, kind: 'other' };
     return {
       ...base,
       kind,
