@@ -156,6 +156,8 @@ export interface MemberHome {
   /** What the paid tier unlocks (for a free member: locked paid courses). */
   locked: CourseCard[];
   offer: UpgradeOfferSettings | null;
+  /** Courses the member bought on their own (each is among `courses` too). */
+  bought: Array<Pick<CourseCard, 'id' | 'slug' | 'title'>>;
 }
 
 // The console's views.

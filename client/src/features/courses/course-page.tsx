@@ -80,7 +80,7 @@ export function CoursePage() {
                     </div>
                   )}
                   <div className="mt-6">
-                    {returning && <CheckoutReturn onPaid={reload} />}
+                    {returning && <CheckoutReturn onPaid={reload} courseId={course.id} />}
                     {pending ? (
                       <div className="h-11" />
                     ) : course.lock ? (
@@ -95,6 +95,7 @@ export function CoursePage() {
                                 offer={course.offer}
                                 returnPath={`/courses/${course.slug}`}
                                 preview={preview === 'free'}
+                                courseId={course.id}
                               />
                             ) : undefined
                           }

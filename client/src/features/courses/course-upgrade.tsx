@@ -1,6 +1,7 @@
 import type { UpgradeOfferSettings } from '@common/schemas/course-views';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { queryClient } from '../../lib/query-client';
+import { BuyCourse } from '../payments/components/buy-course';
 import { CheckoutReturnNotice } from '../payments/components/checkout-return-notice';
 import { UpgradeButton, useUpgradeShown } from '../payments/components/upgrade-button';
 import { UpgradeOffer } from './components/upgrade-offer';
@@ -23,6 +24,8 @@ export function CourseUpgradeOffer(props: {
   offer: UpgradeOfferSettings | null;
   returnPath: string;
   preview?: boolean;
+  /** A course page: the course may be sold on its own too (Buy). */
+  courseId?: string;
 }) {
   return (
     <QueryClientProvider client={queryClient}>
@@ -35,24 +38,32 @@ function OfferWithButton({
   offer,
   returnPath,
   preview,
+  courseId,
 }: {
   offer: UpgradeOfferSettings | null;
   returnPath: string;
   preview?: boolean;
+  courseId?: string;
 }) {
   const shown = useUpgradeShown();
   return (
-    <UpgradeOffer offer={offer}>
-      {shown ? <UpgradeButton returnPath={returnPath} preview={preview} /> : null}
-    </UpgradeOffer>
+    <>
+      <UpgradeOffer offer={offer}>
+        {shown ? <UpgradeButton returnPath={returnPath} preview={preview} /> : null}
+      </UpgradeOffer>
+      {courseId && <BuyCourse courseId={courseId} returnPath={returnPath} preview={preview} />}
+    </>
   );
 }
 
-/** How the checkout went; `onPaid` reads the course or lesson again once Stripe confirmed the payment. */
-export function CourseCheckoutReturn({ onPaid }: { onPaid: () => void }) {
+/**
+ * How the checkout went; `onPaid` reads the course or lesson again once Stripe confirmed the
+ * payment (for the paid tier, or for `courseId` bought on its own).
+ */
+export function CourseCheckoutReturn({ onPaid, courseId }: { onPaid: () => void; courseId?: string }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <CheckoutReturnNotice onPaid={onPaid} />
+      <CheckoutReturnNotice onPaid={onPaid} courseId={courseId} />
     </QueryClientProvider>
   );
 }

@@ -1,5 +1,7 @@
 import type {
   CheckoutBody,
+  CourseCheckoutBody,
+  CourseOfferResponse,
   MemberBilling,
   MemberBillingResponse,
   PaymentPlansResponse,
@@ -12,7 +14,33 @@ import { api } from '../../lib/api-client';
 export const paymentsKeys = {
   plans: ['payments', 'plans'] as const,
   me: ['payments', 'me'] as const,
+  course: (courseId: string) => ['payments', 'course', courseId] as const,
 };
+
+/** Whether a course is sold on its own, and at what price (anyone may ask). */
+export function useCourseOffer(courseId: string) {
+  return useQuery({
+    queryKey: paymentsKeys.course(courseId),
+    queryFn: async ({ signal }) =>
+      (await api<CourseOfferResponse>(`/api/payments/courses/${encodeURIComponent(courseId)}`, { signal }))
+        .data,
+    staleTime: 5 * 60 * 1000,
+  });
+}
+
+/** Buys one course: sends the browser to Stripe's page; the promise stays pending while it goes. */
+export function useBuyCourse() {
+  return useMutation({
+    mutationFn: async ({ courseId, ...body }: CourseCheckoutBody & { courseId: string }) => {
+      const { url } = await api<RedirectResponse>(
+        `/api/payments/courses/${encodeURIComponent(courseId)}/checkout`,
+        { method: 'POST', body, auth: true },
+      );
+      window.location.assign(url);
+      return new Promise<never>(() => {});
+    },
+  });
+}
 
 /** The prices on offer; `available` is false when the owner has not connected Stripe. */
 export function usePaymentPlans(enabled = true) {

@@ -171,6 +171,9 @@ export class CoursesService {
       courses: open,
       locked: cards.filter((card) => card.status === 'locked'),
       offer: tier === 'free' && viewer.kind !== 'admin' ? settings : null,
+      bought: open
+        .filter((card) => viewer.kind === 'member' && viewer.bought?.includes(card.id))
+        .map(({ id, slug, title }) => ({ id, slug, title })),
     };
   }
 

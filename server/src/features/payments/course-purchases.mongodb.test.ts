@@ -58,7 +58,7 @@ const activity = (kind: string) => t.store.collection<ActivityDoc>('activity').f
 async function soldCourse() {
   const admin = await createUser(t, { role: 'admin' });
   const call = adminApi(t, admin.token);
-  let course = await call<{ id: string; slug: string; sections: Array<{ id: string }> }>(
+  let course = await call<{ id: string; slug: string; title: string; sections: Array<{ id: string }> }>(
     'POST',
     '/api/admin/courses',
     { title: `Drawing rooms ${Math.random().toString(36).slice(2, 7)}` },

@@ -71,6 +71,26 @@ function HomeSections({ home }: { home: MemberHome }) {
           </ul>
         )}
       </section>
+      {home.bought.length > 0 && (
+        <section aria-labelledby="bought-heading">
+          <h2 id="bought-heading" className={SECTION_TITLE}>
+            Courses you bought
+          </h2>
+          <ul className="mt-3 flex flex-wrap gap-2">
+            {home.bought.map((course) => (
+              <li key={course.id}>
+                <Link
+                  to={`/courses/${course.slug}`}
+                  className="inline-flex rounded-full border border-accent-400/40 bg-stone-950/70 px-4 py-1.5 text-sm font-semibold text-accent-200 hover:border-accent-300 hover:text-accent-100"
+                >
+                  {course.title}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <p className="mt-2 text-xs text-stone-400">Bought on their own: yours whatever your membership.</p>
+        </section>
+      )}
       {home.locked.length > 0 && (
         <section aria-labelledby="paid-heading">
           <h2 id="paid-heading" className={SECTION_TITLE}>

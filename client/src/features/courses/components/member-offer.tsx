@@ -22,6 +22,8 @@ export function MemberOffer(props: {
   returnPath: string;
   /** The owner previewing as a free member: the same offer and buttons, which start nothing. */
   preview?: boolean;
+  /** On a course's page: Buy, when the course is sold on its own. */
+  courseId?: string;
 }) {
   return (
     <Suspense fallback={<UpgradeOffer offer={props.offer} />}>
@@ -31,11 +33,11 @@ export function MemberOffer(props: {
 }
 
 /** "Your payment is being confirmed", then "Payment confirmed" (calling `onPaid`), or "Checkout cancelled". */
-export function CheckoutReturn({ onPaid }: { onPaid: () => void }) {
+export function CheckoutReturn({ onPaid, courseId }: { onPaid: () => void; courseId?: string }) {
   return (
     <div className="mb-4">
       <Suspense fallback={null}>
-        <CourseCheckoutReturn onPaid={onPaid} />
+        <CourseCheckoutReturn onPaid={onPaid} courseId={courseId} />
       </Suspense>
     </div>
   );

@@ -80,3 +80,22 @@ export function usePriceList(enabled: boolean) {
     retry: false,
   });
 }
+
+/** Sells a course on its own at a one-time price, or stops (null); answers the settings as saved. */
+export function useSetCoursePrice() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ courseId, priceId }: { courseId: string; priceId: string | null }) =>
+      (
+        await api<PaymentsSettingsResponse>(
+          `/api/admin/payments/course-prices/${encodeURIComponent(courseId)}`,
+          {
+            method: 'PUT',
+            body: { priceId },
+            auth: true,
+          },
+        )
+      ).data,
+    onSuccess: (view) => queryClient.setQueryData(adminPaymentsKeys.settings, view),
+  });
+}

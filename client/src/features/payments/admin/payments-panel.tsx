@@ -7,6 +7,7 @@ import { useNotices } from '../../../components/console/notices';
 import { Card } from '../../../components/ui/card';
 import { usePaymentsSettings, useSavePaymentsSettings, useTestPayments } from './api';
 import { ConnectSteps } from './connect-steps';
+import { CoursePrices } from './course-prices';
 import { PriceList } from './price-list';
 import { trialDaysOf } from './selling-options';
 import { type SettingsDraft, SettingsForm } from './settings-form';
@@ -156,6 +157,7 @@ export function PaymentsPanel() {
               setDraft((current) => (current ? { ...current, priceIds: priceIds.join(', ') } : current))
             }
           />
+          <CoursePrices view={view} />
           <ConnectSteps view={view} />
         </>
       )}

@@ -1,3 +1,4 @@
+import type { MemberBilling } from '@common/schemas/payments';
 import { CHECKOUT_RETURN_PARAM } from '@common/schemas/payments';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
@@ -16,15 +17,28 @@ const BOX = 'rounded-xl border px-4 py-3 text-sm';
  * minute it says so plainly. A cancelled checkout changed nothing, and it says that too.
  * `onPaid` is called once the payment is confirmed: a page that holds paid content reads it again.
  */
-export function CheckoutReturnNotice({ onPaid }: { onPaid?: () => void } = {}) {
+export function CheckoutReturnNotice({
+  onPaid,
+  courseId,
+}: {
+  onPaid?: () => void;
+  /** Back from buying this course on its own (`?checkout=bought`): waits for it rather than the tier. */
+  courseId?: string;
+} = {}) {
   const [params, setParams] = useSearchParams();
-  const [outcome] = useState(() => params.get(CHECKOUT_RETURN_PARAM));
+  const [arrived] = useState(() => params.get(CHECKOUT_RETURN_PARAM));
+  // A course's return is read as a payment only on that course's page.
+  const outcome = arrived === 'bought' ? (courseId ? 'success' : null) : arrived;
   const [timedOut, setTimedOut] = useState(false);
   const [dismissed, setDismissed] = useState(false);
   const queryClient = useQueryClient();
   const waiting = outcome === 'success' && !timedOut;
-  const billing = useMemberBilling((data) => waiting && data?.tier !== 'paid');
-  const paid = billing.data?.tier === 'paid';
+  const confirmed = (data: MemberBilling | undefined) =>
+    arrived === 'bought'
+      ? Boolean(courseId && data?.boughtCourseIds.includes(courseId))
+      : data?.tier === 'paid';
+  const billing = useMemberBilling((data) => waiting && !confirmed(data));
+  const paid = confirmed(billing.data);
 
   useEffect(() => {
     if (outcome !== 'success') return;
@@ -58,21 +72,25 @@ export function CheckoutReturnNotice({ onPaid }: { onPaid?: () => void } = {}) {
   if (outcome === 'cancelled')
     return (
       <Notice tone="neutral" onDismiss={() => setDismissed(true)}>
-        Checkout cancelled: nothing was charged, and your membership is as it was.
+        Checkout cancelled: nothing was charged
+        {arrived === 'bought' ? '' : ', and your membership is as it was'}.
       </Notice>
     );
   if (paid)
     return (
       <Notice tone="success" onDismiss={() => setDismissed(true)}>
-        Payment confirmed: welcome to the Architect Tier. Thank you!
+        {arrived === 'bought'
+          ? 'Payment confirmed: the course is yours. Thank you!'
+          : 'Payment confirmed: welcome to the Architect Tier. Thank you!'}
       </Notice>
     );
   if (timedOut)
     return (
       <Notice tone="warning" onDismiss={() => setDismissed(true)}>
-        Stripe has not confirmed your payment to us yet. It usually takes seconds; your paid membership starts
-        as soon as it does. Refresh this page in a few minutes, and if you were charged and nothing has
-        changed by tomorrow, reply to Stripe’s receipt e-mail.
+        Stripe has not confirmed your payment to us yet. It usually takes seconds;{' '}
+        {arrived === 'bought' ? 'the course opens' : 'your paid membership starts'} as soon as it does.
+        Refresh this page in a few minutes, and if you were charged and nothing has changed by tomorrow, reply
+        to Stripe’s receipt e-mail.
       </Notice>
     );
   return (

@@ -25,7 +25,8 @@ export interface UpgradeButtonProps {
 export function useUpgradeShown(): boolean {
   const plans = usePaymentPlans();
   const [params] = useSearchParams();
-  return Boolean(plans.data?.available) && params.get(CHECKOUT_RETURN_PARAM) !== 'success';
+  const confirming = ['success', 'bought'].includes(params.get(CHECKOUT_RETURN_PARAM) ?? '');
+  return Boolean(plans.data?.available) && !confirming;
 }
 
 /**
