@@ -45,7 +45,7 @@ export interface StripeStandIn {
   rateLimited: boolean;
   /**
    * Resources the key may not use, as a restricted key lacking them: `customers`, `subscriptions`,
-   * `checkout_sessions`, `billing_portal`, `prices`. A call to one gets Stripe's 403.
+   * `checkout_sessions`, `billing_portal`, `prices`, `payment_intents`, `charges`. A call to one gets Stripe's 403.
    */
   forbidden: Set<string>;
   /** Prices of the account's other mode (live, for the test key): Stripe names the mode when asked for one. */
@@ -109,6 +109,16 @@ const KNOWN_PARAMETERS: Record<string, string[]> = {
   'DELETE /v1/subscriptions/:id': ['invoice_now', 'prorate', 'cancellation_details', 'expand'],
   'GET /v1/prices/:id': ['expand'],
   'GET /v1/payment_intents/:id': ['expand', 'client_secret'],
+  'GET /v1/payment_intents': ['limit', 'customer', 'created', 'starting_after', 'ending_before', 'expand'],
+  'GET /v1/charges': [
+    'limit',
+    'customer',
+    'payment_intent',
+    'created',
+    'starting_after',
+    'ending_before',
+    'expand',
+  ],
   'GET /v1/prices': [
     'limit',
     'active',
@@ -344,7 +354,7 @@ export async function startStripeStandIn(
         code: 'rate_limit',
       });
     const resource =
-      /^\/v1\/(checkout\/sessions|billing_portal|customers|subscriptions|prices|payment_intents)/.exec(
+      /^\/v1\/(checkout\/sessions|billing_portal|customers|subscriptions|prices|payment_intents|charges)/.exec(
         path,
       )?.[1];
     const named = resource === 'checkout/sessions' ? 'checkout_sessions' : resource;
@@ -537,6 +547,17 @@ export async function startStripeStandIn(
         .map((price) => expanded(price, 'data.product'));
       return send(res, 200, { object: 'list', data: listed, has_more: false, url: '/v1/prices' });
     }
+    for (const [listed, objects] of [
+      ['/v1/payment_intents', state.paymentIntents],
+      ['/v1/charges', state.charges],
+    ] as const)
+      if (req.method === 'GET' && path === listed)
+        return send(res, 200, {
+          object: 'list',
+          data: [...objects.values()].slice(0, Number(body.limit ?? 10)),
+          has_more: false,
+          url: listed,
+        });
     const intent = /^\/v1\/payment_intents\/([\w-]+)$/.exec(path);
     if (req.method === 'GET' && intent) {
       const found = state.paymentIntents.get(intent[1]!);

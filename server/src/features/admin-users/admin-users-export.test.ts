@@ -105,7 +105,9 @@ describe('GET /api/admin/users/export.csv', () => {
     expect(lines[1]).toMatch(/^"Odd",.*,"","","","'=cmd\|""\/c calc""",""$/);
     // Never billed: empty billing cells.
     expect(lines[2]).toMatch(/^"Owner","owner@example.com","admin","free","active","[^"]+","","","","",""$/);
-    expect(lines[3]).toMatch(/^"Payer",.*,"stripe","past_due","2030-05-01T00:00:00.000Z","cus_123","Drawing rooms; Old course \(refunded\)"$/);
+    expect(lines[3]).toMatch(
+      /^"Payer",.*,"stripe","past_due","2030-05-01T00:00:00.000Z","cus_123","Drawing rooms; Old course \(refunded\)"$/,
+    );
   });
 
   it('refuses an unknown sort field like the list does', async () => {

@@ -13,7 +13,7 @@ import {
   TEST_WEBHOOK_SECRET,
 } from '../../test/stripe-events';
 import { type StripeStandIn, startStripeStandIn, stripePrice } from '../../test/stripe-stand-in';
-import { bearer, confirmed, createTestApp, createUser, type TestApp } from '../../test/test-app';
+import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
 import type { ActivityDoc } from '../activity/activity.repository';
 import type { UserDoc } from '../users/users.repository';
 

@@ -17,7 +17,13 @@ export const KEY_PERMISSIONS = [
     access: 'Write',
     why: 'each event is checked against the subscription as it is now; deleting an account cancels it',
   },
-  { resource: 'Prices', access: 'Read', why: 'the amounts on the Upgrade buttons, and Test' },
+  { resource: 'Prices', access: 'Read', why: 'the amounts on the Upgrade buttons, the price list, and Test' },
+  {
+    resource: 'PaymentIntents',
+    access: 'Read',
+    why: 'a course bought on its own is opened once its payment is read',
+  },
+  { resource: 'Charges', access: 'Read', why: 'a course refunded in full is closed again' },
 ] as const;
 
 const CODE = 'rounded bg-black/40 px-1.5 py-0.5 font-mono text-[0.8rem] text-accent-200';

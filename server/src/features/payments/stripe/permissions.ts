@@ -5,6 +5,8 @@ export const PERMISSIONS: Array<{
   label: string;
   what: string;
   why: string;
+  /** What the restricted key needs of it: the site reads some resources only. */
+  access?: 'Read';
   read: (client: Stripe) => Promise<unknown>;
 }> = [
   {
@@ -30,5 +32,19 @@ export const PERMISSIONS: Array<{
     what: 'the Customer Portal',
     why: 'Without it Manage billing fails.',
     read: async (client) => (await client.billingPortal.configurations.list({ limit: 1 })).data.length > 0,
+  },
+  {
+    label: 'PaymentIntents',
+    what: 'payment intents',
+    access: 'Read',
+    why: 'Without it a course bought on its own is never opened to its buyer, nor closed on a refund.',
+    read: (client) => client.paymentIntents.list({ limit: 1 }),
+  },
+  {
+    label: 'Charges',
+    what: 'charges',
+    access: 'Read',
+    why: 'Without it a refunded course is never closed again.',
+    read: (client) => client.charges.list({ limit: 1 }),
   },
 ];

@@ -40,7 +40,7 @@ export async function testSettings(
       missing.push({
         label: `Permission: ${need.label}`,
         outcome: 'failed',
-        detail: `The key may not use ${need.what}: give the restricted key “${need.label}: Write”. ${need.why}`,
+        detail: `The key may not use ${need.what}: give the restricted key “${need.label}: ${need.access ?? 'Write'}”. ${need.why}`,
       });
     }
   }
@@ -51,7 +51,8 @@ export async function testSettings(
           {
             label: 'Permissions',
             outcome: 'ok' as const,
-            detail: 'The key may use customers, subscriptions, checkout sessions and the Customer Portal.',
+            detail:
+              'The key may use customers, subscriptions, checkout sessions, the Customer Portal, and read payment intents and charges.',
           },
         ]),
   );
