@@ -5,7 +5,10 @@ import type { Tier } from './user';
 
 /**
  * Paid membership through a payment provider (Stripe): the console's settings, what a member
- * sees of their billing, and the calls that start a checkout or open the billing portal.
+ * sees of their billing, and the calls that start a checkout or open the billing portal. Seams, in
+ * order: the settings' fields and schemas (keys, prices, trial, course prices), the console's
+ * settings view, price list and Test, the member's billing, the checkouts and portal, the
+ * Dashboard's overview, the webhook's answer.
  */
 
 /** The settings the owner gives; each can instead come from an environment variable. */

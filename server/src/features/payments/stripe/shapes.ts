@@ -93,8 +93,7 @@ export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
     return { ...base, kind, customerId: idOf(object.customer), paymentId: idOf(object.payment_intent) };
   if (kind === 'checkout-completed') {
     // A one-off payment made through another Checkout is not membership.
-    if (object.mode !== 'subscription' || event.type !== 'checkout.session.completed')
-      return { ...base, kind: 'other' };
+    if (object.mode !== 'subscription') return { ...base, kind: 'other' };
     return {
       ...base,
       kind,
