@@ -70,6 +70,16 @@ export function describeDiscount(
   return 'A discount';
 }
 
+/** A course bought on its own, as the member and the console see it. */
+export interface PublicPurchase {
+  courseId: string;
+  courseTitle: string;
+  amount: number | null;
+  currency: string | null;
+  boughtAt: string;
+  refundedAt: string | null;
+}
+
 /** The billing part of a user as the console and the member see it. */
 export interface PublicBilling {
   customerId: string | null;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PublicBilling, TierSource } from './billing';
+import type { PublicBilling, PublicPurchase, TierSource } from './billing';
 
 export const ROLES = ['user', 'admin'] as const;
 export const TIERS = ['free', 'paid'] as const;
@@ -25,6 +25,8 @@ export interface PublicUser {
   paidSince?: string;
   /** Why the tier is what it is: Stripe, given by hand (complimentary), or an administrator's edit. */
   tierSource?: TierSource;
+  /** Courses bought on their own ("Download my data", the console's user). */
+  purchases?: PublicPurchase[];
 }
 
 /** E-mail addresses are compared without regard to letter case, so they are stored lower-cased. */

@@ -51,7 +51,10 @@ export function LessonPage() {
           <PreviewBanner preview={preview} />
           {/* Back from Stripe Checkout: how it went; the lesson opens once the payment is confirmed. */}
           {returning && (
-            <CheckoutReturn onPaid={() => void queryClient.invalidateQueries({ queryKey: courseKeys.all })} />
+            <CheckoutReturn
+              onPaid={() => void queryClient.invalidateQueries({ queryKey: courseKeys.all })}
+              courseId={lesson?.course.id}
+            />
           )}
           {lessonQuery.isError ? (
             <div className="rounded-2xl border border-white/10 bg-stone-950/70 p-8 backdrop-blur-xl">
@@ -102,6 +105,7 @@ export function LessonPage() {
                           offer={lesson.offer}
                           returnPath={`/courses/${lesson.course.slug}/lessons/${lesson.id}`}
                           preview={preview === 'free'}
+                          courseId={lesson.course.id}
                         />
                       ) : undefined
                     }

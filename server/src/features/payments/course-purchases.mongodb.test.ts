@@ -155,6 +155,17 @@ describe.each(STORES)('A course sold on its own, on the $name', ({ openStore }) 
     expect((await get(member.token, '/api/payments/me')).json().data.boughtCourseIds).toEqual([course.id]);
     const home = (await get(member.token, '/api/courses/home')).json().data;
     expect(home.courses.map((card: { id: string }) => card.id)).toContain(course.id);
+    // "Download my data" holds it, without Stripe's ids.
+    const exported = (await get(member.token, '/api/account/export')).json().user;
+    expect(exported.purchases).toEqual([
+      expect.objectContaining({
+        courseId: course.id,
+        courseTitle: course.title,
+        amount: 4900,
+        refundedAt: null,
+      }),
+    ]);
+    expect(JSON.stringify(exported.purchases)).not.toContain(paymentIntent.id);
     const [bought] = await activity('payments.course-bought');
     expect(bought?.summary).toMatch(new RegExp(`${user.email} bought “${course.title}” \\(£49.00\\)`));
 

@@ -93,6 +93,16 @@ describe('The owner’s price list', () => {
     expect(yearly.json().data.priceIds).toEqual(['price_monthly', 'price_yearly']);
   });
 
+  it('Test names a price of the other mode as such', async () => {
+    const { call } = await site();
+    const result = (await call('POST', '/test', { priceIds: ['price_live_only'] })).json().data;
+    expect(result.checks).toContainEqual({
+      label: 'Price price_live_only',
+      outcome: 'failed',
+      detail: expect.stringMatching(/price of Stripe’s live mode, but the key is a test-mode key/),
+    });
+  });
+
   it('is for administrators only', async () => {
     const { t } = await site();
     const member = await createUser(t);

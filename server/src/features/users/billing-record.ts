@@ -1,4 +1,4 @@
-import type { PublicBilling, SubscriptionStatus } from '@common/schemas/billing';
+import type { PublicBilling, PublicPurchase, SubscriptionStatus } from '@common/schemas/billing';
 
 /**
  * A member's billing as the site keeps it, on their user document (`billing`): written only by
@@ -79,6 +79,18 @@ export const BILLING_FIELDS = {
 } as const;
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+
+/** What leaves the server of a purchase: not the provider's ids (the console links to Stripe by customer). */
+export function toPublicPurchase(purchase: CoursePurchase): PublicPurchase {
+  return {
+    courseId: purchase.courseId,
+    courseTitle: purchase.courseTitle,
+    amount: purchase.amount,
+    currency: purchase.currency,
+    boughtAt: purchase.boughtAt.toISOString(),
+    refundedAt: iso(purchase.refundedAt),
+  };
+}
 
 /** Whitelists what leaves the server. */
 export function toPublicBilling(record: BillingRecord): PublicBilling {

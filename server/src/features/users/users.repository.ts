@@ -12,7 +12,13 @@ import type {
   Store,
   StoredDoc,
 } from '../../store/store';
-import { BILLING_FIELDS, type BillingRecord, type CoursePurchase, toPublicBilling } from './billing-record';
+import {
+  BILLING_FIELDS,
+  type BillingRecord,
+  type CoursePurchase,
+  toPublicBilling,
+  toPublicPurchase,
+} from './billing-record';
 
 export interface UserDoc extends StoredDoc {
   name: string;
@@ -162,5 +168,6 @@ export function toPublicUser(user: UserDoc): PublicUser {
     ...(user.billing ? { billing: toPublicBilling(user.billing) } : {}),
     ...(user.paidSince ? { paidSince: user.paidSince.toISOString() } : {}),
     ...(user.tierSource ? { tierSource: user.tierSource } : {}),
+    ...(user.purchases?.length ? { purchases: user.purchases.map(toPublicPurchase) } : {}),
   };
 }

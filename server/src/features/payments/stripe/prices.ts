@@ -6,6 +6,9 @@ import { toPlan } from './shapes';
 
 /* The owner's prices as Stripe holds them: the console's price list, and one price read to be checked. */
 
+/** Stripe's words for an id of the other mode: "…; a similar object exists in live mode, but a test mode key was used…". */
+export const OTHER_MODE = /similar object exists in (?:live|test) mode/;
+
 /** The console lists at most this many prices (newest first): an owner has a handful. */
 const LISTED_PRICES = 100;
 
@@ -48,9 +51,7 @@ export async function readPrice(client: Stripe, id: string): Promise<PriceReadin
   } catch (error) {
     if (!isMissing(error)) throw providerError(error);
     return {
-      missing: /similar object exists in (?:live|test) mode/.test(errorOf(error)?.message ?? '')
-        ? 'other-mode'
-        : 'absent',
+      missing: OTHER_MODE.test(errorOf(error)?.message ?? '') ? 'other-mode' : 'absent',
     };
   }
 }

@@ -1,7 +1,8 @@
 import type { PaymentsCheck } from '@common/schemas/payments';
 import type Stripe from 'stripe';
-import { isAuthentication, isMissing, isPermission, keyProblem, providerError } from './errors';
+import { errorOf, isAuthentication, isMissing, isPermission, keyProblem, providerError } from './errors';
 import { PERMISSIONS } from './permissions';
+import { OTHER_MODE } from './prices';
 import { priceCheck } from './shapes';
 
 /**
@@ -67,7 +68,9 @@ export async function testSettings(
         label: `Price ${id}`,
         outcome: 'failed',
         detail: isMissing(error)
-          ? `Stripe has no such price in ${mode} mode. Copy the price ID (price_…) from the product's page in Stripe, in the same mode as the key.`
+          ? OTHER_MODE.test(errorOf(error)?.message ?? '')
+            ? `It is a price of Stripe’s ${mode === 'test' ? 'live' : 'test'} mode, but the key is a ${mode}-mode key: pick a price made in ${mode} mode.`
+            : `Stripe has no such price in ${mode} mode. Copy the price ID (price_…) from the product's page in Stripe, in the same mode as the key.`
           : isPermission(error)
             ? 'The key may not read prices: give the restricted key “Prices: Read”.'
             : providerError(error).message,
