@@ -258,6 +258,31 @@ describe('The owner sets a course’s price', () => {
     expect((await setPrice(null)).json().data.coursePrices).toEqual({});
   });
 
+  it('a course paid by a slower method opens with Stripe’s async_payment_succeeded, not before', async () => {
+    const { course } = await soldCourse();
+    const member = await createUser(t);
+    const { sessionId, session, paymentIntent } = await buy(course.id, course.slug, member.token);
+    const completed = courseCheckoutCompleted({
+      userId: member.user._id,
+      customer: String(session.customer),
+      sessionId,
+      paymentIntent: paymentIntent.id,
+      courseId: course.id,
+      priceId: 'price_course',
+    });
+    // A bank debit: the checkout completes unpaid, and nothing opens.
+    const unpaid = { ...completed, data: { object: { ...completed.data.object, payment_status: 'unpaid' } } };
+    expect((await deliver(unpaid)).json()).toMatchObject({ ignored: expect.any(String) });
+    expect((await stored(member.user._id)).purchases).toBeUndefined();
+    const paid = {
+      ...completed,
+      id: `${completed.id}_later`,
+      type: 'checkout.session.async_payment_succeeded',
+    };
+    expect((await deliver(paid)).json()).toMatchObject({ handled: true });
+    expect((await get(member.token, `/api/courses/${course.slug}`)).json().data.lock).toBeNull();
+  });
+
   it('a paid member has nothing to buy', async () => {
     const { course } = await soldCourse();
     const paid = await createUser(t, { membershipTier: 'paid' });
