@@ -18,7 +18,7 @@ export function HomePage() {
         </Link>
       }
     >
-      <div className="max-w-2xl text-center">
+      <div className="scrim-soft max-w-2xl text-center">
         <h1 className="font-display text-5xl leading-tight text-white drop-shadow-lg sm:text-7xl">
           {BRAND_NAME}
         </h1>
