@@ -1,4 +1,5 @@
 import { MIN_PASSWORD_LENGTH } from '@common/constants';
+import { formatDay } from '@common/dates';
 import type { UpdateUserBody } from '@common/schemas/admin-users';
 import type { PublicUser } from '@common/schemas/user';
 import { useState } from 'react';
@@ -226,7 +227,7 @@ export function UserRow({
   );
 }
 
-const joined = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
+const joined = (iso: string) => formatDay(iso);
 
 function toDraft(user: PublicUser) {
   return {

@@ -1,3 +1,4 @@
+import { formatDay } from '@common/dates';
 import { describePlan } from '@common/payment-plans';
 import { SUBSCRIPTION_STATUS_LABELS } from '@common/schemas/billing';
 import type { MemberBilling } from '@common/schemas/payments';
@@ -10,18 +11,16 @@ import { useResetOnReturn } from '../use-reset-on-return';
 import { CheckoutReturnNotice } from './checkout-return-notice';
 import { UpgradeButton } from './upgrade-button';
 
-const day = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { dateStyle: 'long' });
-
 /** "Next payment" while it renews, "Access until" once cancelled, "Ended on" after. */
 function periodFact(
   subscription: NonNullable<MemberBilling['subscription']>,
 ): { label: string; value: string } | null {
-  if (subscription.endedAt) return { label: 'Ended on', value: day(subscription.endedAt) };
+  if (subscription.endedAt) return { label: 'Ended on', value: formatDay(subscription.endedAt) };
   const end = subscription.cancelAt ?? subscription.currentPeriodEnd;
   if (!end) return null;
-  if (subscription.cancelAtPeriodEnd) return { label: 'Access until', value: day(end) };
-  if (subscription.status === 'trialing') return { label: 'Trial ends', value: day(end) };
-  return { label: 'Next payment', value: day(end) };
+  if (subscription.cancelAtPeriodEnd) return { label: 'Access until', value: formatDay(end) };
+  if (subscription.status === 'trialing') return { label: 'Trial ends', value: formatDay(end) };
+  return { label: 'Next payment', value: formatDay(end) };
 }
 
 /**
