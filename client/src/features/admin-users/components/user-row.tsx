@@ -57,6 +57,9 @@ const ACTIONS_CELL =
 const CAPTION = 'mb-1 block text-[0.65rem] font-semibold uppercase tracking-wider text-stone-400';
 const ACTION = 'rounded-md px-2.5 py-1.5 text-sm font-medium transition-colors disabled:opacity-50';
 
+/** What the Tier column says of an administrator, in the Dashboard's words. */
+export const ADMIN_TIER = 'No tier: administrators are not members';
+
 /** One user: shown plainly, or edited in place. Editing starts from the user's values and an empty password. */
 export function UserRow({
   user,
@@ -89,10 +92,20 @@ export function UserRow({
           <Badge value={user.role} />
         </td>
         <td data-label="Tier" className={CELL}>
-          <span className="flex flex-col items-end gap-1 md:items-start">
-            <Badge value={user.membershipTier} />
-            <BillingNote user={user} />
-          </span>
+          {user.role === 'admin' ? (
+            // An administrator opens every course and is no member: the Dashboard counts them in
+            // neither Paid nor Free Members, so no tier is shown here either (the stored one waits
+            // in the edit form, should they become a member again).
+            <span className="text-stone-400" title={ADMIN_TIER}>
+              <span aria-hidden="true">—</span>
+              <span className="sr-only">{ADMIN_TIER}</span>
+            </span>
+          ) : (
+            <span className="flex flex-col items-end gap-1 md:items-start">
+              <Badge value={user.membershipTier} />
+              <BillingNote user={user} />
+            </span>
+          )}
         </td>
         <td data-label="Status" className={CELL}>
           <Badge value={user.status} />
@@ -183,6 +196,7 @@ export function UserRow({
           options={TIER_OPTIONS}
           value={draft.membershipTier}
           onChange={(e) => set('membershipTier', e.target.value)}
+          hint={draft.role === 'admin' ? 'Counts once the role is User' : undefined}
         />
       </td>
       <td className={EDIT_CELL}>
