@@ -4,6 +4,7 @@ import type { UpdateUserBody } from '@common/schemas/admin-users';
 import type { PublicUser } from '@common/schemas/user';
 import { useState } from 'react';
 import { SelectField } from '../../../components/ui/select-field';
+import { STACKED_CELL, STACKED_ROW } from '../../../components/ui/stacked-table';
 import { COMPACT_INPUT_CLASS } from '../../../components/ui/text-field';
 import { BillingNote } from '../../payments/admin/billing-note';
 import { ROLE_OPTIONS, STATUS_OPTIONS, TIER_OPTIONS } from '../user-options';
@@ -43,14 +44,6 @@ function Badge({ value }: { value: string }) {
   );
 }
 
-/**
- * On a phone each row is a card: cells stack, each led by its column name (from data-label);
- * from the md breakpoint up it is an ordinary table row.
- */
-const ROW =
-  'mb-3 block rounded-xl border border-white/10 p-3 md:mb-0 md:table-row md:rounded-none md:border-0 md:border-t md:border-white/5 md:p-0';
-const CELL =
-  'flex items-center justify-between gap-4 py-1.5 before:text-xs before:font-semibold before:uppercase before:tracking-wider before:text-stone-400 before:content-[attr(data-label)] md:table-cell md:px-3 md:py-3 md:align-middle md:before:content-none';
 const EDIT_CELL = 'block py-1.5 md:table-cell md:px-2 md:py-3 md:align-middle md:first:pl-3 md:last:pr-3';
 const ACTIONS_CELL =
   'flex justify-end gap-1 whitespace-nowrap pt-2 md:table-cell md:px-3 md:py-3 md:text-right md:align-middle';
@@ -79,19 +72,19 @@ export function UserRow({
   if (!editing) {
     return (
       <tr
-        className={`${ROW} ${highlighted ? 'bg-accent-400/10 ring-2 ring-inset ring-accent-400/60' : 'hover:bg-white/[0.03]'}`}
+        className={`${STACKED_ROW} ${highlighted ? 'bg-accent-400/10 ring-2 ring-inset ring-accent-400/60' : 'hover:bg-white/[0.03]'}`}
         aria-current={highlighted ? 'true' : undefined}
       >
-        <td data-label="Name" className={`${CELL} font-medium text-white`}>
+        <td data-label="Name" className={`${STACKED_CELL} font-medium text-white`}>
           {user.name}
         </td>
-        <td data-label="Email" className={`${CELL} break-all text-stone-300 md:break-normal`}>
+        <td data-label="Email" className={`${STACKED_CELL} break-all text-stone-300 md:break-normal`}>
           {user.email}
         </td>
-        <td data-label="Role" className={CELL}>
+        <td data-label="Role" className={STACKED_CELL}>
           <Badge value={user.role} />
         </td>
-        <td data-label="Tier" className={CELL}>
+        <td data-label="Tier" className={STACKED_CELL}>
           {user.role === 'admin' ? (
             // An administrator opens every course and is no member: the Dashboard counts them in
             // neither Paid nor Free Members, so no tier is shown here either (the stored one waits
@@ -107,10 +100,10 @@ export function UserRow({
             </span>
           )}
         </td>
-        <td data-label="Status" className={CELL}>
+        <td data-label="Status" className={STACKED_CELL}>
           <Badge value={user.status} />
         </td>
-        <td data-label="Joined" className={`${CELL} whitespace-nowrap text-stone-300`}>
+        <td data-label="Joined" className={`${STACKED_CELL} whitespace-nowrap text-stone-300`}>
           <time dateTime={user.createdAt}>{joined(user.createdAt)}</time>
         </td>
         {/* Passwords are never shown: the column exists only while a row is edited. */}
@@ -175,7 +168,7 @@ export function UserRow({
   }
 
   return (
-    <tr className={`${ROW} bg-accent-400/[0.04]`} aria-label={`Editing ${user.name}`}>
+    <tr className={`${STACKED_ROW} bg-accent-400/[0.04]`} aria-label={`Editing ${user.name}`}>
       <td className={EDIT_CELL}>{field('name', 'Name')}</td>
       <td className={EDIT_CELL}>{field('email', 'Email', 'email')}</td>
       <td className={EDIT_CELL}>
@@ -209,7 +202,7 @@ export function UserRow({
           onChange={(e) => set('status', e.target.value)}
         />
       </td>
-      <td data-label="Joined" className={`${CELL} whitespace-nowrap text-stone-400`}>
+      <td data-label="Joined" className={`${STACKED_CELL} whitespace-nowrap text-stone-400`}>
         <time dateTime={user.createdAt}>{joined(user.createdAt)}</time>
       </td>
       <td className={EDIT_CELL}>{field('password', 'New password', 'password')}</td>
