@@ -175,7 +175,11 @@ test('a free member sees the paid course locked, with the owner’s upgrade offe
   await expect(page.getByRole('heading', { name: TITLE, level: 1 })).toBeVisible();
   await expect(page.getByTestId('lock-note')).toContainText('Part of the paid membership');
   await expect(page.getByTestId('upgrade-offer')).toContainText(OFFER);
-  await expect(page.getByRole('link', { name: 'See the Architect tier' })).toHaveAttribute('href', '/join');
+  // The owner's link is /join, the registration form: a signed-in member goes to the Upgrade instead.
+  await expect(page.getByRole('link', { name: 'See the Architect tier' })).toHaveAttribute(
+    'href',
+    '/dashboard#membership-heading',
+  );
   await settle(page);
   await expectNoSeriousViolations(page, 'a locked course page');
 
