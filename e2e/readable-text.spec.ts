@@ -20,11 +20,10 @@ test.use({ bypassCSP: true });
 
 const NEEDED = 4.5;
 const WHITE = `white-${Date.now().toString(36)}.png`;
-const COURSE = `/courses/readable-${Date.now().toString(36)}`;
+/** The public pages; a course's page and one of its lessons join them once made (beforeAll). */
 const PAGES = [
   '/',
   '/courses',
-  COURSE,
   '/login',
   '/join',
   '/forgot-password',
@@ -44,7 +43,7 @@ test.beforeAll(async () => {
     items: [{ type: 'image', url }],
     images: [url],
   });
-  await publishCourse(token);
+  PAGES.push(...(await publishCourse(token)));
   const { data } = await apiAs<{ data: SlideshowSettings }>(token, 'GET', '/api/slider/config');
   await apiAs(token, 'PUT', '/api/slider/config', {
     ...data,
@@ -55,8 +54,12 @@ test.beforeAll(async () => {
   });
 });
 
-/** A free course with an open section and one that opens on a later day: its page shows both. */
-async function publishCourse(token: string): Promise<void> {
+/**
+ * A public course with an open section and one that opens on a later day, so that its page shows
+ * both; answers the addresses of its page and of its first lesson.
+ */
+async function publishCourse(token: string): Promise<string[]> {
+  const slug = `readable-${Date.now().toString(36)}`;
   let course = (
     await apiAs<{ data: AdminCourse }>(token, 'POST', '/api/admin/courses', { title: 'Readable' })
   ).data;
@@ -64,21 +67,27 @@ async function publishCourse(token: string): Promise<void> {
     course = (
       await apiAs<{ data: AdminCourse }>(token, 'POST', `/api/admin/courses/${course.id}/sections`, { title })
     ).data;
+  const lessons: AdminLesson[] = [];
   for (const section of course.sections)
-    await apiAs<{ data: { lesson: AdminLesson } }>(
-      token,
-      'POST',
-      `/api/admin/courses/${course.id}/sections/${section.id}/lessons`,
-      { title: `First of ${section.title}` },
+    lessons.push(
+      (
+        await apiAs<{ data: { lesson: AdminLesson } }>(
+          token,
+          'POST',
+          `/api/admin/courses/${course.id}/sections/${section.id}/lessons`,
+          { title: `First of ${section.title}` },
+        )
+      ).data.lesson,
     );
   await apiAs(token, 'PUT', `/api/admin/courses/${course.id}/sections/${course.sections[1]!.id}`, {
     drip: { kind: 'date', date: '2099-12-05' },
   });
   await apiAs(token, 'PUT', `/api/admin/courses/${course.id}`, {
-    slug: COURSE.split('/').pop(),
+    slug,
     access: 'public',
     published: true,
   });
+  return [`/courses/${slug}`, `/courses/${slug}/lessons/${lessons[0]!.id}`];
 }
 
 // Leave the site as the other specs expect it: no active playlist, default overlay.
