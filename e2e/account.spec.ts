@@ -188,6 +188,11 @@ test('a member deletes their account, lands on / signed out and cannot sign in a
   await section.getByLabel('Type DELETE to confirm').fill('DELETE');
   await button.click();
   await expect(page).toHaveURL(`${E2E_BASE_URL}/`);
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: 'Your account has been deleted and you are signed out everywhere.' }),
+  ).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
   const response = await fetch(`${E2E_BASE_URL}/api/auth/login`, {
     method: 'POST',

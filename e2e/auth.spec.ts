@@ -41,6 +41,14 @@ test('registering sends only name, e-mail and password, stores the token and goe
 
   await expect(page).toHaveURL(/\/$/);
   expect(await storedToken(page)).toBeTruthy();
+  // Said once, not again on a reload.
+  const said = page
+    .getByRole('status')
+    .filter({ hasText: 'Welcome, Jo Joiner: your account is ready and you are signed in.' });
+  await expect(said).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('link', { name: 'Go to your dashboard' })).toBeVisible();
+  await expect(said).toHaveCount(0);
 });
 
 test('a registration failure shows the server message', async ({ page }) => {

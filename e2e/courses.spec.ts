@@ -94,12 +94,18 @@ test('the owner builds a course with a video, a text lesson and a download, orde
   );
   await notice(page, 'New order saved.');
   await expect.poll(() => outlineOrder(page)).toEqual(['Workbook', 'Welcome video', 'Reading']);
-  // By keyboard: the reading one place up.
+  // By keyboard: the reading one place up. Lifted, it is drawn in its slot, not off to the side.
+  const reading = page.getByTestId('outline-lesson').filter({ hasText: 'Reading' });
+  const slot = (await reading.boundingBox())!;
   await page.getByRole('button', { name: 'Move lesson Reading' }).focus();
   await page.keyboard.press('Space');
   await page.waitForTimeout(150);
+  const lifted = (await reading.boundingBox())!;
+  expect(Math.abs(lifted.x - slot.x)).toBeLessThan(2);
+  expect(Math.abs(lifted.y - slot.y)).toBeLessThan(2);
   await page.keyboard.press('ArrowUp');
   await page.waitForTimeout(400);
+  expect(Math.abs((await reading.boundingBox())!.x - slot.x)).toBeLessThan(2);
   await page.keyboard.press('Space');
   await expect.poll(() => outlineOrder(page)).toEqual(['Workbook', 'Reading', 'Welcome video']);
 
@@ -133,6 +139,28 @@ test('the owner builds a course with a video, a text lesson and a download, orde
   );
 });
 
+test('the console’s course list fits a phone: every number and Edit on screen', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openSignedIn(page, await adminToken(), '/admin/dashboard');
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page
+    .getByRole('navigation', { name: 'Console sections' })
+    .getByRole('button', { name: 'Courses', exact: true })
+    .click();
+  const row = page.getByTestId('course-row').filter({ hasText: TITLE });
+  await expect(row).toBeVisible();
+  await shoot(page, 'console-courses-phone');
+  // Every cell (Status, Lessons, Started, Completed) and Edit lie inside the screen.
+  const parts = [...(await row.locator('td').all()), row.getByRole('button', { name: `Edit ${TITLE}` })];
+  expect(parts.length).toBe(7);
+  for (const part of parts) {
+    const box = (await part.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
+
 test('a free member sees the paid course locked, with the owner’s upgrade offer', async ({ page }) => {
   const member = await registerMember('free');
   const token = await signIn(member.email, member.password);
@@ -147,7 +175,11 @@ test('a free member sees the paid course locked, with the owner’s upgrade offe
   await expect(page.getByRole('heading', { name: TITLE, level: 1 })).toBeVisible();
   await expect(page.getByTestId('lock-note')).toContainText('Part of the paid membership');
   await expect(page.getByTestId('upgrade-offer')).toContainText(OFFER);
-  await expect(page.getByRole('link', { name: 'See the Architect tier' })).toHaveAttribute('href', '/join');
+  // The owner's link is /join, the registration form: a signed-in member goes to the Upgrade instead.
+  await expect(page.getByRole('link', { name: 'See the Architect tier' })).toHaveAttribute(
+    'href',
+    '/dashboard#membership-heading',
+  );
   await settle(page);
   await expectNoSeriousViolations(page, 'a locked course page');
 

@@ -199,6 +199,15 @@ describe('docs that cannot drift', () => {
     expect(longCells).toEqual([]);
   });
 
+  it('docs/console.md describes every console panel: one row of its table per entry of panels.ts', () => {
+    const labels = [...read('client/src/features/admin/panels.ts').matchAll(/^\s+label: '([^']+)',$/gm)].map(
+      ([, label]) => label ?? '',
+    );
+    expect(labels.length).toBeGreaterThan(5);
+    const rows = new Set([...read('docs/console.md').matchAll(/^\| ([^|]+?) \|/gm)].map(([, cell]) => cell));
+    expect(labels.filter((label) => !rows.has(label))).toEqual([]);
+  });
+
   it('a file over 250 lines names its seams in its opening comment', () => {
     const product = [...SERVER, ...CLIENT, ...COMMON].filter((file) => read(file).split('\n').length > 250);
     const silent = product.filter((file) => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, api, SESSION_ENDED_EVENT } from './api-client';
+import { takeNotice } from './next-page-notice';
 import { forgetProof, rememberProof, setPasswordPrompt } from './reauth-proof';
-import { takeSignedOutMessage } from './signed-out';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -98,7 +98,7 @@ describe('api() and the password confirmation', () => {
     answer(403, '{"code":"ACCOUNT_SUSPENDED","message":"This account is suspended."}');
     await expect(api('/api/admin/users', { auth: true })).rejects.toBeInstanceOf(ApiError);
     expect(localStorage.getItem('token')).toBeNull();
-    expect(takeSignedOutMessage()).toBe('You have been signed out: your account has been suspended.');
+    expect(takeNotice()).toBe('You have been signed out: your account has been suspended.');
   });
 
   it("signs a demoted administrator out by the refusal's code, whatever its words", async () => {
@@ -114,9 +114,7 @@ describe('api() and the password confirmation', () => {
       });
       expect(ended).toHaveBeenCalledTimes(1);
       expect(localStorage.getItem('token')).toBeNull();
-      expect(takeSignedOutMessage()).toBe(
-        'You have been signed out: your account is no longer an administrator.',
-      );
+      expect(takeNotice()).toBe('You have been signed out: your account is no longer an administrator.');
     } finally {
       window.removeEventListener(SESSION_ENDED_EVENT, ended);
     }
@@ -129,7 +127,7 @@ describe('api() and the password confirmation', () => {
       code: 'FORBIDDEN',
     });
     expect(localStorage.getItem('token')).toBe('tok');
-    expect(takeSignedOutMessage()).toBeNull();
+    expect(takeNotice()).toBeNull();
   });
 });
 

@@ -9,8 +9,9 @@ export const NAV_LINK_CLASS =
 /** The frame of the public pages: brand in the top bar, copyright at the foot. */
 export function PageShell({ children, nav }: { children: ReactNode; nav?: ReactNode }) {
   return (
-    <div className="flex min-h-screen flex-col">
-      <header className="flex items-center justify-between px-6 py-5 sm:px-10">
+    // overflow-x-clip: the scrims reach past the screen's edges on a phone, never into a scroll bar.
+    <div className="flex min-h-screen flex-col overflow-x-clip">
+      <header className="scrim-top flex items-center justify-between px-6 pt-5 pb-9 sm:px-10">
         <Link to="/" className="font-display text-xl tracking-wide text-white hover:text-accent-300">
           {BRAND_NAME}
         </Link>
@@ -24,7 +25,7 @@ export function PageShell({ children, nav }: { children: ReactNode; nav?: ReactN
 
 export function SiteFooter() {
   return (
-    <footer className="px-6 py-6 text-center text-xs text-stone-400">
+    <footer className="scrim-bottom px-6 pt-10 pb-6 text-center text-xs text-stone-300">
       © {COPYRIGHT_YEAR} {BRAND_NAME}. All rights reserved.
     </footer>
   );

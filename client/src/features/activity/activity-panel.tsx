@@ -1,3 +1,4 @@
+import { formatMoment } from '@common/dates';
 import {
   ACTIVITY_KINDS,
   ACTIVITY_PAGE_SIZES,
@@ -14,8 +15,7 @@ import { type ActivityFilters, downloadActivityCsv, useActivity } from './api';
 const EMPTY: ActivityFilters = { actor: '', kind: '', from: '', to: '' };
 const LABEL = 'mb-1.5 block text-sm font-medium text-stone-300';
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string) => formatMoment(iso);
 
 /** Who changed what, newest first. Read-only: nothing here edits or deletes an entry. */
 export function ActivityPanel() {

@@ -7,6 +7,7 @@ import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { PasswordField } from '../../components/ui/password-field';
 import { TextField } from '../../components/ui/text-field';
+import { leaveNotice } from '../../lib/next-page-notice';
 import { JoinPaymentNote } from '../payments/components/join-payment-note';
 import { register } from './api';
 import { AuthLayout, LINK_CLASS } from './auth-layout';
@@ -21,6 +22,7 @@ export function JoinPage() {
   const { onSubmit, error, pending } = useSubmit(async () => {
     // Only these three values are sent; the card fields below never leave the page.
     await register({ name, email, password });
+    leaveNotice(`Welcome, ${name.trim()}: your account is ready and you are signed in.`);
     navigate('/', { replace: true });
   }, 'Something went wrong');
 

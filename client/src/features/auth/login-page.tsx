@@ -7,7 +7,7 @@ import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { PasswordField } from '../../components/ui/password-field';
 import { TextField } from '../../components/ui/text-field';
-import { takeSignedOutMessage } from '../../lib/signed-out';
+import { takeNotice } from '../../lib/next-page-notice';
 import { login } from './api';
 import { AuthLayout, LINK_CLASS } from './auth-layout';
 import { useSubmit } from './use-submit';
@@ -21,7 +21,7 @@ export function LoginPage() {
   // Read after hydration: the pre-rendered page has no such message.
   const [signedOut, setSignedOut] = useState<string | null>(null);
   useEffect(() => {
-    const message = takeSignedOutMessage();
+    const message = takeNotice();
     if (message) setSignedOut(message);
   }, []);
   const { onSubmit, error, pending } = useSubmit(async () => {

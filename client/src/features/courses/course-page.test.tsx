@@ -69,6 +69,8 @@ interface Site {
   stripe: boolean;
   /** The member's tier as /api/payments/me answers it. */
   tier: 'free' | 'paid';
+  /** The course as the server answers it, when a test needs another than course(). */
+  course?: CourseDetail;
   calls: Array<{ method: string; path: string; body: unknown }>;
 }
 
@@ -89,7 +91,7 @@ beforeEach(() => {
       const method = init.method ?? 'GET';
       site.calls.push({ method, path, body: init.body ? JSON.parse(String(init.body)) : undefined });
       if (path === '/api/courses/deep-work')
-        return answer({ success: true, data: course(site.tier === 'paid') });
+        return answer({ success: true, data: site.course ?? course(site.tier === 'paid') });
       if (path === '/api/payments/plans')
         return answer({ success: true, available: site.stripe, plans: site.stripe ? [PLAN] : [] });
       if (path === '/api/payments/me')
@@ -183,5 +185,32 @@ describe('a locked paid course, as a signed-in free member', () => {
     expect(await screen.findByText(/Checkout cancelled: nothing was charged/)).toBeTruthy();
     expect(await screen.findByRole('button', { name: 'Upgrade — £12.00 a month' })).toBeTruthy();
     expect(screen.getByTestId('lock-note')).toBeTruthy();
+  });
+});
+
+describe('what a member reads on the course page', () => {
+  it('names a drip day once, in the site’s one way of writing dates', async () => {
+    const DRIP: Lock = {
+      reason: 'drip',
+      message: 'Opens on 5 December 2026.',
+      opensAt: '2026-12-05T00:00:00.000Z',
+    };
+    const open_ = course(true);
+    const section = { ...open_.sections[0]!, lock: DRIP };
+    site.course = {
+      ...open_,
+      sections: [{ ...section, lessons: section.lessons.map((l) => ({ ...l, lock: DRIP })) }],
+    };
+    open('/courses/deep-work');
+    expect((await screen.findByTestId('section-lock')).textContent).toBe('Opens on 5 December 2026');
+    expect(document.body.textContent).not.toMatch(/December 5|\(5 December/);
+  });
+
+  it('sends a signed-in member following the owner’s /join link to the Upgrade, never back to registration', async () => {
+    site.stripe = false;
+    site.course = { ...course(false), offer: { ...OFFER, upgradeLinkUrl: '/join' } };
+    open('/courses/deep-work');
+    const link = await screen.findByRole('link', { name: 'See the Architect tier' });
+    expect(link.getAttribute('href')).toBe('/dashboard#membership-heading');
   });
 });

@@ -32,11 +32,14 @@ export function CoursePage() {
     <PageShell nav={<CourseNav showCourses />}>
       <div className="mb-auto w-full max-w-3xl self-stretch sm:self-center">
         <PreviewBanner preview={preview} />
-        <Link to="/courses" className="text-sm font-semibold text-accent-300 hover:text-accent-400">
+        <Link
+          to="/courses"
+          className="inline-flex rounded-full bg-stone-950/85 px-3 py-1 text-sm font-semibold text-accent-300 hover:text-accent-400"
+        >
           ← All courses
         </Link>
         {notFound ? (
-          <div className="mt-6 rounded-2xl border border-white/10 bg-stone-950/70 p-8 backdrop-blur-xl">
+          <div className="mt-6 rounded-2xl border border-white/10 bg-stone-950/85 p-8 backdrop-blur-xl">
             <h1 className="font-display text-3xl text-white">Course not found</h1>
             <p className="mt-3 text-stone-300">There is no course at this address, or it is not open yet.</p>
           </div>
@@ -45,7 +48,7 @@ export function CoursePage() {
             The course could not be loaded: {error}
           </p>
         ) : (
-          <article className="mt-4 overflow-hidden rounded-2xl border border-white/10 bg-stone-950/70 shadow-2xl shadow-black/40 backdrop-blur-xl">
+          <article className="mt-4 overflow-hidden rounded-2xl border border-white/10 bg-stone-950/85 shadow-2xl shadow-black/40 backdrop-blur-xl">
             {course?.coverUrl && (
               <CourseCover
                 id={course.id}
@@ -140,7 +143,10 @@ export function CoursePage() {
           </article>
         )}
         {course && (
-          <section aria-label="Lessons" className="mt-8">
+          <section
+            aria-label="Lessons"
+            className="mt-8 rounded-2xl border border-white/10 bg-stone-950/85 p-5 backdrop-blur-xl sm:p-6"
+          >
             <Outline slug={course.slug} sections={course.sections} query={query} />
           </section>
         )}

@@ -14,13 +14,17 @@ export function CoursesPage() {
   return (
     <PageShell nav={<CourseNav />}>
       <div className="mb-auto w-full max-w-5xl self-stretch sm:self-center">
-        <h1 className="text-center font-display text-4xl text-white sm:text-5xl">Courses</h1>
-        <p className="mt-3 text-center text-stone-300">Guided programmes to work through at your own pace.</p>
-        {error && (
-          <p role="alert" className="mt-8 text-center text-red-200">
-            The courses could not be loaded: {error}
+        <div className="scrim-soft mx-auto max-w-xl">
+          <h1 className="text-center font-display text-4xl text-white sm:text-5xl">Courses</h1>
+          <p className="mt-3 text-center text-stone-300">
+            Guided programmes to work through at your own pace.
           </p>
-        )}
+          {error && (
+            <p role="alert" className="mt-8 text-center text-red-200">
+              The courses could not be loaded: {error}
+            </p>
+          )}
+        </div>
         {courses === null ? (
           <ul
             aria-busy="true"
@@ -32,7 +36,7 @@ export function CoursesPage() {
             ))}
           </ul>
         ) : courses.length === 0 ? (
-          <div className="mx-auto mt-10 max-w-md rounded-2xl border border-white/10 bg-stone-950/60 p-8 text-center backdrop-blur-xl">
+          <div className="mx-auto mt-10 max-w-md rounded-2xl border border-white/10 bg-stone-950/85 p-8 text-center backdrop-blur-xl">
             <h2 className="text-xl font-semibold text-white">Coming soon</h2>
             <p className="mt-2 text-stone-300">
               Nothing is published yet.{' '}

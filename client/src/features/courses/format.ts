@@ -15,8 +15,3 @@ export function formatClock(seconds: number): string {
   const s = String(whole % 60).padStart(2, '0');
   return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
-
-/** "12 March 2026" in the reader's own way of writing dates. */
-export function formatDay(iso: string): string {
-  return new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'long', year: 'numeric' });
-}

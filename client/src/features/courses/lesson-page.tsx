@@ -57,7 +57,7 @@ export function LessonPage() {
             />
           )}
           {lessonQuery.isError ? (
-            <div className="rounded-2xl border border-white/10 bg-stone-950/70 p-8 backdrop-blur-xl">
+            <div className="rounded-2xl border border-white/10 bg-stone-950/85 p-8 backdrop-blur-xl">
               <h1 className="font-display text-3xl text-white">Lesson not found</h1>
               <p className="mt-3 text-stone-300">{lessonQuery.error.message}</p>
               <Link
@@ -72,7 +72,7 @@ export function LessonPage() {
               Loading the lesson…
             </p>
           ) : (
-            <article className="rounded-2xl border border-white/10 bg-stone-950/75 p-5 shadow-2xl shadow-black/40 backdrop-blur-xl sm:p-8">
+            <article className="rounded-2xl border border-white/10 bg-stone-950/85 p-5 shadow-2xl shadow-black/40 backdrop-blur-xl sm:p-8">
               <nav aria-label="Breadcrumb" className="text-sm text-stone-400">
                 <Link
                   to={`/courses/${slug}${query}`}
@@ -172,7 +172,7 @@ export function LessonPage() {
         </div>
         <aside aria-label="Course outline" className="min-w-0">
           {outline.data && (
-            <div className="rounded-2xl border border-white/10 bg-stone-950/70 p-4 backdrop-blur-xl lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto">
+            <div className="rounded-2xl border border-white/10 bg-stone-950/85 p-4 backdrop-blur-xl lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto">
               <p className="mb-3 text-sm font-semibold uppercase tracking-wider text-stone-400">
                 In this course
               </p>

@@ -1,10 +1,11 @@
+import { formatMoment } from '@common/dates';
 import type { MailQueueMessage } from '@common/schemas/mail';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { FormMessage } from '../../components/ui/form-message';
 import { useMailStatus, useRetryMail } from './api';
 
-const time = (iso: string) => new Date(iso).toLocaleString();
+const time = (iso: string) => formatMoment(iso);
 /** The newest few are enough to act on; the counts say how many there are in all. */
 const SHOWN = 5;
 

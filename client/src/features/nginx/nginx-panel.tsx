@@ -1,3 +1,4 @@
+import { formatMoment } from '@common/dates';
 import type { NginxConfig } from '@common/nginx-defaults';
 import type { NginxHistoryEntry } from '@common/schemas/nginx';
 import { useEffect, useState } from 'react';
@@ -93,7 +94,7 @@ export function NginxPanel() {
   async function restore(entry: NginxHistoryEntry) {
     const confirmed = await confirm({
       title: 'Restore this version?',
-      message: `The version saved on ${new Date(entry.savedAt).toLocaleString()} by ${entry.savedBy} replaces the live settings. It is tested by nginx before it goes live.`,
+      message: `The version saved on ${formatMoment(entry.savedAt)} by ${entry.savedBy} replaces the live settings. It is tested by nginx before it goes live.`,
       confirmLabel: 'Restore',
     });
     if (confirmed) void act(SAVE_TEXTS, () => restoreMutation.mutateAsync(entry.id));

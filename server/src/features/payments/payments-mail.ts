@@ -1,9 +1,7 @@
 import { BRAND_NAME } from '@common/constants';
+import { formatDay } from '@common/dates';
 import { escapeHtml } from '../../lib/escape-html';
 import type { Mail } from '../../mail/mailer';
-
-const dateWords = (date: Date) =>
-  date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /** To each active administrator: a member's payment failed. Names the member, never a card or a key. */
 export function paymentFailedMail(
@@ -15,7 +13,7 @@ export function paymentFailedMail(
   const attempt =
     failure.attemptCount && failure.attemptCount > 1 ? ` (attempt ${failure.attemptCount})` : '';
   const next = failure.nextAttemptAt
-    ? `Stripe will try again on ${dateWords(failure.nextAttemptAt)}. Their paid access continues meanwhile; Stripe asks them to update their card.`
+    ? `Stripe will try again on ${formatDay(failure.nextAttemptAt)}. Their paid access continues meanwhile; Stripe asks them to update their card.`
     : 'Stripe will not try again: their paid membership ends unless they pay the invoice or update their card.';
   const paragraphs = [
     `The payment of ${member.name} (${member.email}) for their paid membership failed${attempt}.`,

@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
 import { PasswordField } from '../../../components/ui/password-field';
 import { TextField } from '../../../components/ui/text-field';
+import { leaveNotice } from '../../../lib/next-page-notice';
 import { useForgetSession } from '../../../lib/use-logout';
 import { useMemberBilling } from '../../payments/api';
 import { useDeleteAccount } from '../api';
@@ -38,7 +39,11 @@ export function DeleteSection({ role, retentionDays }: { role: Role; retentionDa
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    remove.mutate({ password, confirmation }, { onSuccess: forget });
+    const gone = () => {
+      leaveNotice('Your account has been deleted and you are signed out everywhere.');
+      forget();
+    };
+    remove.mutate({ password, confirmation }, { onSuccess: gone });
   };
   return (
     <Section

@@ -1,3 +1,4 @@
+import { formatDay } from '@common/dates';
 import type { PublicUser } from '@common/schemas/user';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -18,7 +19,7 @@ export function ProfileSection({ user }: { user: PublicUser }) {
     event.preventDefault();
     save.mutate({ name });
   };
-  const joined = new Date(user.createdAt).toLocaleDateString('en-GB', { dateStyle: 'long' });
+  const joined = formatDay(user.createdAt);
   return (
     <Section title="Membership" intro="Your name as the site shows it, and your membership as it stands.">
       <dl className="grid grid-cols-1 gap-4 rounded-xl border border-white/10 bg-black/20 p-4 sm:grid-cols-3">

@@ -1,3 +1,4 @@
+import { formatMoment } from '@common/dates';
 import type { SessionInfo } from '@common/schemas/account';
 import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
@@ -7,8 +8,7 @@ import { describeDevice } from '../describe-device';
 import { errorText } from '../error-text';
 import { ACTION_ROW, Section } from './section';
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string) => formatMoment(iso);
 
 /** Where the member is signed in, and the way out of all of it at once (a lost phone, a shared computer). */
 export function SessionsSection({ sessions }: { sessions: SessionInfo[] }) {

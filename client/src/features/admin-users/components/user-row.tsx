@@ -1,8 +1,10 @@
 import { MIN_PASSWORD_LENGTH } from '@common/constants';
+import { formatDay } from '@common/dates';
 import type { UpdateUserBody } from '@common/schemas/admin-users';
 import type { PublicUser } from '@common/schemas/user';
 import { useState } from 'react';
 import { SelectField } from '../../../components/ui/select-field';
+import { STACKED_CELL, STACKED_ROW } from '../../../components/ui/stacked-table';
 import { COMPACT_INPUT_CLASS } from '../../../components/ui/text-field';
 import { BillingNote } from '../../payments/admin/billing-note';
 import { ROLE_OPTIONS, STATUS_OPTIONS, TIER_OPTIONS } from '../user-options';
@@ -42,19 +44,14 @@ function Badge({ value }: { value: string }) {
   );
 }
 
-/**
- * On a phone each row is a card: cells stack, each led by its column name (from data-label);
- * from the md breakpoint up it is an ordinary table row.
- */
-const ROW =
-  'mb-3 block rounded-xl border border-white/10 p-3 md:mb-0 md:table-row md:rounded-none md:border-0 md:border-t md:border-white/5 md:p-0';
-const CELL =
-  'flex items-center justify-between gap-4 py-1.5 before:text-xs before:font-semibold before:uppercase before:tracking-wider before:text-stone-400 before:content-[attr(data-label)] md:table-cell md:px-3 md:py-3 md:align-middle md:before:content-none';
 const EDIT_CELL = 'block py-1.5 md:table-cell md:px-2 md:py-3 md:align-middle md:first:pl-3 md:last:pr-3';
 const ACTIONS_CELL =
   'flex justify-end gap-1 whitespace-nowrap pt-2 md:table-cell md:px-3 md:py-3 md:text-right md:align-middle';
 const CAPTION = 'mb-1 block text-[0.65rem] font-semibold uppercase tracking-wider text-stone-400';
 const ACTION = 'rounded-md px-2.5 py-1.5 text-sm font-medium transition-colors disabled:opacity-50';
+
+/** What the Tier column says of an administrator, in the Dashboard's words. */
+export const ADMIN_TIER = 'No tier: administrators are not members';
 
 /** One user: shown plainly, or edited in place. Editing starts from the user's values and an empty password. */
 export function UserRow({
@@ -75,28 +72,38 @@ export function UserRow({
   if (!editing) {
     return (
       <tr
-        className={`${ROW} ${highlighted ? 'bg-accent-400/10 ring-2 ring-inset ring-accent-400/60' : 'hover:bg-white/[0.03]'}`}
+        className={`${STACKED_ROW} ${highlighted ? 'bg-accent-400/10 ring-2 ring-inset ring-accent-400/60' : 'hover:bg-white/[0.03]'}`}
         aria-current={highlighted ? 'true' : undefined}
       >
-        <td data-label="Name" className={`${CELL} font-medium text-white`}>
+        <td data-label="Name" className={`${STACKED_CELL} font-medium text-white`}>
           {user.name}
         </td>
-        <td data-label="Email" className={`${CELL} break-all text-stone-300 md:break-normal`}>
+        <td data-label="Email" className={`${STACKED_CELL} break-all text-stone-300 md:break-normal`}>
           {user.email}
         </td>
-        <td data-label="Role" className={CELL}>
+        <td data-label="Role" className={STACKED_CELL}>
           <Badge value={user.role} />
         </td>
-        <td data-label="Tier" className={CELL}>
-          <span className="flex flex-col items-end gap-1 md:items-start">
-            <Badge value={user.membershipTier} />
-            <BillingNote user={user} />
-          </span>
+        <td data-label="Tier" className={STACKED_CELL}>
+          {user.role === 'admin' ? (
+            // An administrator opens every course and is no member: the Dashboard counts them in
+            // neither Paid nor Free Members, so no tier is shown here either (the stored one waits
+            // in the edit form, should they become a member again).
+            <span className="text-stone-400" title={ADMIN_TIER}>
+              <span aria-hidden="true">—</span>
+              <span className="sr-only">{ADMIN_TIER}</span>
+            </span>
+          ) : (
+            <span className="flex flex-col items-end gap-1 md:items-start">
+              <Badge value={user.membershipTier} />
+              <BillingNote user={user} />
+            </span>
+          )}
         </td>
-        <td data-label="Status" className={CELL}>
+        <td data-label="Status" className={STACKED_CELL}>
           <Badge value={user.status} />
         </td>
-        <td data-label="Joined" className={`${CELL} whitespace-nowrap text-stone-300`}>
+        <td data-label="Joined" className={`${STACKED_CELL} whitespace-nowrap text-stone-300`}>
           <time dateTime={user.createdAt}>{joined(user.createdAt)}</time>
         </td>
         {/* Passwords are never shown: the column exists only while a row is edited. */}
@@ -161,7 +168,7 @@ export function UserRow({
   }
 
   return (
-    <tr className={`${ROW} bg-accent-400/[0.04]`} aria-label={`Editing ${user.name}`}>
+    <tr className={`${STACKED_ROW} bg-accent-400/[0.04]`} aria-label={`Editing ${user.name}`}>
       <td className={EDIT_CELL}>{field('name', 'Name')}</td>
       <td className={EDIT_CELL}>{field('email', 'Email', 'email')}</td>
       <td className={EDIT_CELL}>
@@ -182,6 +189,7 @@ export function UserRow({
           options={TIER_OPTIONS}
           value={draft.membershipTier}
           onChange={(e) => set('membershipTier', e.target.value)}
+          hint={draft.role === 'admin' ? 'Counts once the role is User' : undefined}
         />
       </td>
       <td className={EDIT_CELL}>
@@ -194,7 +202,7 @@ export function UserRow({
           onChange={(e) => set('status', e.target.value)}
         />
       </td>
-      <td data-label="Joined" className={`${CELL} whitespace-nowrap text-stone-400`}>
+      <td data-label="Joined" className={`${STACKED_CELL} whitespace-nowrap text-stone-400`}>
         <time dateTime={user.createdAt}>{joined(user.createdAt)}</time>
       </td>
       <td className={EDIT_CELL}>{field('password', 'New password', 'password')}</td>
@@ -226,7 +234,7 @@ export function UserRow({
   );
 }
 
-const joined = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
+const joined = (iso: string) => formatDay(iso);
 
 function toDraft(user: PublicUser) {
   return {

@@ -4,6 +4,7 @@ import { useConfirmLeave } from '../../../components/console/leave-guard';
 import { useNotices } from '../../../components/console/notices';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { STACKED_CELL, STACKED_ROW } from '../../../components/ui/stacked-table';
 import { TextField } from '../../../components/ui/text-field';
 import { useCourseList, useCreateCourse } from './api';
 import { CourseEditor } from './course-editor';
@@ -83,10 +84,11 @@ function CourseList({ onEdit }: { onEdit: (id: string) => void }) {
         ) : list.data.length === 0 ? (
           <p className="p-6 text-stone-300">No course yet. Give the first one a title above.</p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[40rem] text-left text-sm">
+          // On a phone each course is a card (its columns would not fit 390 px); a table from md up.
+          <div className="p-3 md:p-0">
+            <table className="block w-full text-left text-sm md:table">
               <caption className="sr-only">Courses with their members’ numbers</caption>
-              <thead className="border-b border-white/10 text-xs uppercase tracking-wider text-stone-400">
+              <thead className="hidden border-b border-white/10 text-xs uppercase tracking-wider text-stone-400 md:table-header-group">
                 <tr>
                   <th scope="col" className="px-5 py-3 font-semibold">
                     Course
@@ -108,16 +110,16 @@ function CourseList({ onEdit }: { onEdit: (id: string) => void }) {
                   </th>
                 </tr>
               </thead>
-              <tbody className="divide-y divide-white/5">
+              <tbody className="block md:table-row-group">
                 {list.data.map((course) => (
-                  <tr key={course.id} data-testid="course-row">
-                    <td className="px-5 py-3">
-                      <p className="font-semibold text-white">{course.title}</p>
-                      <p className="text-xs text-stone-400">
+                  <tr key={course.id} data-testid="course-row" className={STACKED_ROW}>
+                    <td className="block pb-2 md:table-cell md:px-5 md:py-3 md:align-middle">
+                      <p className="font-semibold break-words text-white">{course.title}</p>
+                      <p className="text-xs break-all text-stone-400">
                         /courses/{course.slug} · {COURSE_ACCESS_LABELS[course.access]}
                       </p>
                     </td>
-                    <td className="px-3 py-3">
+                    <td data-label="Status" className={STACKED_CELL}>
                       <span
                         className={`rounded-full px-2.5 py-1 text-xs font-semibold ${
                           course.published
@@ -128,18 +130,28 @@ function CourseList({ onEdit }: { onEdit: (id: string) => void }) {
                         {course.published ? 'Published' : 'Draft'}
                       </span>
                     </td>
-                    <td className="px-3 py-3 text-right tabular-nums">{course.lessonCount}</td>
-                    <td className="px-3 py-3 text-right tabular-nums">{numbers.format(course.started)}</td>
-                    <td className="px-3 py-3 text-right tabular-nums">
-                      {numbers.format(course.completed)}
-                      <span className="block text-xs text-stone-400">
-                        {course.completionRate === null
-                          ? '—'
-                          : `${percent.format(course.completionRate)} of starters`}
+                    <td data-label="Lessons" className={`${STACKED_CELL} tabular-nums md:text-right`}>
+                      {course.lessonCount}
+                    </td>
+                    <td data-label="Started" className={`${STACKED_CELL} tabular-nums md:text-right`}>
+                      {numbers.format(course.started)}
+                    </td>
+                    <td data-label="Completed" className={`${STACKED_CELL} tabular-nums md:text-right`}>
+                      <span className="text-right">
+                        {numbers.format(course.completed)}
+                        <span className="block text-xs text-stone-400">
+                          {course.completionRate === null
+                            ? '—'
+                            : `${percent.format(course.completionRate)} of starters`}
+                        </span>
                       </span>
                     </td>
-                    <td className="px-5 py-3 text-right">
-                      <Button variant="secondary" onClick={() => onEdit(course.id)}>
+                    <td className="block pt-2 md:table-cell md:px-5 md:py-3 md:text-right md:align-middle">
+                      <Button
+                        variant="secondary"
+                        className="w-full md:w-auto"
+                        onClick={() => onEdit(course.id)}
+                      >
                         Edit<span className="sr-only"> {course.title}</span>
                       </Button>
                     </td>

@@ -64,8 +64,8 @@ export function CoursesSettingsCard() {
             label="Link address"
             value={draft.upgradeLinkUrl}
             onChange={set('upgradeLinkUrl')}
-            placeholder="https://… or /join"
-            hint="An https:// address or a path on this site."
+            placeholder="https://… or /dashboard"
+            hint="An https:// address or a path on this site. Signed-in members following /join go to their dashboard’s Upgrade instead."
           />
           <div className="md:col-span-2">
             <p className="mb-2 text-xs font-semibold uppercase tracking-wider text-stone-400">

@@ -63,7 +63,10 @@ export function OutlineEditor({
   };
 
   return (
-    <Card className="!p-4 sm:!p-5">
+    // No backdrop blur here: a backdrop-filter makes the card the frame of position: fixed, and
+    // @hello-pangea/dnd draws the lifted item fixed at its place on the screen, which then showed
+    // it off by the card's own offset (the console's sidebar width).
+    <Card className="!p-4 !backdrop-blur-none sm:!p-5">
       <h2 className="text-lg font-semibold text-white">Outline</h2>
       <p className="mt-1 text-xs text-stone-400">
         Drag the ⠿ handles to order sections and lessons, or focus one and press Space, the arrow keys, then

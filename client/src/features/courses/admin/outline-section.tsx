@@ -1,3 +1,4 @@
+import { formatDay } from '@common/dates';
 import type { AdminSection } from '@common/schemas/course-views';
 import { Draggable, Droppable } from '@hello-pangea/dnd';
 import { type FormEvent, useState } from 'react';
@@ -13,7 +14,7 @@ import { SectionSettings } from './section-settings';
 function dripWords(section: AdminSection): string | null {
   if (section.drip.kind === 'days')
     return `Opens ${section.drip.days} day${section.drip.days === 1 ? '' : 's'} after the member starts`;
-  if (section.drip.kind === 'date') return `Opens on ${section.drip.date}`;
+  if (section.drip.kind === 'date') return `Opens on ${formatDay(section.drip.date)}`;
   return null;
 }
 

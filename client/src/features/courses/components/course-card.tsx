@@ -53,7 +53,7 @@ export function CourseCard({
   return (
     <article
       data-testid="course-card"
-      className="relative flex w-full flex-col overflow-hidden rounded-2xl border border-white/10 bg-stone-950/70 shadow-xl shadow-black/30 backdrop-blur-xl transition-colors focus-within:border-accent-400 hover:border-white/25"
+      className="relative flex w-full flex-col overflow-hidden rounded-2xl border border-white/10 bg-stone-950/85 shadow-xl shadow-black/30 backdrop-blur-xl transition-colors focus-within:border-accent-400 hover:border-white/25"
     >
       <CourseCover
         id={course.id}

@@ -1,7 +1,6 @@
 import type { Lock, UpgradeOfferSettings } from '@common/schemas/course-views';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { formatDay } from '../format';
 import { LockIcon } from './lock-icon';
 import { UpgradeOffer } from './upgrade-offer';
 
@@ -27,15 +26,8 @@ export function LockNote({
     <div className="space-y-3" data-testid="lock-note">
       <p className="flex items-start gap-2 text-stone-100">
         <LockIcon className="mt-1 size-4 text-amber-300" />
-        <span>
-          {lock.message}
-          {lock.opensAt && lock.reason === 'drip' && (
-            <>
-              {' '}
-              <span className="text-stone-300">({formatDay(lock.opensAt)})</span>
-            </>
-          )}
-        </span>
+        {/* The server's message already names the day, in the site's one way of writing it. */}
+        <span>{lock.message}</span>
       </p>
       {lock.reason === 'sign-in' && (
         <p className="flex flex-wrap gap-3 text-sm">

@@ -55,7 +55,7 @@ function HomeSections({ home }: { home: MemberHome }) {
           Your courses
         </h2>
         {home.courses.length === 0 ? (
-          <p className="mt-3 rounded-2xl border border-white/10 bg-stone-950/60 p-5 text-stone-300 backdrop-blur-xl">
+          <p className="mt-3 rounded-2xl border border-white/10 bg-stone-950/85 p-5 text-stone-300 backdrop-blur-xl">
             No course is open yet.{' '}
             <Link to="/courses" className="font-semibold text-accent-300">
               See the courses

@@ -1,6 +1,7 @@
+import { formatDay } from '@common/dates';
 import type { LessonKind, OutlineSection } from '@common/schemas/course-views';
 import { Link } from 'react-router';
-import { formatDay, formatMinutes } from '../format';
+import { formatMinutes } from '../format';
 import { LockIcon } from './lock-icon';
 
 const KIND_ICON: Record<LessonKind, string> = { video: '▶', audio: '♪', text: '¶' };

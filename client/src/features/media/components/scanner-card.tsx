@@ -1,3 +1,4 @@
+import { formatMoment } from '@common/dates';
 import type { LastScan } from '@common/schemas/media';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -36,9 +37,9 @@ export function ScannerCard({
           <p className="mt-2 text-sm text-stone-300" data-testid="last-scan">
             {lastScan ? (
               <>
-                Last scan {new Date(lastScan.timestamp).toLocaleString()}:{' '}
-                {plural(lastScan.discoveries.total, 'file')} ({plural(lastScan.discoveries.images, 'image')},{' '}
-                {plural(lastScan.discoveries.videos, 'video')}, {lastScan.discoveries.audio} audio).{' '}
+                Last scan {formatMoment(lastScan.timestamp)}: {plural(lastScan.discoveries.total, 'file')} (
+                {plural(lastScan.discoveries.images, 'image')}, {plural(lastScan.discoveries.videos, 'video')}
+                , {lastScan.discoveries.audio} audio).{' '}
               </>
             ) : (
               <>Not scanned yet. </>

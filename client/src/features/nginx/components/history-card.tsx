@@ -1,3 +1,4 @@
+import { formatMoment } from '@common/dates';
 import type { NginxHistory, NginxHistoryEntry } from '@common/schemas/nginx';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -11,8 +12,7 @@ export interface HistoryCardProps {
   onRestore: (entry: NginxHistoryEntry) => void;
 }
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string) => formatMoment(iso);
 
 /** The last 20 saved versions, each comparable with the live file and restorable. */
 export function HistoryCard({ history, loadFailed, busy, onRestore }: HistoryCardProps) {

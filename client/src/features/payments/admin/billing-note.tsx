@@ -1,8 +1,7 @@
+import { formatDay } from '@common/dates';
 import { PAYING_STATUSES, type PublicBilling, SUBSCRIPTION_STATUS_LABELS } from '@common/schemas/billing';
 import type { BillingFilter } from '@common/schemas/payments';
 import type { PublicUser, Tier } from '@common/schemas/user';
-
-const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 
 /** The User Management filter's choices (the payments part of the list's query). */
 export const BILLING_FILTER_OPTIONS: ReadonlyArray<{ value: BillingFilter | ''; label: string }> = [
@@ -20,18 +19,20 @@ export function isManagedByStripe(user: PublicUser): boolean {
 /** The warning before an administrator changes the tier of a member Stripe bills, or null. */
 export function stripeTierWarning(user: PublicUser, next: Tier | undefined): string | null {
   if (!next || next === user.membershipTier || !isManagedByStripe(user)) return null;
-  const renews = user.billing?.currentPeriodEnd ? `, paid until ${day(user.billing.currentPeriodEnd)}` : '';
+  const renews = user.billing?.currentPeriodEnd
+    ? `, paid until ${formatDay(user.billing.currentPeriodEnd)}`
+    : '';
   return next === 'free'
     ? `${user.name} pays through Stripe (${SUBSCRIPTION_STATUS_LABELS[user.billing!.status!].toLowerCase()}${renews}). Making them free here does not cancel their subscription: Stripe goes on charging them, and its next event makes them paid again. To end it, cancel the subscription in Stripe’s dashboard.`
     : `${user.name}’s tier is managed by Stripe. Making them paid by hand marks the tier as complimentary.`;
 }
 
 function periodWords(billing: PublicBilling): string | null {
-  if (billing.endedAt) return `Ended ${day(billing.endedAt)}`;
+  if (billing.endedAt) return `Ended ${formatDay(billing.endedAt)}`;
   const end = billing.cancelAt ?? billing.currentPeriodEnd;
   if (!end) return null;
-  if (billing.cancelAtPeriodEnd) return `Ends ${day(end)}`;
-  return billing.status === 'past_due' ? `Paid until ${day(end)}` : `Renews ${day(end)}`;
+  if (billing.cancelAtPeriodEnd) return `Ends ${formatDay(end)}`;
+  return billing.status === 'past_due' ? `Paid until ${formatDay(end)}` : `Renews ${formatDay(end)}`;
 }
 
 /** Under the Tier badge: who pays and how (Stripe's status and period end, or complimentary), and the customer. */

@@ -1,7 +1,7 @@
+import { formatDay } from '@common/dates';
 import { Card } from '../../../components/ui/card';
 import { usePaymentsOverview } from './api';
 
-const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 const count = new Intl.NumberFormat();
 
 /**
@@ -71,8 +71,8 @@ export function PaymentsOverviewCard({ refreshMs }: { refreshMs: number }) {
                     <span className="break-all text-stone-400">{member.email}</span>
                   </span>
                   <span className="text-stone-300">
-                    {member.paymentFailedAt ? `failed ${day(member.paymentFailedAt)}` : 'past due'}
-                    {member.currentPeriodEnd ? `, paid until ${day(member.currentPeriodEnd)}` : ''}
+                    {member.paymentFailedAt ? `failed ${formatDay(member.paymentFailedAt)}` : 'past due'}
+                    {member.currentPeriodEnd ? `, paid until ${formatDay(member.currentPeriodEnd)}` : ''}
                   </span>
                 </li>
               ))}
@@ -91,8 +91,8 @@ export function PaymentsOverviewCard({ refreshMs }: { refreshMs: number }) {
             </p>
             <p className="mt-1 text-sm text-stone-300">
               {data.notApplied.reason}
-              {data.notApplied.since ? ` Since ${day(data.notApplied.since)}.` : ''} Stripe sends them again;
-              this clears once they are applied.
+              {data.notApplied.since ? ` Since ${formatDay(data.notApplied.since)}.` : ''} Stripe sends them
+              again; this clears once they are applied.
             </p>
           </div>
         )}

@@ -1,3 +1,4 @@
+import { formatDay } from '@common/dates';
 import { describePlan } from '@common/payment-plans';
 import { describeDiscount, SUBSCRIPTION_STATUS_LABELS } from '@common/schemas/billing';
 import type { MemberBilling } from '@common/schemas/payments';
@@ -10,19 +11,17 @@ import { useResetOnReturn } from '../use-reset-on-return';
 import { CheckoutReturnNotice } from './checkout-return-notice';
 import { UpgradeButton } from './upgrade-button';
 
-const day = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { dateStyle: 'long' });
-
 /** "Next payment" while it renews, "Access until" once cancelled, "Ended on" after. */
 function periodFact(
   subscription: NonNullable<MemberBilling['subscription']>,
 ): { label: string; value: string } | null {
-  if (subscription.endedAt) return { label: 'Ended on', value: day(subscription.endedAt) };
+  if (subscription.endedAt) return { label: 'Ended on', value: formatDay(subscription.endedAt) };
   const end = subscription.cancelAt ?? subscription.currentPeriodEnd;
   if (!end) return null;
-  if (subscription.cancelAtPeriodEnd) return { label: 'Access until', value: day(end) };
+  if (subscription.cancelAtPeriodEnd) return { label: 'Access until', value: formatDay(end) };
   if (subscription.status === 'trialing')
-    return { label: 'Free trial ends', value: day(subscription.trialEnd ?? end) };
-  return { label: 'Next payment', value: day(end) };
+    return { label: 'Free trial ends', value: formatDay(subscription.trialEnd ?? end) };
+  return { label: 'Next payment', value: formatDay(end) };
 }
 
 /**
@@ -69,7 +68,7 @@ export function BillingSection() {
                   {[subscription.discount.code, describeDiscount(subscription.discount)]
                     .filter(Boolean)
                     .join(': ')}
-                  {subscription.discount.end ? `, until ${day(subscription.discount.end)}` : ''}
+                  {subscription.discount.end ? `, until ${formatDay(subscription.discount.end)}` : ''}
                 </Fact>
               )}
             </dl>
@@ -81,7 +80,7 @@ export function BillingSection() {
           ) : null}
           {subscription?.trialNeedsCard && subscription.trialEnd && (
             <p className="rounded-lg border border-amber-400/30 bg-amber-400/10 p-3 text-sm text-amber-100">
-              Your free trial ends on {day(subscription.trialEnd)}. To stay on the Architect Tier after it,
+              Your free trial ends on {formatDay(subscription.trialEnd)}. To stay on the Architect Tier after it,
               add a card in Manage billing before then; without one, the membership ends that day and nothing
               is charged.
             </p>

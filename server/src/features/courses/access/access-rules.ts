@@ -1,4 +1,5 @@
 import type { CourseAccess, PreviewViewer } from '@common/courses';
+import { formatDay } from '@common/dates';
 import type { Lock } from '@common/schemas/course-views';
 import type { Drip } from '@common/schemas/courses';
 
@@ -133,15 +134,6 @@ export function progressOwner(viewer: Viewer): string | null {
   if (viewer.kind === 'admin') return viewer.userId;
   if (viewer.kind === 'member') return viewer.userId;
   return null;
-}
-
-function formatDay(date: Date): string {
-  return date.toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
 }
 
 function plural(n: number, word: string): string {

@@ -1,3 +1,4 @@
+import { formatMoment } from '@common/dates';
 import { type MediaFile, mediaUrl } from '@common/media';
 import type { LastScan } from '@common/schemas/media';
 import type { PlaylistItem } from '@common/schemas/playlist';
@@ -23,7 +24,7 @@ export function scanSummary(lastScan: LastScan | null | undefined): string {
   if (lastScan === undefined) return 'Checking the last scan…';
   if (lastScan === null) return 'Last scan: never';
   const d = lastScan.discoveries;
-  return `Last scan: ${new Date(lastScan.timestamp).toLocaleString()} — ${d.total} files (${d.images} images, ${d.videos} videos, ${d.audio} audio)`;
+  return `Last scan: ${formatMoment(lastScan.timestamp)} — ${d.total} files (${d.images} images, ${d.videos} videos, ${d.audio} audio)`;
 }
 
 /** The image and video libraries; a click adds the item to the selected playlist or takes it out. */

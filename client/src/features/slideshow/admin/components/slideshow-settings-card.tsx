@@ -90,6 +90,10 @@ export function SlideshowSettingsCard({
 
         <fieldset className="min-w-0 rounded-xl border border-white/10 bg-black/20 p-4 md:col-span-2">
           <legend className="px-1 text-sm font-medium text-stone-300">Overlay</legend>
+          <p className="mb-3 text-xs text-stone-400">
+            Sets the pictures’ mood: the text of the public pages stays readable whatever you choose, none
+            included.
+          </p>
           <div className="grid items-center gap-x-6 gap-y-3 sm:grid-cols-[1fr_auto]">
             <div className="space-y-3">
               <Slider
