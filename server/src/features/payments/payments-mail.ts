@@ -1,6 +1,6 @@
-import { BRAND_NAME } from '@common/constants';
 import { escapeHtml } from '../../lib/escape-html';
 import type { Mail } from '../../mail/mailer';
+import { fromSite } from '../../mail/site-mail';
 
 const dateWords = (date: Date) =>
   date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -11,6 +11,7 @@ export function paymentFailedMail(
   member: { name: string; email: string },
   failure: { nextAttemptAt?: Date | null; attemptCount?: number },
   consoleUrl: string,
+  siteName: string,
 ): Mail {
   const attempt =
     failure.attemptCount && failure.attemptCount > 1 ? ` (attempt ${failure.attemptCount})` : '';
@@ -22,10 +23,10 @@ export function paymentFailedMail(
     next,
     `They are listed on the console's Dashboard under Payments, and in User Management with the filter "Payment failing": ${consoleUrl}`,
   ];
-  return {
+  return fromSite(siteName, {
     to,
-    subject: `${BRAND_NAME}: a member's payment failed`,
+    subject: "a member's payment failed",
     text: paragraphs.join('\n\n'),
     html: paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n'),
-  };
+  });
 }
