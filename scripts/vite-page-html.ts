@@ -118,7 +118,10 @@ function withImports(bundle: OutputBundle, files: string[]): Set<string> {
 function withMeta(html: string, title: string, description: string): string {
   const escapeHtml = (text: string) =>
     text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const titled = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(documentTitle(title, SITE_MARKS.name))}</title>`);
+  const titled = html.replace(
+    /<title>[^<]*<\/title>/,
+    `<title>${escapeHtml(documentTitle(title, SITE_MARKS.name))}</title>`,
+  );
   const described = titled.replace(
     /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/,
     `<meta name="description" content="${escapeHtml(description)}" />`,

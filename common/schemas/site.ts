@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { contrastWithWhite, MIN_ACCENT_CONTRAST, OWNER_PAGES, type OwnerPageName, type SitePublic } from '../site';
+import {
+  contrastWithWhite,
+  MIN_ACCENT_CONTRAST,
+  OWNER_PAGES,
+  type OwnerPageName,
+  type SitePublic,
+} from '../site';
 import { emailSchema } from './user';
 
 /** A library picture's path as the media lists give it (`image/<file>`), or null for none. */

@@ -78,7 +78,13 @@ export class MailQueue {
     const message: QueuedMail = {
       id,
       messageId: `<${id}@${this.options.from.split('@')[1] ?? 'localhost'}>`,
-      mail: { from: fromHeader(this.options.from, mail.fromName), to: mail.to, subject: mail.subject, text: mail.text, html: mail.html },
+      mail: {
+        from: fromHeader(this.options.from, mail.fromName),
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      },
       createdAt: now.toISOString(),
       expiresAt: (mail.expiresAt ?? new Date(now.getTime() + DEFAULT_MAIL_LIFE_MS)).toISOString(),
       attempts: 0,

@@ -23,9 +23,15 @@ export function HomePage() {
       }
     >
       <div className="max-w-2xl text-center">
-        <h1 className="font-display text-5xl leading-tight text-white drop-shadow-lg sm:text-7xl">{site.name}</h1>
-        <p className="mx-auto mt-6 max-w-lg text-lg text-stone-200 drop-shadow">{page ? page.headline : site.tagline}</p>
-        {page && <PageText html={page.html} className="mx-auto mt-6 max-w-xl text-left drop-shadow empty:hidden" />}
+        <h1 className="font-display text-5xl leading-tight text-white drop-shadow-lg sm:text-7xl">
+          {site.name}
+        </h1>
+        <p className="mx-auto mt-6 max-w-lg text-lg text-stone-200 drop-shadow">
+          {page ? page.headline : site.tagline}
+        </p>
+        {page && (
+          <PageText html={page.html} className="mx-auto mt-6 max-w-xl text-left drop-shadow empty:hidden" />
+        )}
         <div className="mt-10 flex flex-wrap items-center justify-center gap-4">
           {session ? (
             <Link to={destination} className={PRIMARY_LINK}>

@@ -7,7 +7,13 @@ import { Card } from '../../components/ui/card';
 import { PageText, PageWaiting, useOwnerPage } from './owner-page';
 
 /** About, Terms, Privacy, Contact: the owner's title and text in a card. */
-export function OwnerPageLayout({ name, footer }: { name: Exclude<OwnerPageName, 'home'>; footer?: ReactNode }) {
+export function OwnerPageLayout({
+  name,
+  footer,
+}: {
+  name: Exclude<OwnerPageName, 'home'>;
+  footer?: ReactNode;
+}) {
   const { page, failed } = useOwnerPage(name);
   usePageMeta(page ? { title: page.title, description: page.description } : PUBLIC_PAGES[name]);
   return (

@@ -1,4 +1,13 @@
-import { OWNER_PAGE_PATHS, type OwnerPageName, type OwnerPageView, SITE_DATA_ID, SITE_DEFAULTS, SITE_MARKS, type SiteData, type SitePublic } from '@common/site';
+import {
+  OWNER_PAGE_PATHS,
+  type OwnerPageName,
+  type OwnerPageView,
+  SITE_DATA_ID,
+  SITE_DEFAULTS,
+  SITE_MARKS,
+  type SiteData,
+  type SitePublic,
+} from '@common/site';
 import { useSyncExternalStore } from 'react';
 
 /**
@@ -26,7 +35,10 @@ function arrived(): SiteData {
   } catch {
     // An unreadable copy: the defaults, then the server's answer (below).
   }
-  return { site: { ...PRERENDER.site, name: SITE_DEFAULTS.name, tagline: SITE_DEFAULTS.tagline }, page: null };
+  return {
+    site: { ...PRERENDER.site, name: SITE_DEFAULTS.name, tagline: SITE_DEFAULTS.tagline },
+    page: null,
+  };
 }
 
 let data = arrived();

@@ -88,7 +88,9 @@ export class AccountService {
     const link = `${this.deps.publicUrl}/confirm-email#token=${token}`;
     const siteName = await this.deps.siteName();
     await Promise.all([
-      this.deps.mailer.send(taken ? emailTakenMail(email, siteName) : confirmEmailMail(email, link, siteName)),
+      this.deps.mailer.send(
+        taken ? emailTakenMail(email, siteName) : confirmEmailMail(email, link, siteName),
+      ),
       this.deps.mailer.send(emailChangeNoticeMail(user.email, user.name, email, siteName)),
     ]);
     this.deps.log.info({ userId: user._id }, 'E-mail change asked for');

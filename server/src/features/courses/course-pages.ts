@@ -89,7 +89,8 @@ export class CoursePages {
     let page = this.cache.get(key);
     if (!page || Date.now() - page.at > MAX_AGE_MS) {
       const filled = await this.build(builtFile, pathname, slug);
-      if (!filled) return this.sendNotFound(request, reply, builtFile, pathname, `${built.mtimeMs}:${revision}`, slug!);
+      if (!filled)
+        return this.sendNotFound(request, reply, builtFile, pathname, `${built.mtimeMs}:${revision}`, slug!);
       page = { ...filled, at: Date.now() };
       this.cache.set(key, page);
     }
@@ -139,7 +140,10 @@ export class CoursePages {
 
   /** The page of the catalogue (`slug` null) or of a published course; null when there is none. */
   private async build(builtFile: string, pathname: string, slug: string | null): Promise<Filled | null> {
-    const [template, siteName] = await Promise.all([this.frame.template(builtFile, pathname), this.frame.siteName()]);
+    const [template, siteName] = await Promise.all([
+      this.frame.template(builtFile, pathname),
+      this.frame.siteName(),
+    ]);
     const who = visitorContext();
     let data: CoursePageData;
     let head: Head;
@@ -259,7 +263,10 @@ function withHead(html: string, head: Head, publicUrl: string, siteName: string)
   // Function replacements throughout: a string replacement reads `$'`, `$&`, `$$`… in a course's
   // title or summary as patterns (one such title made 45 <title> tags and broke the JSON-LD).
   return html
-    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(documentTitle(head.title, siteName))}</title>`)
+    .replace(
+      /<title>[^<]*<\/title>/,
+      () => `<title>${escapeHtml(documentTitle(head.title, siteName))}</title>`,
+    )
     .replace(
       /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/,
       () => `<meta name="description" content="${escapeHtml(description)}" />`,

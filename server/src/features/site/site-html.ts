@@ -120,7 +120,10 @@ export class SiteHtml {
     let html = template.replace(/%SITE_[A-Z_]+%/g, (mark) => words[mark] ?? mark);
     if (page) {
       html = html
-        .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(documentTitle(page.title, site.name))}</title>`)
+        .replace(
+          /<title>[^<]*<\/title>/,
+          () => `<title>${escapeHtml(documentTitle(page.title, site.name))}</title>`,
+        )
         .replace(
           /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/,
           () => `<meta name="description" content="${escapeHtml(page.description)}" />`,
@@ -141,7 +144,10 @@ export class SiteHtml {
     if (site.hasIcon) html = html.replace(/\s*<link rel="icon" href="\/favicon\.svg"[^>]*>/, '');
     return html
       .replace('</head>', () => `  ${head.join('\n    ')}\n  </head>`)
-      .replace('</body>', () => `<script type="application/json" id="${SITE_DATA_ID}">${scriptJson(data)}</script>\n  </body>`);
+      .replace(
+        '</body>',
+        () => `<script type="application/json" id="${SITE_DATA_ID}">${scriptJson(data)}</script>\n  </body>`,
+      );
   }
 }
 
@@ -174,7 +180,12 @@ function withPreviewTags(html: string, url: string, siteName: string): string {
     `<meta property="og:site_name" content="${escapeHtml(siteName)}" />`,
     `<meta property="og:title" content="${title}" />`,
     `<meta property="og:description" content="${description}" />`,
-    ...(url ? [`<meta property="og:url" content="${escapeHtml(url)}" />`, `<link rel="canonical" href="${escapeHtml(url)}" />`] : []),
+    ...(url
+      ? [
+          `<meta property="og:url" content="${escapeHtml(url)}" />`,
+          `<link rel="canonical" href="${escapeHtml(url)}" />`,
+        ]
+      : []),
     `<meta name="twitter:card" content="summary" />`,
   ];
   return html.replace('</head>', () => `  ${tags.join('\n    ')}\n  </head>`);

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { MAX_SITE_IMAGE_BYTES, SITE_ICON_SIZES } from '@common/site';
+import { MAX_SITE_IMAGE_BYTES, type SITE_ICON_SIZES } from '@common/site';
 import { AppError } from '../../lib/app-error';
 import { inspectMediaFile, parseMediaPath } from '../media/media-library';
 
@@ -22,9 +22,14 @@ const MAX_MB = MAX_SITE_IMAGE_BYTES / 1024 / 1024;
  */
 export async function checkSiteImage(basePath: string, relative: string, role: string): Promise<string> {
   const media = parseMediaPath(relative);
-  if (media?.category !== 'image') throw new AppError('VALIDATION', `The ${role} must be a picture of the media library.`);
+  if (media?.category !== 'image')
+    throw new AppError('VALIDATION', `The ${role} must be a picture of the media library.`);
   const found = await inspectMediaFile(basePath, media);
-  if (!found.ok) throw new AppError('VALIDATION', `The ${role} ${relative} is not in the media library (${found.problem}).`);
+  if (!found.ok)
+    throw new AppError(
+      'VALIDATION',
+      `The ${role} ${relative} is not in the media library (${found.problem}).`,
+    );
   const { size } = await stat(found.absolute);
   if (size > MAX_SITE_IMAGE_BYTES) {
     throw new AppError(
@@ -37,7 +42,10 @@ export async function checkSiteImage(basePath: string, relative: string, role: s
     .then((meta) => meta.format as string | undefined)
     .catch(() => undefined);
   if (!format || !FORMATS.has(format)) {
-    throw new AppError('VALIDATION', `The ${role} is not a picture this site can show (use PNG, JPEG, WebP, GIF or SVG).`);
+    throw new AppError(
+      'VALIDATION',
+      `The ${role} is not a picture this site can show (use PNG, JPEG, WebP, GIF or SVG).`,
+    );
   }
   return found.absolute;
 }

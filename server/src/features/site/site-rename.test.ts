@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PUBLIC_PAGES } from '@common/public-pages';
-import { simpleParser } from 'mailparser';
 import { SITE_MARKS } from '@common/site';
+import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromSite } from '../../mail/site-mail';
 import { adminApi } from '../../test/courses-kit';
@@ -37,14 +37,21 @@ beforeAll(async () => {
   for (const [name, page] of Object.entries(PUBLIC_PAGES)) {
     const title = page.title === SITE_MARKS.name ? page.title : `${page.title} · ${SITE_MARKS.name}`;
     const owner = ['home', 'about', 'terms', 'privacy', 'contact'].includes(name);
-    await writeFile(path.join(dist, 'pages', `${name}.html`), PAGE(title, page.description, owner ? OWNER_BODY : ''));
+    await writeFile(
+      path.join(dist, 'pages', `${name}.html`),
+      PAGE(title, page.description, owner ? OWNER_BODY : ''),
+    );
   }
   t = await createTestApp({ CLIENT_DIST_DIR: dist, PUBLIC_URL: 'https://coach.example' });
   const admin = await createUser(t, { role: 'admin' });
   token = admin.token;
   const call = adminApi(t, token);
   const course = await call<{ id: string }>('POST', '/api/admin/courses', { title: 'Calm mornings' });
-  await call('PUT', `/api/admin/courses/${course.id}`, { slug: 'calm-mornings', access: 'public', published: true });
+  await call('PUT', `/api/admin/courses/${course.id}`, {
+    slug: 'calm-mornings',
+    access: 'public',
+    published: true,
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -56,14 +63,24 @@ const rename = async (name: string) => {
     method: 'PUT',
     url: '/api/admin/site',
     headers: bearer(token),
-    payload: { name, tagline: '', accentColor: '#b45309', contactEmail: '', socialLinks: [], logo: null, icon: null },
+    payload: {
+      name,
+      tagline: '',
+      accentColor: '#b45309',
+      contactEmail: '',
+      socialLinks: [],
+      logo: null,
+      icon: null,
+    },
   });
   expect(answer.statusCode).toBe(200);
 };
 
 /** Every public page and every public answer, as a visitor or a search engine reads them. */
 const ADDRESSES = [
-  ...Object.values(PUBLIC_PAGES).map((page) => page.path.replace(':slug', 'calm-mornings').replace(':token', 'abc')),
+  ...Object.values(PUBLIC_PAGES).map((page) =>
+    page.path.replace(':slug', 'calm-mornings').replace(':token', 'abc'),
+  ),
   '/courses/no-such-course',
   '/no/such/page',
   '/dashboard',
@@ -101,7 +118,9 @@ describe('a renamed site', () => {
     expect(html('/login')).toContain(`<title>Sign In · ${escaped}</title>`);
     expect(html('/login')).toContain(`<meta property="og:site_name" content="${escaped}" />`);
     expect(html('/login')).toContain(`<footer>© 2025 ${escaped}. All rights reserved.</footer>`);
-    expect(html('/about')).toContain(`<meta name="description" content="Who is behind ${escaped}, and what the courses are for." />`);
+    expect(html('/about')).toContain(
+      `<meta name="description" content="Who is behind ${escaped}, and what the courses are for." />`,
+    );
     const course = html('/courses/calm-mornings');
     expect(course).toContain(`<meta property="og:site_name" content="${escaped}" />`);
     const jsonLd = JSON.parse(/<script type="application\/ld\+json">([^<]*)<\/script>/.exec(course)![1]!);
@@ -114,7 +133,11 @@ describe('a renamed site', () => {
     await rename(OLD);
     await rename(NEW);
     const member = await createUser(t, { email: 'member@example.com', password: 'member-pass' });
-    await t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: 'member@example.com' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/forgot-password',
+      payload: { email: 'member@example.com' },
+    });
     await t.app.inject({
       method: 'POST',
       url: '/api/account/email',
@@ -140,7 +163,13 @@ describe('a renamed site', () => {
       expect(mail.html, file).toContain('<p>— Bright &amp; New Studio</p>');
     }
     // The payment mail, made as the webhook makes it (its own tests send it through Stripe's stand-in).
-    const payment = paymentFailedMail('owner@example.com', { name: 'Ann', email: 'ann@example.com' }, {}, 'https://coach.example/admin/dashboard', NEW);
+    const payment = paymentFailedMail(
+      'owner@example.com',
+      { name: 'Ann', email: 'ann@example.com' },
+      {},
+      'https://coach.example/admin/dashboard',
+      NEW,
+    );
     expect(payment).toMatchObject({ fromName: NEW, subject: `${NEW}: a member's payment failed` });
     expect(payment.text.endsWith(`— ${NEW}`)).toBe(true);
     expect(fromSite(NEW, { to: 'a@example.com', subject: 's', text: 't' }).html).toBeUndefined();

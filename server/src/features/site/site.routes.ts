@@ -3,8 +3,8 @@ import {
   ownerPageBody,
   ownerPageNameSchema,
   type SiteAdminView,
-  siteSettingsBody,
   sitePreviewBody,
+  siteSettingsBody,
 } from '@common/schemas/site';
 import { OWNER_PAGE_LABELS, type OwnerPageView, SITE_ICON_SIZES, type SitePublic } from '@common/site';
 import type { FastifyInstance } from 'fastify';
@@ -34,28 +34,35 @@ export function siteAdminRoutes(site: SiteService, ctx: Pick<AppContext, 'activi
     app.put<{ Reply: DataAnswer<SiteAdminView> }>('/', async (request) => {
       const { before, after } = await site.saveSettings(parseInput(siteSettingsBody, request.body));
       const changed = Object.keys(after).filter(
-        (key) => JSON.stringify(before[key as keyof typeof before]) !== JSON.stringify(after[key as keyof typeof after]),
+        (key) =>
+          JSON.stringify(before[key as keyof typeof before]) !==
+          JSON.stringify(after[key as keyof typeof after]),
       );
       await ctx.activity.record(request, {
         kind: 'site.saved',
-        summary: changed.length ? `Saved the site’s ${changed.join(', ')}` : 'Saved the site settings (no change)',
+        summary: changed.length
+          ? `Saved the site’s ${changed.join(', ')}`
+          : 'Saved the site settings (no change)',
         before,
         after,
       });
       return ok(await site.adminView());
     });
 
-    app.put<{ Params: { name: string }; Reply: DataAnswer<SiteAdminView> }>('/pages/:name', async (request) => {
-      const name = parseInput(ownerPageNameSchema, request.params.name);
-      const { before, after } = await site.savePage(name, parseInput(ownerPageBody, request.body));
-      await ctx.activity.record(request, {
-        kind: 'site.page',
-        summary: `Edited the ${OWNER_PAGE_LABELS[name]} page`,
-        before,
-        after,
-      });
-      return ok(await site.adminView());
-    });
+    app.put<{ Params: { name: string }; Reply: DataAnswer<SiteAdminView> }>(
+      '/pages/:name',
+      async (request) => {
+        const name = parseInput(ownerPageNameSchema, request.params.name);
+        const { before, after } = await site.savePage(name, parseInput(ownerPageBody, request.body));
+        await ctx.activity.record(request, {
+          kind: 'site.page',
+          summary: `Edited the ${OWNER_PAGE_LABELS[name]} page`,
+          before,
+          after,
+        });
+        return ok(await site.adminView());
+      },
+    );
 
     app.post<{ Reply: DataAnswer<{ html: string }> }>('/preview', async (request) =>
       ok({ html: await site.preview(parseInput(sitePreviewBody, request.body).markdown) }),
@@ -76,7 +83,11 @@ export function siteFiles(icons: SiteIcons) {
       const size = Number(/^(\d+)\.png$/.exec(request.params.file)?.[1]);
       const known = SITE_ICON_SIZES.find((s) => s === size);
       const png = known ? await icons.png(known) : null;
-      if (!png) throw new AppError('NOT_FOUND', 'No icon of that size: choose an icon in the console’s Site section.');
+      if (!png)
+        throw new AppError(
+          'NOT_FOUND',
+          'No icon of that size: choose an icon in the console’s Site section.',
+        );
       return reply.type('image/png').header('Cache-Control', 'no-cache').send(png);
     });
   };

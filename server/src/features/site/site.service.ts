@@ -27,7 +27,8 @@ export class SiteService {
   async adminView(): Promise<SiteAdminView> {
     const [settings, stored] = await Promise.all([this.site.get(), this.site.getPages()]);
     const pages = {} as Record<OwnerPageName, OwnerPageInput>;
-    for (const [name, { html: _html, ...page }] of Object.entries(stored)) pages[name as OwnerPageName] = page;
+    for (const [name, { html: _html, ...page }] of Object.entries(stored))
+      pages[name as OwnerPageName] = page;
     return { settings, site: publicOf(settings), pages };
   }
 
@@ -108,4 +109,3 @@ export function publicOf(settings: SiteSettings): SitePublic {
     hasIcon: Boolean(settings.icon),
   };
 }
-

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { loadConfig } from '../../settings/config';
 import { openEmbeddedStore } from '../../store/sqlite/store';
+import type { StoredDoc } from '../../store/store';
 import { copyStore } from '../../store/store-copy';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
 
@@ -51,7 +52,12 @@ describe('the site settings (the console’s Site section)', () => {
   it('are the console’s alone', async () => {
     const member = await createUser(t);
     expect((await t.app.inject({ url: '/api/admin/site' })).statusCode).toBe(401);
-    const answer = await t.app.inject({ method: 'PUT', url: '/api/admin/site', headers: bearer(member.token), payload: GOOD });
+    const answer = await t.app.inject({
+      method: 'PUT',
+      url: '/api/admin/site',
+      headers: bearer(member.token),
+      payload: GOOD,
+    });
     expect(answer.statusCode).toBe(403);
   });
 
@@ -59,14 +65,20 @@ describe('the site settings (the console’s Site section)', () => {
     const before = await adminView();
     const answer = await put('/api/admin/site', { ...GOOD, accentColor: '#fbbf24' });
     expect(answer.statusCode).toBe(400);
-    expect(answer.json().message).toMatch(/White text on #fbbf24 has a contrast of 1\.\d\d:1; it needs at least 4\.5:1/);
+    expect(answer.json().message).toMatch(
+      /White text on #fbbf24 has a contrast of 1\.\d\d:1; it needs at least 4\.5:1/,
+    );
     expect(await adminView()).toEqual(before);
   });
 
   it.each([
     ['a name on two lines', { name: 'Calm\nBcc: x@evil.example' }, /one line/],
     ['an empty name', { name: '  ' }, /name is required/],
-    ['a social link that is not https', { socialLinks: [{ label: 'X', url: 'javascript:alert(1)' }] }, /https:\/\//],
+    [
+      'a social link that is not https',
+      { socialLinks: [{ label: 'X', url: 'javascript:alert(1)' }] },
+      /https:\/\//,
+    ],
     ['a logo that is not a picture', { logo: 'image/not-a-picture.png' }, /not a picture this site can show/],
     ['a 20 MB logo', { logo: 'image/huge.png' }, /The logo is 20\.0 MB; at most 5 MB/],
     ['a logo outside the library', { logo: 'image/../../secret.png' }, /media library/],
@@ -92,10 +104,14 @@ describe('the site settings (the console’s Site section)', () => {
       logoUrl: '/media/image/logo.png',
       hasIcon: true,
     });
-    const log = (await t.app.inject({ url: '/api/admin/activity?kind=site.saved', headers: bearer(token) })).json();
+    const log = (
+      await t.app.inject({ url: '/api/admin/activity?kind=site.saved', headers: bearer(token) })
+    ).json();
     const entry = log.data[0];
     expect(entry.actorEmail).toBe(adminEmail);
-    expect(entry.summary).toMatch(/^Saved the site’s name, tagline, accentColor, contactEmail, socialLinks, logo, icon$/);
+    expect(entry.summary).toMatch(
+      /^Saved the site’s name, tagline, accentColor, contactEmail, socialLinks, logo, icon$/,
+    );
     expect(entry.before.name).toBe('My Site');
     expect(entry.after.name).toBe('Calm Coaching');
   });
@@ -111,7 +127,10 @@ describe('the site settings (the console’s Site section)', () => {
     expect((await t.app.inject({ url: '/site-icon/33.png' })).statusCode).toBe(404);
     const manifest = (await t.app.inject({ url: '/manifest.webmanifest' })).json();
     expect(manifest).toMatchObject({ name: 'Calm Coaching', theme_color: '#1d4ed8' });
-    expect(manifest.icons.map((icon: { src: string }) => icon.src)).toEqual(['/site-icon/192.png', '/site-icon/512.png']);
+    expect(manifest.icons.map((icon: { src: string }) => icon.src)).toEqual([
+      '/site-icon/192.png',
+      '/site-icon/512.png',
+    ]);
   });
 });
 
@@ -146,9 +165,13 @@ describe('the pages the owner writes', () => {
       // The page's title is its h1: the text's headings start a level below, as in lessons.
       html: '<h2>Hello</h2>\n<p>I am <strong>Anna</strong>. <a href="mailto:anna@calm.example">Write to me</a>.</p>',
     });
-    const log = (await t.app.inject({ url: '/api/admin/activity?kind=site.page', headers: bearer(token) })).json();
+    const log = (
+      await t.app.inject({ url: '/api/admin/activity?kind=site.page', headers: bearer(token) })
+    ).json();
     expect(log.data[0]).toMatchObject({ summary: 'Edited the About page', actorEmail: adminEmail });
-    expect((await put('/api/admin/site/pages/secrets', { title: '', description: '', markdown: '' })).statusCode).toBe(400);
+    expect(
+      (await put('/api/admin/site/pages/secrets', { title: '', description: '', markdown: '' })).statusCode,
+    ).toBe(400);
   });
 
   it('keeps no script of the OWASP XSS vectors, in the saved page and in the live preview', async () => {
@@ -166,10 +189,18 @@ describe('the pages the owner writes', () => {
       '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>',
       '<object data="data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg=="></object>',
     ].join('\n\n');
-    expect((await put('/api/admin/site/pages/privacy', { title: 'Privacy', description: 'd', markdown: vectors })).statusCode).toBe(200);
+    expect(
+      (await put('/api/admin/site/pages/privacy', { title: 'Privacy', description: 'd', markdown: vectors }))
+        .statusCode,
+    ).toBe(200);
     const saved = (await t.app.inject({ url: '/api/site/pages/privacy' })).json().data.html as string;
     const preview = (
-      await t.app.inject({ method: 'POST', url: '/api/admin/site/preview', headers: bearer(token), payload: { markdown: vectors } })
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/site/preview',
+        headers: bearer(token),
+        payload: { markdown: vectors },
+      })
     ).json().data.html as string;
     for (const html of [saved, preview]) {
       // No element that runs or loads anything, no handler or style attribute, no script address
@@ -183,10 +214,18 @@ describe('the pages the owner writes', () => {
 
   it('refuses a title on two lines or a text too long, nothing changed', async () => {
     const before = (await adminView()).pages.about;
-    const twoLines = await put('/api/admin/site/pages/about', { title: 'A\nB', description: '', markdown: 'x' });
+    const twoLines = await put('/api/admin/site/pages/about', {
+      title: 'A\nB',
+      description: '',
+      markdown: 'x',
+    });
     expect(twoLines.statusCode).toBe(400);
     expect(twoLines.json().message).toMatch(/title must be one line/);
-    const long = await put('/api/admin/site/pages/about', { title: 'A', description: '', markdown: 'x'.repeat(100_001) });
+    const long = await put('/api/admin/site/pages/about', {
+      title: 'A',
+      description: '',
+      markdown: 'x'.repeat(100_001),
+    });
     expect(long.json().message).toMatch(/at most 100000 characters/);
     expect((await adminView()).pages.about).toEqual(before);
   });
@@ -218,11 +257,15 @@ describe('where the settings live (item 6)', () => {
     const target = await openEmbeddedStore(dir, () => undefined);
     try {
       await copyStore(t.store, target, { from: 'test' });
-      const settings = await target.collection<{ key: string; value: { name?: string } }>('settings').findOne({ key: 'site' });
+      const settings = await target
+        .collection<StoredDoc & { key: string; value: { name?: string } }>('settings')
+        .findOne({ key: 'site' });
       expect(settings?.value.name).toBe('Calm Coaching');
-      const pages = await target.collection<{ key: string; value: { about?: { title: string } } }>('settings').findOne({
-        key: 'site-pages',
-      });
+      const pages = await target
+        .collection<StoredDoc & { key: string; value: { about?: { title: string } } }>('settings')
+        .findOne({
+          key: 'site-pages',
+        });
       expect(pages?.value.about?.title).toBe('About Anna');
     } finally {
       await target.close();

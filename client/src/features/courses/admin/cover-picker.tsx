@@ -57,7 +57,9 @@ export function CoverPicker({
   const upload = async (file: File) => {
     if (words.maxBytes && file.size > words.maxBytes) {
       const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-      notices.error(`${file.name} is ${mb(file.size)}; ${words.noun} may be at most ${mb(words.maxBytes)}. Nothing was changed.`);
+      notices.error(
+        `${file.name} is ${mb(file.size)}; ${words.noun} may be at most ${mb(words.maxBytes)}. Nothing was changed.`,
+      );
       return;
     }
     if (!basePath) {
@@ -88,7 +90,9 @@ export function CoverPicker({
     <div>
       <p className="mb-1.5 text-sm font-medium text-stone-300">{words.label}</p>
       <div className="flex items-start gap-4">
-        <div className={`${words.shape === 'square' ? 'aspect-square w-24' : 'aspect-[16/9] w-40'} shrink-0 overflow-hidden rounded-lg border border-white/10 bg-gradient-to-br from-amber-900/60 via-stone-800 to-stone-950`}>
+        <div
+          className={`${words.shape === 'square' ? 'aspect-square w-24' : 'aspect-[16/9] w-40'} shrink-0 overflow-hidden rounded-lg border border-white/10 bg-gradient-to-br from-amber-900/60 via-stone-800 to-stone-950`}
+        >
           {shownCover && (
             <img
               src={shownCover}

@@ -38,7 +38,11 @@ export function useSavePage() {
   const onSuccess = useSaved();
   return useMutation({
     mutationFn: ({ name, page }: { name: OwnerPageName; page: OwnerPageInput }) =>
-      api<DataAnswer<SiteAdminView>>(`/api/admin/site/pages/${name}`, { method: 'PUT', body: page, auth: true }),
+      api<DataAnswer<SiteAdminView>>(`/api/admin/site/pages/${name}`, {
+        method: 'PUT',
+        body: page,
+        auth: true,
+      }),
     onSuccess,
   });
 }
@@ -47,7 +51,12 @@ export function useSavePage() {
 export function usePagePreview() {
   return useMutation({
     mutationFn: async (markdown: string) =>
-      (await api<DataAnswer<{ html: string }>>('/api/admin/site/preview', { method: 'POST', body: { markdown }, auth: true }))
-        .data.html,
+      (
+        await api<DataAnswer<{ html: string }>>('/api/admin/site/preview', {
+          method: 'POST',
+          body: { markdown },
+          auth: true,
+        })
+      ).data.html,
   });
 }

@@ -6,19 +6,28 @@ import { useNotices } from '../../../components/console/notices';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { INPUT_CLASS, TextField } from '../../../components/ui/text-field';
+import { PageText } from '../owner-page';
 import { usePagePreview, useSavePage } from './api';
-import '../../courses/lesson-body.css';
 
 const PREVIEW_AFTER_MS = 300;
 
 /** One owner page at a time: its title and description for search engines, and its text with a live preview. */
-export function PageEditor({ view, onUnsaved }: { view: SiteAdminView; onUnsaved: (what: string | null) => void }) {
+export function PageEditor({
+  view,
+  onUnsaved,
+}: {
+  view: SiteAdminView;
+  onUnsaved: (what: string | null) => void;
+}) {
   const ids = useId();
   const [name, setName] = useState<OwnerPageName>('home');
   const [draft, setDraft] = useState<OwnerPageInput>(view.pages.home);
   const saved = view.pages[name];
   const unsaved = JSON.stringify(draft) !== JSON.stringify(saved);
-  useEffect(() => onUnsaved(unsaved ? `the ${OWNER_PAGE_LABELS[name]} page` : null), [onUnsaved, unsaved, name]);
+  useEffect(
+    () => onUnsaved(unsaved ? `the ${OWNER_PAGE_LABELS[name]} page` : null),
+    [onUnsaved, unsaved, name],
+  );
 
   const confirm = useConfirm();
   const choose = async (next: OwnerPageName) => {
@@ -47,7 +56,9 @@ export function PageEditor({ view, onUnsaved }: { view: SiteAdminView; onUnsaved
       setDraft(answer.data.pages[name]);
       notices.success(`The ${OWNER_PAGE_LABELS[name]} page is saved and shows at ${OWNER_PAGE_PATHS[name]}.`);
     } catch (error) {
-      notices.error(`The ${OWNER_PAGE_LABELS[name]} page was not saved.`, { detail: (error as Error).message });
+      notices.error(`The ${OWNER_PAGE_LABELS[name]} page was not saved.`, {
+        detail: (error as Error).message,
+      });
     }
   };
 
@@ -57,7 +68,8 @@ export function PageEditor({ view, onUnsaved }: { view: SiteAdminView; onUnsaved
         <h2 id={`${ids}-heading`} className="text-lg font-semibold text-white">
           Pages
         </h2>
-        <div role="group" aria-label="Page to edit" className="flex flex-wrap gap-2">
+        <fieldset className="flex flex-wrap gap-2">
+          <legend className="sr-only">Page to edit</legend>
           {OWNER_PAGES.map((page) => (
             <Button
               key={page}
@@ -68,10 +80,15 @@ export function PageEditor({ view, onUnsaved }: { view: SiteAdminView; onUnsaved
               {OWNER_PAGE_LABELS[page]}
             </Button>
           ))}
-        </div>
+        </fieldset>
         <p className="text-sm text-stone-300">
           Shows at{' '}
-          <a href={OWNER_PAGE_PATHS[name]} target="_blank" rel="noreferrer" className="text-accent-300 underline">
+          <a
+            href={OWNER_PAGE_PATHS[name]}
+            target="_blank"
+            rel="noreferrer"
+            className="text-accent-300 underline"
+          >
             {OWNER_PAGE_PATHS[name]}
           </a>
           . A field left empty shows the default words.
@@ -119,7 +136,13 @@ export function PageEditor({ view, onUnsaved }: { view: SiteAdminView; onUnsaved
 }
 
 /** The text and, beside it, the page as visitors will read it: rendered by the server with the lessons' rules. */
-function MarkdownWithPreview({ markdown, onChange }: { markdown: string; onChange: (markdown: string) => void }) {
+function MarkdownWithPreview({
+  markdown,
+  onChange,
+}: {
+  markdown: string;
+  onChange: (markdown: string) => void;
+}) {
   const ids = useId();
   const preview = usePagePreview();
   const [html, setHtml] = useState<string | null>(null);
@@ -153,7 +176,9 @@ function MarkdownWithPreview({ markdown, onChange }: { markdown: string; onChang
           className={`${INPUT_CLASS} min-h-72 font-mono text-sm`}
           value={markdown}
           onChange={(e) => onChange(e.target.value)}
-          placeholder={'## A heading\n\nWrite in **Markdown**: headings, lists, [links](https://example.com).'}
+          placeholder={
+            '## A heading\n\nWrite in **Markdown**: headings, lists, [links](https://example.com).'
+          }
         />
       </div>
       <div>
@@ -165,11 +190,12 @@ function MarkdownWithPreview({ markdown, onChange }: { markdown: string; onChang
           className="min-h-72 overflow-auto rounded-lg border border-white/10 bg-black/20 p-4"
         >
           {html === null ? (
-            <p className="text-sm text-stone-400">The page as visitors will read it shows here. Empty, it shows the default words.</p>
+            <p className="text-sm text-stone-400">
+              The page as visitors will read it shows here. Empty, it shows the default words.
+            </p>
           ) : (
-            // Rendered by the server with the rules lessons are saved with (marked, then sanitize-html).
-            // biome-ignore lint/security/noDangerouslySetInnerHtml: see above
-            <div className="lesson-body" data-testid="page-preview" dangerouslySetInnerHTML={{ __html: html }} />
+            // Rendered by the server with the rules pages are saved with: as visitors will see it.
+            <PageText html={html} />
           )}
         </section>
       </div>

@@ -85,7 +85,9 @@ export function SiteIdentityForm({
               maxLength={7}
               onChange={(e) => set('accentColor', e.target.value.trim())}
               error={colourProblem}
-              hint={contrast ? `Buttons use it under white text: contrast ${contrast.toFixed(2)}:1.` : undefined}
+              hint={
+                contrast ? `Buttons use it under white text: contrast ${contrast.toFixed(2)}:1.` : undefined
+              }
               trailing={
                 <input
                   type="color"
@@ -114,7 +116,12 @@ export function SiteIdentityForm({
           <CoverPicker
             value={draft.icon ? mediaUrl(draft.icon) : null}
             onChange={(url) => set('icon', pathOf(url))}
-            words={{ label: 'Icon (square)', noun: 'the icon', shape: 'square', maxBytes: MAX_SITE_IMAGE_BYTES }}
+            words={{
+              label: 'Icon (square)',
+              noun: 'the icon',
+              shape: 'square',
+              maxBytes: MAX_SITE_IMAGE_BYTES,
+            }}
           />
         </div>
         <SocialLinksField links={draft.socialLinks} onChange={(links) => set('socialLinks', links)} />

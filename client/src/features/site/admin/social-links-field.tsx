@@ -5,7 +5,13 @@ import { TextField } from '../../../components/ui/text-field';
 const MAX_LINKS = 8;
 
 /** The footer's links to the owner's pages elsewhere (Instagram, YouTube…): a label and an https address each. */
-export function SocialLinksField({ links, onChange }: { links: SocialLink[]; onChange: (links: SocialLink[]) => void }) {
+export function SocialLinksField({
+  links,
+  onChange,
+}: {
+  links: SocialLink[];
+  onChange: (links: SocialLink[]) => void;
+}) {
   const change = (index: number, patch: Partial<SocialLink>) =>
     onChange(links.map((link, i) => (i === index ? { ...link, ...patch } : link)));
   return (
