@@ -55,12 +55,12 @@ test('the owner names the site, refused an unreadable colour, and writes the Abo
   await openSitePanel(page);
   await page.getByLabel('Site name').fill(NAME);
   await page.getByLabel('Tagline').fill('Steady steps, calm water.');
-  await page.getByLabel('Accent colour').fill('#fbbf24');
+  await page.getByLabel('Accent colour', { exact: true }).fill('#fbbf24');
   await expect(
     page.getByText(/White text on this colour has a contrast of 1\.\d\d:1; it needs at least 4\.5:1/),
   ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Save site settings' })).toBeDisabled();
-  await page.getByLabel('Accent colour').fill('#1d4ed8');
+  await page.getByLabel('Accent colour', { exact: true }).fill('#1d4ed8');
   await page.getByLabel('Contact e-mail').fill('hello@harbour.example');
   await page.getByRole('button', { name: 'Add a social link' }).click();
   await page.getByLabel('Label 1').fill('Instagram');
@@ -75,7 +75,7 @@ test('the owner names the site, refused an unreadable colour, and writes the Abo
   await page.getByLabel('Description for search engines').fill('Who guides you, and how.');
   await page
     .getByLabel('Text (Markdown)')
-    .fill('## Anna\n\nI guide **calm** beginnings.<script>alert(1)</script>');
+    .fill('# Anna\n\nI guide **calm** beginnings.<script>alert(1)</script>');
   const preview = page.getByRole('region', { name: 'Preview' });
   await expect(preview.locator('strong')).toHaveText('calm');
   await expect(preview.locator('script')).toHaveCount(0);
@@ -157,7 +157,9 @@ test('after a rename no public page, link preview, JSON-LD block or mail carries
     '/manifest.webmanifest',
     ...OWNER_PAGES.map((name) => `/api/site/pages/${name}`),
   ];
-  // Two server processes serve the suite: several tries reach both.
+  // Two server processes serve the suite: the other one learns of the save within a second
+  // (shared-state/), then several tries reach both.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   for (let round = 0; round < 3; round++) {
     for (const url of addresses) {
       const body = await (await request.get(url)).text();
