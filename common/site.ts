@@ -1,3 +1,5 @@
+import { escapeHtml } from './escape-html.ts';
+
 /**
  * The site's identity and the owner's pages, shared by the server and the client. The site's
  * name is the owner's (the console's Site panel), never a constant: the build writes the marks
@@ -13,6 +15,9 @@ export const SITE_MARKS = {
   pageTitle: '%SITE_PAGE_TITLE%',
   pageHeadline: '%SITE_PAGE_HEADLINE%',
   pageHtml: '%SITE_PAGE_HTML%',
+  /** The logo in the header and the social links in the footer, as HTML (see siteLogoHtml, socialLinksHtml). */
+  logo: '%SITE_LOGO%',
+  social: '%SITE_SOCIAL%',
 } as const;
 
 /** The id of the JSON the server puts in every page: the site's public settings and the page shown. */
@@ -29,7 +34,7 @@ export const OWNER_PAGE_PATHS: Record<OwnerPageName, string> = {
   contact: '/contact',
 };
 
-/** The console's words for each page. */
+/** The console's words for each page: its button, and the page in a sentence. */
 export const OWNER_PAGE_LABELS: Record<OwnerPageName, string> = {
   home: 'Home page',
   about: 'About',
@@ -37,6 +42,8 @@ export const OWNER_PAGE_LABELS: Record<OwnerPageName, string> = {
   privacy: 'Privacy',
   contact: 'Contact',
 };
+export const ownerPageWords = (name: OwnerPageName) =>
+  name === 'home' ? 'the home page' : `the ${OWNER_PAGE_LABELS[name]} page`;
 
 /** The owner page at `pathname`, if any. */
 export function ownerPageAt(pathname: string): OwnerPageName | undefined {
@@ -115,3 +122,23 @@ export const SITE_ICON_SIZES = [32, 180, 192, 512] as const;
 
 /** Largest logo or icon file accepted, in bytes (a picture for a header, not a poster). */
 export const MAX_SITE_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/**
+ * The header's logo as HTML. The server writes it into the page where the build left its mark,
+ * and the client draws the very same markup, so the page is taken over without a mismatch.
+ */
+export function siteLogoHtml(logoUrl: string | null): string {
+  return logoUrl
+    ? `<img src="${escapeHtml(logoUrl)}" alt="" class="h-9 w-auto max-w-24 object-contain" />`
+    : '';
+}
+
+/** The footer's social links as HTML, made alike by the server and the client (see siteLogoHtml). */
+export function socialLinksHtml(links: SocialLink[]): string {
+  return links
+    .map(
+      (link) =>
+        `<a href="${escapeHtml(link.url)}" rel="noopener noreferrer me" class="py-1 hover:text-white">${escapeHtml(link.label)}</a>`,
+    )
+    .join('');
+}

@@ -82,13 +82,17 @@ test('the owner names the site, refused an unreadable colour, and writes the Abo
   await expectNoSeriousViolations(page, 'the Site section');
   await shot(page, 'site-panel-desktop');
   await page.getByRole('button', { name: 'Save the About page' }).click();
-  await expect(page.getByText('The About page is saved and shows at /about.')).toBeVisible();
+  await expect(page.getByText('Saved the About page: it shows at /about.')).toBeVisible();
 
   // A visitor, on the site's own pages.
   const visitor = await page
     .context()
     .browser()!
     .newPage({ viewport: { width: 1280, height: 800 } });
+  // The page as sent, with the owner's words and links in it, is taken over without a mismatch.
+  const problems: string[] = [];
+  visitor.on('pageerror', (error) => problems.push(error.message));
+  visitor.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
   await visitor.goto('/');
   await expect(visitor.getByRole('heading', { level: 1, name: NAME })).toBeVisible();
   await expect(visitor.getByText('Steady steps, calm water.')).toBeVisible();
@@ -104,6 +108,9 @@ test('the owner names the site, refused an unreadable colour, and writes the Abo
   await expect(visitor.getByRole('link', { name: 'hello@harbour.example' })).toBeVisible();
   await expect(visitor.getByRole('link', { name: 'Instagram' }).first()).toBeVisible();
   await expectNoSeriousViolations(visitor, 'the Contact page (its default words)');
+  await visitor.goto('/privacy');
+  await expect(visitor.getByRole('link', { name: 'hello@harbour.example' })).toBeVisible();
+  expect(problems).toEqual([]);
   await visitor.close();
 });
 

@@ -1,4 +1,5 @@
 import { COPYRIGHT_YEAR } from '@common/constants';
+import { SITE_MARKS, type SitePublic, siteLogoHtml, socialLinksHtml } from '@common/site';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useSiteIdentity } from './site-context';
@@ -17,7 +18,7 @@ export function PageShell({ children, nav }: { children: ReactNode; nav?: ReactN
           to="/"
           className="flex min-w-0 items-center gap-3 font-display text-xl tracking-wide text-white hover:text-accent-300"
         >
-          {site.logoUrl && <img src={site.logoUrl} alt="" className="h-9 w-auto max-w-24 object-contain" />}
+          <Markup html={prerendering(site) ? SITE_MARKS.logo : siteLogoHtml(site.logoUrl)} />
           <span className="truncate">{site.name}</span>
         </Link>
         <nav className="flex items-center gap-2 text-sm">{nav}</nav>
@@ -35,6 +36,18 @@ const FOOTER_LINKS = [
   { to: '/contact', label: 'Contact' },
 ];
 
+/** The build draws the pages with marks where the site's words go; the server fills them in. */
+const prerendering = (site: SitePublic) => site.name === SITE_MARKS.name;
+
+/**
+ * Markup made alike here and by the server (common/site.ts), so that the page as sent is taken
+ * over as it is: the logo and the social links are the site's, unknown when the page was built.
+ */
+function Markup({ html }: { html: string }) {
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: made by common/site.ts, every value escaped
+  return <span className="contents" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
 export function SiteFooter() {
   const site = useSiteIdentity();
   return (
@@ -45,11 +58,7 @@ export function SiteFooter() {
             {link.label}
           </Link>
         ))}
-        {site.socialLinks.map((link) => (
-          <a key={link.url} href={link.url} rel="noopener noreferrer me" className="py-1 hover:text-white">
-            {link.label}
-          </a>
-        ))}
+        <Markup html={prerendering(site) ? SITE_MARKS.social : socialLinksHtml(site.socialLinks)} />
       </nav>
       <p>
         © {COPYRIGHT_YEAR} {site.name}. All rights reserved.

@@ -6,7 +6,15 @@ import { readFile, stat } from 'node:fs/promises';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { isAppPath } from '@common/app-paths';
 import { documentTitle, PUBLIC_PAGES, publicPageAt } from '@common/public-pages';
-import { ownerPageAt, SITE_DATA_ID, SITE_ICON_SIZES, SITE_MARKS, type SiteData } from '@common/site';
+import {
+  ownerPageAt,
+  SITE_DATA_ID,
+  SITE_ICON_SIZES,
+  SITE_MARKS,
+  type SiteData,
+  siteLogoHtml,
+  socialLinksHtml,
+} from '@common/site';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { escapeHtml } from '../../lib/escape-html';
 import { scriptJson } from '../courses/course-pages';
@@ -115,6 +123,9 @@ export class SiteHtml {
       [SITE_MARKS.pageHeadline]: escapeHtml(page?.headline ?? ''),
       // Safe HTML already: made by the lessons' Markdown rules when the page was saved.
       [SITE_MARKS.pageHtml]: page?.html ?? '',
+      // The same markup the client draws (common/site.ts).
+      [SITE_MARKS.logo]: siteLogoHtml(site.logoUrl),
+      [SITE_MARKS.social]: socialLinksHtml(site.socialLinks),
     };
     // One pass: what is filled in is never read again for marks (an owner may write "%SITE_NAME%").
     let html = template.replace(/%SITE_[A-Z_]+%/g, (mark) => words[mark] ?? mark);

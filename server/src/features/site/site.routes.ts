@@ -6,7 +6,7 @@ import {
   sitePreviewBody,
   siteSettingsBody,
 } from '@common/schemas/site';
-import { OWNER_PAGE_LABELS, type OwnerPageView, SITE_ICON_SIZES, type SitePublic } from '@common/site';
+import { type OwnerPageView, ownerPageWords, SITE_ICON_SIZES, type SitePublic } from '@common/site';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { AppError } from '../../lib/app-error';
@@ -56,7 +56,7 @@ export function siteAdminRoutes(site: SiteService, ctx: Pick<AppContext, 'activi
         const { before, after } = await site.savePage(name, parseInput(ownerPageBody, request.body));
         await ctx.activity.record(request, {
           kind: 'site.page',
-          summary: `Edited the ${OWNER_PAGE_LABELS[name]} page`,
+          summary: `Edited ${ownerPageWords(name)}`,
           before,
           after,
         });

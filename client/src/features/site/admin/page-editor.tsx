@@ -1,5 +1,11 @@
 import type { OwnerPageInput, SiteAdminView } from '@common/schemas/site';
-import { OWNER_PAGE_LABELS, OWNER_PAGE_PATHS, OWNER_PAGES, type OwnerPageName } from '@common/site';
+import {
+  OWNER_PAGE_LABELS,
+  OWNER_PAGE_PATHS,
+  OWNER_PAGES,
+  type OwnerPageName,
+  ownerPageWords,
+} from '@common/site';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useConfirm } from '../../../components/console/confirm-dialog';
 import { useNotices } from '../../../components/console/notices';
@@ -24,17 +30,14 @@ export function PageEditor({
   const [draft, setDraft] = useState<OwnerPageInput>(view.pages.home);
   const saved = view.pages[name];
   const unsaved = JSON.stringify(draft) !== JSON.stringify(saved);
-  useEffect(
-    () => onUnsaved(unsaved ? `the ${OWNER_PAGE_LABELS[name]} page` : null),
-    [onUnsaved, unsaved, name],
-  );
+  useEffect(() => onUnsaved(unsaved ? ownerPageWords(name) : null), [onUnsaved, unsaved, name]);
 
   const confirm = useConfirm();
   const choose = async (next: OwnerPageName) => {
     if (
       unsaved &&
       !(await confirm({
-        title: `Leave the ${OWNER_PAGE_LABELS[name]} page without saving?`,
+        title: `Leave ${ownerPageWords(name)} without saving?`,
         message: 'What you typed on it is lost.',
         confirmLabel: 'Leave without saving',
         destructive: true,
@@ -54,9 +57,9 @@ export function PageEditor({
     try {
       const answer = await save.mutateAsync({ name, page: draft });
       setDraft(answer.data.pages[name]);
-      notices.success(`The ${OWNER_PAGE_LABELS[name]} page is saved and shows at ${OWNER_PAGE_PATHS[name]}.`);
+      notices.success(`Saved ${ownerPageWords(name)}: it shows at ${OWNER_PAGE_PATHS[name]}.`);
     } catch (error) {
-      notices.error(`The ${OWNER_PAGE_LABELS[name]} page was not saved.`, {
+      notices.error(`Could not save ${ownerPageWords(name)}.`, {
         detail: (error as Error).message,
       });
     }
@@ -122,7 +125,7 @@ export function PageEditor({
         <MarkdownWithPreview markdown={draft.markdown} onChange={(markdown) => set('markdown', markdown)} />
         <div className="flex flex-wrap gap-3">
           <Button type="submit" disabled={!unsaved || save.isPending}>
-            {save.isPending ? 'Saving…' : `Save the ${OWNER_PAGE_LABELS[name]} page`}
+            {save.isPending ? 'Saving…' : `Save ${ownerPageWords(name)}`}
           </Button>
           {unsaved && (
             <Button variant="ghost" onClick={() => setDraft(saved)}>
