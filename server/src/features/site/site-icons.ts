@@ -9,7 +9,7 @@ import { type IconSize, makeIcon } from './site-images';
  * file, which every machine shares, so every instance answers the same icon.
  */
 export class SiteIcons {
-  private made = new Map<string, Promise<Buffer | null>>();
+  private made = new Map<string, Promise<Buffer>>();
 
   constructor(private readonly site: SiteService) {}
 
@@ -21,7 +21,9 @@ export class SiteIcons {
     let icon = this.made.get(key);
     if (!icon) {
       if (this.made.size > 20) this.made.clear();
-      icon = makeIcon(file, size).catch(() => null);
+      icon = makeIcon(file, size);
+      // A failure is not kept: the next request tries again.
+      icon.catch(() => this.made.delete(key));
       this.made.set(key, icon);
     }
     return icon;

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../app-context';
 import type { Feature } from '../../feature';
-import { siteAdminRoutes, siteFiles, siteRoutes } from './site.routes';
+import { siteAdminRoutes, siteRoutes } from './site.routes';
 import { SiteService } from './site.service';
 import { SiteHtml } from './site-html';
 import { SiteIcons } from './site-icons';
@@ -23,9 +23,8 @@ export async function createSiteFeature(ctx: AppContext): Promise<SiteFeature> {
   const icons = new SiteIcons(site);
   return {
     name: 'site',
-    routes: [{ prefix: '/api/site', plugin: siteRoutes(site) }],
+    routes: [{ plugin: siteRoutes(site, icons, ctx) }],
     adminRoutes: [{ prefix: '/site', plugin: siteAdminRoutes(site, ctx) }],
-    serve: siteFiles(icons),
     fillPage: (request, reply, builtFile) => html.fill(request, reply, builtFile),
     html,
   };

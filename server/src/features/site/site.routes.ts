@@ -16,13 +16,41 @@ import type { SiteIcons } from './site-icons';
 
 const ok = <T>(data: T) => ({ success: true, data }) as DataAnswer<T>;
 
-/** /api/site: what every visitor's page reads of the site (also inlined in each page). */
-export function siteRoutes(site: SiteService) {
+/**
+ * What every visitor reads of the site, public: `/api/site` (also inlined in each page), the
+ * owner's pages, and outside /api the web manifest and the icons made from the owner's (browsers
+ * ask for them by these names).
+ */
+export function siteRoutes(site: SiteService, icons: SiteIcons, ctx: Pick<AppContext, 'log'>) {
   return async (app: FastifyInstance) => {
-    app.get<{ Reply: DataAnswer<SitePublic> }>('/', async () => ok(await site.publicSite()));
-    app.get<{ Params: { name: string }; Reply: DataAnswer<OwnerPageView> }>('/pages/:name', async (request) =>
-      ok(await site.page(parseInput(ownerPageNameSchema, request.params.name))),
+    app.get<{ Reply: DataAnswer<SitePublic> }>('/api/site', async () => ok(await site.publicSite()));
+    app.get<{ Params: { name: string }; Reply: DataAnswer<OwnerPageView> }>(
+      '/api/site/pages/:name',
+      async (request) => ok(await site.page(parseInput(ownerPageNameSchema, request.params.name))),
     );
+    app.get('/manifest.webmanifest', async (_request, reply) =>
+      reply
+        .type('application/manifest+json')
+        .header('Cache-Control', 'no-cache')
+        .send(await icons.manifest()),
+    );
+    app.get<{ Params: { file: string } }>('/site-icon/:file', async (request, reply) => {
+      const size = Number(/^(\d+)\.png$/.exec(request.params.file)?.[1]);
+      const known = SITE_ICON_SIZES.find((s) => s === size);
+      const png = known
+        ? await icons.png(known).catch((error: unknown) => {
+            // A picture sharp cannot read after all (changed on disk since it was chosen): the page keeps working.
+            ctx.log.warn({ err: error }, 'The site icon could not be made from the chosen picture');
+            return null;
+          })
+        : null;
+      if (!png)
+        throw new AppError(
+          'NOT_FOUND',
+          'No icon of that size: choose an icon in the console’s Site section.',
+        );
+      return reply.type('image/png').header('Cache-Control', 'no-cache').send(png);
+    });
   };
 }
 
@@ -67,28 +95,5 @@ export function siteAdminRoutes(site: SiteService, ctx: Pick<AppContext, 'activi
     app.post<{ Reply: DataAnswer<{ html: string }> }>('/preview', async (request) =>
       ok({ html: await site.preview(parseInput(sitePreviewBody, request.body).markdown) }),
     );
-  };
-}
-
-/** The web manifest and the icons made from the owner's, outside /api (browsers ask for them by these names). */
-export function siteFiles(icons: SiteIcons) {
-  return (app: FastifyInstance) => {
-    app.get('/manifest.webmanifest', async (_request, reply) =>
-      reply
-        .type('application/manifest+json')
-        .header('Cache-Control', 'no-cache')
-        .send(await icons.manifest()),
-    );
-    app.get<{ Params: { file: string } }>('/site-icon/:file', async (request, reply) => {
-      const size = Number(/^(\d+)\.png$/.exec(request.params.file)?.[1]);
-      const known = SITE_ICON_SIZES.find((s) => s === size);
-      const png = known ? await icons.png(known) : null;
-      if (!png)
-        throw new AppError(
-          'NOT_FOUND',
-          'No icon of that size: choose an icon in the console’s Site section.',
-        );
-      return reply.type('image/png').header('Cache-Control', 'no-cache').send(png);
-    });
   };
 }
