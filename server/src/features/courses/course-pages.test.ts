@@ -86,8 +86,8 @@ describe('the course pages as search engines and link previews read them', () =>
       '<meta property="og:url" content="https://coach.example/courses/calm-mornings" />',
     );
     expect(html).toContain('"@type":"Course"');
-    // Nothing in the inlined data can end its script element.
-    expect(html.match(/<\/script>/g)?.length).toBe(2);
+    // Nothing in the inlined data can end its script element: JSON-LD, the course's data, the site's.
+    expect(html.match(/<\/script>/g)?.length).toBe(3);
     const data = dataOf(html);
     expect(data.kind === 'course' && data.course?.title).toBe(
       'Calm </script><script>alert(1)</script> mornings',

@@ -2,6 +2,7 @@
 // (the built file with the marks filled and the site's data inlined, also handed to the course
 // pages), the page as sent (link-preview tags, compressed, kept per change of the site), and the
 // HTML edits.
+import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { isAppPath } from '@common/app-paths';
@@ -22,6 +23,8 @@ import type { SiteService } from './site.service';
 
 interface Sent {
   status: number;
+  /** Made from the page's bytes: a browser revalidating an unchanged page gets a 304. */
+  etag: string;
   identity: Buffer;
   br: Buffer;
   gzip: Buffer;
@@ -82,6 +85,7 @@ export class SiteHtml {
       const identity = Buffer.from(html);
       sent = {
         status: isAppPath(pathname) ? 200 : 404,
+        etag: createHash('sha256').update(identity).digest('base64url').slice(0, 20),
         identity,
         br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }),
         gzip: gzipSync(identity, { level: 9 }),
@@ -91,11 +95,18 @@ export class SiteHtml {
     }
     const accepts = String(request.headers['accept-encoding'] ?? '');
     const encoding = /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : null;
+    // Each encoding is its own representation, with its own tag.
+    const etag = `"${sent.etag}-${encoding ?? 'identity'}"`;
     reply
-      .code(sent.status)
       .header('Content-Type', 'text/html; charset=utf-8')
       .header('Cache-Control', 'no-cache')
-      .header('Vary', 'Accept-Encoding');
+      .header('Vary', 'accept-encoding')
+      .header('ETag', etag);
+    if (sent.status === 200 && request.headers['if-none-match'] === etag) {
+      reply.code(304).send();
+      return true;
+    }
+    reply.code(sent.status);
     if (encoding) reply.header('Content-Encoding', encoding);
     reply.send(request.method === 'HEAD' ? undefined : encoding ? sent[encoding] : sent.identity);
     return true;
