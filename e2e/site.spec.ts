@@ -17,6 +17,8 @@ const PHONE = { width: 390, height: 844 };
 
 // axe-core is injected into the page to check what it shows.
 test.use({ bypassCSP: true });
+// Each test walks the console and several pages, each checked by axe.
+test.describe.configure({ timeout: 90_000 });
 
 async function shot(page: Page, name: string) {
   if (!SHOTS) return;
@@ -104,6 +106,7 @@ test('the owner names the site, refused an unreadable colour, and writes the Abo
   await expect(visitor.getByRole('heading', { level: 1, name: 'About the harbour' })).toBeVisible();
   await expect(visitor.getByRole('heading', { level: 2, name: 'Anna' })).toBeVisible();
   await expect(visitor).toHaveTitle(`About the harbour · ${NAME}`);
+  await shot(visitor, 'site-about-desktop');
   await visitor.getByRole('link', { name: 'Contact' }).click();
   await expect(visitor.getByRole('link', { name: 'hello@harbour.example' })).toBeVisible();
   await expect(visitor.getByRole('link', { name: 'Instagram' }).first()).toBeVisible();
@@ -117,6 +120,17 @@ test('the owner names the site, refused an unreadable colour, and writes the Abo
 test('on a phone: the Site section and the owner’s pages, drawn before any script, readable', async ({
   page,
 }) => {
+  // The site as the first test leaves it, whether or not it ran.
+  await apiAs(await adminToken(), 'PUT', '/api/admin/site', {
+    ...SITE_DEFAULTS,
+    name: NAME,
+    tagline: 'Steady steps, calm water.',
+    accentColor: '#1d4ed8',
+    contactEmail: 'hello@harbour.example',
+    socialLinks: [{ label: 'Instagram', url: 'https://instagram.com/harbour' }],
+    logo: null,
+    icon: null,
+  });
   await page.setViewportSize(PHONE);
   await openSitePanel(page);
   await expect(page.getByLabel('Site name')).toHaveValue(NAME);
@@ -132,6 +146,8 @@ test('on a phone: the Site section and the owner’s pages, drawn before any scr
   }
   await visitor.goto('/about');
   await shot(visitor, 'site-about-phone');
+  await visitor.goto('/');
+  await shot(visitor, 'site-home-phone');
   await visitor.close();
   const withScript = await page.context().browser()!.newPage({ viewport: PHONE });
   await withScript.goto('/privacy');
