@@ -13,8 +13,8 @@ type DefaultText = (site: SiteSettings) => string;
 
 const contactLine = (site: SiteSettings) =>
   site.contactEmail
-    ? `Write to us at [${site.contactEmail}](mailto:${site.contactEmail}); we answer within a few days.`
-    : 'Signed-in members can reach us through their account page.';
+    ? `Write to us at [${site.contactEmail}](mailto:${site.contactEmail}).`
+    : `${site.name} has not published a contact address yet.`;
 
 export const DEFAULT_TEXTS: Record<OwnerPageName, DefaultText> = {
   home: () => '',
