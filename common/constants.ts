@@ -1,6 +1,5 @@
 /** Business constants, shared by the server and the client. */
 
-export const BRAND_NAME = 'Inner Architect';
 export const COPYRIGHT_YEAR = 2025;
 
 export const TOKEN_STORAGE_KEY = 'token';

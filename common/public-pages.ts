@@ -1,7 +1,10 @@
-import { BRAND_NAME } from './constants.ts';
+import { SITE_MARKS } from './site.ts';
+
+/** Where the site's name goes: the server fills it in (features/site/site-html.ts), the client too (usePageMeta). */
+const NAME = SITE_MARKS.name;
 
 export interface PageMeta {
-  /** The page's own title; the browser tab shows it followed by the brand. */
+  /** The page's own title; the browser tab shows it followed by the site's name. */
   title: string;
   /** The meta description: what search engines show under the title. */
   description: string;
@@ -23,59 +26,79 @@ export interface PublicPage extends PageMeta {
 export const PUBLIC_PAGES = {
   home: {
     path: '/',
-    title: BRAND_NAME,
-    description: `${BRAND_NAME}: courses and a members' community for designing the life you want, one deliberate step at a time.`,
+    title: NAME,
+    description: `${NAME}: courses and a members' community for designing the life you want, one deliberate step at a time.`,
   },
   courses: {
     path: '/courses',
     module: 'features/courses/courses-page.tsx',
     title: 'Courses',
-    description: `The courses of ${BRAND_NAME}: guided programmes for members, some open to everyone.`,
+    description: `The courses of ${NAME}: guided programmes for members, some open to everyone.`,
   },
   // The server fills in each course's own title, summary and link-preview tags (features/courses/course-pages.ts).
   course: {
     path: '/courses/:slug',
     module: 'features/courses/course-page.tsx',
     title: 'Course',
-    description: `A course of ${BRAND_NAME}.`,
+    description: `A course of ${NAME}.`,
   },
   join: {
     path: '/join',
     module: 'features/auth/join-page.tsx',
     title: 'Create Your Account',
-    description: `Join ${BRAND_NAME}: create your account and begin your journey of transformation.`,
+    description: `Join ${NAME}: create your account and begin your journey of transformation.`,
   },
   login: {
     path: '/login',
     module: 'features/auth/login-page.tsx',
     title: 'Sign In',
-    description: `Sign in to your ${BRAND_NAME} account to continue your journey.`,
+    description: `Sign in to your ${NAME} account to continue your journey.`,
   },
   forgotPassword: {
     path: '/forgot-password',
     module: 'features/auth/forgot-password-page.tsx',
     title: 'Reset Password',
-    description: `Forgot your ${BRAND_NAME} password? Enter your email and we will send you a link to choose a new one.`,
+    description: `Forgot your ${NAME} password? Enter your email and we will send you a link to choose a new one.`,
   },
   resetPassword: {
     path: '/reset-password/:token',
     module: 'features/auth/reset-password-page.tsx',
     title: 'Enter New Password',
-    description: `Choose a new password for your ${BRAND_NAME} account.`,
+    description: `Choose a new password for your ${NAME} account.`,
   },
+  // The owner's pages: the server fills in each one's own title, description and text (features/site/).
   terms: {
     path: '/terms',
-    module: 'features/public/terms-page.tsx',
+    module: 'features/site/terms-page.tsx',
     title: 'Terms of Service',
-    description: `The terms of using ${BRAND_NAME}, and how we keep and use your name and email address.`,
+    description: `The terms of using ${NAME}, and how we keep and use your name and email address.`,
+  },
+  about: {
+    path: '/about',
+    module: 'features/site/about-page.tsx',
+    title: 'About',
+    description: `Who is behind ${NAME}, and what the courses are for.`,
+  },
+  privacy: {
+    path: '/privacy',
+    module: 'features/site/privacy-page.tsx',
+    title: 'Privacy',
+    description: `What ${NAME} keeps about you, why, and how to have it removed.`,
+  },
+  contact: {
+    path: '/contact',
+    module: 'features/site/contact-page.tsx',
+    title: 'Contact',
+    description: `How to reach ${NAME}.`,
   },
 } as const satisfies Record<string, PublicPage>;
 
 export type PublicPageName = keyof typeof PUBLIC_PAGES;
 
-/** The full title for the browser tab. */
-export function documentTitle(title: string): string {
-  return title === BRAND_NAME ? title : `${title} · ${BRAND_NAME}`;
+/** The full title for the browser tab: the page's, then the site's name. */
+export function documentTitle(title: string, siteName: string): string {
+  const own = title.split(NAME).join(siteName);
+  return own === siteName ? own : `${own} · ${siteName}`;
 }
 
 /** Which public page a path shows, if any (`/reset-password/abc` is resetPassword). */

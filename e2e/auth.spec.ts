@@ -1,3 +1,4 @@
+import { SITE_DEFAULTS } from '@common/site';
 import { expect, test } from '@playwright/test';
 import { ADMIN } from './support/env';
 import { waitForMail } from './support/mailbox';
@@ -8,8 +9,8 @@ const storedToken = (page: import('@playwright/test').Page) =>
 
 test('the landing page shows the brand, a Sign In link and the 2025 footer', async ({ page }) => {
   await page.goto('/');
-  await expect(page.getByRole('heading', { level: 1, name: 'Inner Architect' })).toBeVisible();
-  await expect(page.getByText('© 2025 Inner Architect. All rights reserved.')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: SITE_DEFAULTS.name })).toBeVisible();
+  await expect(page.getByText(`© 2025 ${SITE_DEFAULTS.name}. All rights reserved.`)).toBeVisible();
   await page.getByRole('link', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/join');

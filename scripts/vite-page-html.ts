@@ -6,6 +6,7 @@ import type { OutputBundle, OutputChunk } from 'rolldown';
 import { createServer, type Plugin } from 'vite';
 import { aliases } from '../aliases.ts';
 import { documentTitle, PUBLIC_PAGES, type PublicPageName } from '../common/public-pages.ts';
+import { SITE_MARKS } from '../common/site.ts';
 
 /**
  * Writes one HTML file per public page, `pages/<name>.html`, each with:
@@ -117,7 +118,10 @@ function withImports(bundle: OutputBundle, files: string[]): Set<string> {
 function withMeta(html: string, title: string, description: string): string {
   const escapeHtml = (text: string) =>
     text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const titled = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(documentTitle(title))}</title>`);
+  const titled = html.replace(
+    /<title>[^<]*<\/title>/,
+    `<title>${escapeHtml(documentTitle(title, SITE_MARKS.name))}</title>`,
+  );
   const described = titled.replace(
     /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/,
     `<meta name="description" content="${escapeHtml(description)}" />`,

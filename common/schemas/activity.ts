@@ -46,6 +46,8 @@ export const ACTIVITY_KINDS = {
   'course.lesson': 'Lesson edited',
   'course.file': 'Lesson file added or removed',
   'course.settings': 'Courses settings saved',
+  'site.saved': 'Site settings saved',
+  'site.page': 'Site page edited',
 } as const;
 
 export type ActivityKind = keyof typeof ACTIVITY_KINDS;

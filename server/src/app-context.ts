@@ -9,6 +9,7 @@ import { SessionsService } from './features/sessions/sessions.service';
 import { loadTokenKey, TokenService } from './features/sessions/token-service';
 import { SharedChanges } from './features/shared-state/shared-changes';
 import { StoreLeases } from './features/shared-state/store-lease';
+import { SiteSettingsRepository } from './features/site/site-settings.repository';
 import { SlideshowSettingsRepository } from './features/slideshow/slideshow-settings.repository';
 import { ensureAdmin } from './features/users/ensure-admin';
 import { UsersRepository } from './features/users/users.repository';
@@ -30,6 +31,8 @@ export interface AppContext {
   slideshowSettings: SlideshowSettingsRepository;
   /** The media library's folder (the spec's `backgroundsBasePath`). */
   mediaFolder: MediaFolderRepository;
+  /** The site's identity and the owner's pages: every page, mail and link preview reads the site's name here. */
+  site: SiteSettingsRepository;
   /** The site's secret (JWT_SECRET, else generated once): signs sign-in tokens, password confirmations and lesson-file links. */
   tokenKey: Uint8Array;
   tokens: TokenService;
@@ -87,6 +90,8 @@ export async function createAppContext(
   await slideshowSettings.init();
   const mediaFolder = new MediaFolderRepository(store, config.mediaDir);
   await mediaFolder.init();
+  const site = new SiteSettingsRepository(store, changes);
+  await site.init();
   const tokenKey = await loadTokenKey(config.dataDir, config.jwtSecret);
   const tokens = new TokenService(tokenKey);
   const activityEntries = new ActivityRepository(store);
@@ -111,6 +116,7 @@ export async function createAppContext(
     users,
     slideshowSettings,
     mediaFolder,
+    site,
     tokenKey,
     tokens,
     sessions,

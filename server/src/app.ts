@@ -15,6 +15,7 @@ import { createNginxFeature } from './features/nginx/nginx.feature';
 import { createPaymentsFeature } from './features/payments/payments.feature';
 import { createPlaylistsFeature } from './features/playlists/playlists.feature';
 import { createSessionsFeature } from './features/sessions/sessions.feature';
+import { createSiteFeature } from './features/site/site.feature';
 import { createSlideshowFeature } from './features/slideshow/slideshow.feature';
 import { registerApiRateLimit } from './http/api-rate-limit';
 import { FASTIFY_BODY_LIMIT, registerBodyLimit } from './http/body-limit';
@@ -76,13 +77,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const payments = await createPaymentsFeature(ctx);
   const account = await createAccountFeature(ctx, { limiter: auth.limiter, billing: payments.service });
   // The slideshow never plays a course's pictures, and deleting one from the library asks first.
-  const courses = await createCoursesFeature(ctx);
+  const site = await createSiteFeature(ctx);
+  // The course pages are drawn in the site's frame: its name, its data, its icons.
+  const courses = await createCoursesFeature(ctx, { frame: site.html });
   const features: Feature[] = [
     await createHealthFeature(ctx),
     auth,
     account,
     payments,
     courses,
+    // After courses: the course pages fill themselves; the site fills every other page.
+    site,
     await createSlideshowFeature(ctx, { coursePictures: courses.pictureUses }),
     await createPlaylistsFeature(ctx),
     await createMediaFeature(ctx, { coursePictures: courses.pictureUses }),

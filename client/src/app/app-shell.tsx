@@ -1,3 +1,4 @@
+import { SiteProvider } from '../features/site/site-provider';
 import { ErrorBoundary } from './error-boundary';
 import { AppRoutes } from './router';
 
@@ -9,7 +10,9 @@ import { AppRoutes } from './router';
 export function AppShell() {
   return (
     <ErrorBoundary>
-      <AppRoutes />
+      <SiteProvider>
+        <AppRoutes />
+      </SiteProvider>
     </ErrorBoundary>
   );
 }

@@ -1,4 +1,4 @@
-import { BRAND_NAME } from '@common/constants';
+import { SITE_MARKS } from '@common/site';
 import { Link, useLocation } from 'react-router';
 import { usePageMeta } from '../components/page/page-meta';
 import { PageShell } from '../components/page/page-shell';
@@ -7,7 +7,7 @@ import { Card } from '../components/ui/card';
 export function NotFoundPage() {
   usePageMeta({
     title: 'Page not found',
-    description: `There is nothing at this address on ${BRAND_NAME}. It may have moved, or the link may be mistyped.`,
+    description: `There is nothing at this address on ${SITE_MARKS.name}. It may have moved, or the link may be mistyped.`,
   });
   const { pathname } = useLocation();
   return (

@@ -17,9 +17,22 @@ const LessonPage = page(
   () => import('../features/courses/lesson-page'),
   (m) => m.LessonPage,
 );
+// The owner's pages (the console's Site section writes them).
 const TermsPage = page(
-  () => import('../features/public/terms-page'),
+  () => import('../features/site/terms-page'),
   (m) => m.TermsPage,
+);
+const AboutPage = page(
+  () => import('../features/site/about-page'),
+  (m) => m.AboutPage,
+);
+const PrivacyPage = page(
+  () => import('../features/site/privacy-page'),
+  (m) => m.PrivacyPage,
+);
+const ContactPage = page(
+  () => import('../features/site/contact-page'),
+  (m) => m.ContactPage,
 );
 const JoinPage = page(
   () => import('../features/auth/join-page'),
@@ -77,6 +90,9 @@ const DatabaseExplorer = page(
 registerPreloads({
   '/courses': [CoursesPage],
   '/terms': [TermsPage],
+  '/about': [AboutPage],
+  '/privacy': [PrivacyPage],
+  '/contact': [ContactPage],
   '/join': [JoinPage],
   '/login': [LoginPage],
   '/forgot-password': [ForgotPasswordPage],
@@ -104,6 +120,9 @@ export function AppRoutes() {
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
         <Route path="/reset-password/:token" element={<ResetPasswordPage />} />
         <Route path="/terms" element={<TermsPage />} />
+        <Route path="/about" element={<AboutPage />} />
+        <Route path="/privacy" element={<PrivacyPage />} />
+        <Route path="/contact" element={<ContactPage />} />
         <Route path="/confirm-email" element={<ConfirmEmailPage />} />
         <Route element={<SignedInLayout />}>
           <Route path="/courses/:slug/lessons/:lessonId" element={<LessonPage />} />

@@ -34,7 +34,8 @@ describe('serving the built client', () => {
     async (url) => {
       const response = await t.app.inject({ method: 'GET', url });
       expect(response.statusCode).toBe(200);
-      expect(response.body).toContain('<title>app</title>');
+      // `/` is the home page: its title is the site's name (features/site/site-html.ts).
+      expect(response.body).toContain(url === '/' ? '<title>My Site</title>' : '<title>app</title>');
       expect(response.headers['cache-control']).toBe('no-cache');
       expect(response.headers['content-security-policy']).toContain("script-src 'self'");
     },

@@ -8,8 +8,9 @@ import { errorBody, noRouteError } from './error-handler';
 
 export interface SpaOptions {
   /**
-   * Pages whose HTML is worked out per request from their built file (the course pages, filled
-   * with each course's title and link-preview tags); answers whether it sent the page.
+   * Pages whose HTML is worked out per request from their built file (every page gets the site's
+   * name and data; the course pages each course's title and link-preview tags too); answers
+   * whether it sent the page.
    */
   fill?: (request: FastifyRequest, reply: FastifyReply, builtFile: string) => Promise<boolean>;
 }
@@ -42,7 +43,8 @@ export async function registerSpa(
       root: distDir,
       prefix: '/',
       index: false,
-      allowedPath: (pathname) => !pathname.endsWith('.map'),
+      // The pages' HTML only through sendPage: the site's words are filled in there.
+      allowedPath: (pathname) => !pathname.endsWith('.map') && !pathname.endsWith('.html'),
       // The build writes .br and .gz beside each text file (scripts/vite-precompress.ts): they are
       // sent as they are, by the client's Accept-Encoding, with Vary: Accept-Encoding.
       preCompressed: true,
@@ -51,8 +53,15 @@ export async function registerSpa(
         res.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
-    app.get('/', (_request, reply) => reply.header('Cache-Control', 'no-cache').sendFile(htmlFor('/')));
   }
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply, pathname: string) => {
+    if (await options.fill?.(request, reply, path.join(distDir, htmlFor(pathname)))) return reply;
+    return reply
+      .code(isAppPath(pathname) ? 200 : 404)
+      .header('Cache-Control', 'no-cache')
+      .sendFile(htmlFor(pathname));
+  };
+  if (hasBuild) app.get('/', (request, reply) => sendPage(request, reply, '/'));
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
@@ -61,13 +70,7 @@ export async function registerSpa(
       (request.method === 'GET' || request.method === 'HEAD') &&
       !/^\/(api|media|assets)\//.test(pathname) &&
       !/\.[a-z0-9]+$/i.test(pathname);
-    if (isPage && hasBuild) {
-      if (await options.fill?.(request, reply, path.join(distDir, htmlFor(pathname)))) return reply;
-      return reply
-        .code(isAppPath(pathname) ? 200 : 404)
-        .header('Cache-Control', 'no-cache')
-        .sendFile(htmlFor(pathname));
-    }
+    if (isPage && hasBuild) return sendPage(request, reply, pathname);
     if (isPage) {
       return reply
         .code(503)

@@ -1,12 +1,2 @@
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Makes text safe inside HTML: an element's text or a quoted attribute value (mails, pages). */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
-}
+// One escaping for the server and the client: the site's markup is made alike by both (common/site.ts).
+export { escapeHtml } from '@common/escape-html';

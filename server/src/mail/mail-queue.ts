@@ -23,6 +23,15 @@ export interface OutgoingMail {
   html?: string;
   /** When the message stops being worth sending (a reset link's expiry). */
   expiresAt?: Date;
+  /** The name shown beside the sender's address (the site's name): `"Name" <MAIL_FROM>`. */
+  fromName?: string;
+}
+
+/** `"Name" <address>`, the name quoted so that no character of it can make another header or address. */
+export function fromHeader(address: string, name?: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: line breaks and control characters are what is removed
+  const clean = name?.replace(/[\x00-\x1f\x7f]/g, ' ').trim();
+  return clean ? `"${clean.replace(/["\\]/g, (c) => `\\${c}`)}" <${address}>` : address;
 }
 
 export interface MailQueueOptions {
@@ -69,7 +78,13 @@ export class MailQueue {
     const message: QueuedMail = {
       id,
       messageId: `<${id}@${this.options.from.split('@')[1] ?? 'localhost'}>`,
-      mail: { from: this.options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html },
+      mail: {
+        from: fromHeader(this.options.from, mail.fromName),
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      },
       createdAt: now.toISOString(),
       expiresAt: (mail.expiresAt ?? new Date(now.getTime() + DEFAULT_MAIL_LIFE_MS)).toISOString(),
       attempts: 0,

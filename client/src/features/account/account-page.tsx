@@ -1,4 +1,4 @@
-import { BRAND_NAME } from '@common/constants';
+import { SITE_MARKS } from '@common/site';
 import { Link } from 'react-router';
 import { usePageMeta } from '../../components/page/page-meta';
 import { NAV_LINK_CLASS, PageShell } from '../../components/page/page-shell';
@@ -19,7 +19,7 @@ import { errorText } from './error-text';
 
 /** The member's own account: name, e-mail, password, membership, sessions, data, deletion. */
 export function AccountPage() {
-  usePageMeta({ title: 'Your Account', description: `Your ${BRAND_NAME} account.` });
+  usePageMeta({ title: 'Your Account', description: `Your ${SITE_MARKS.name} account.` });
   const logout = useLogout();
   const account = useAccount();
   // Administrators come here from the console, members from their dashboard.

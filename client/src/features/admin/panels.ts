@@ -8,6 +8,7 @@ export type PanelId =
   | 'backgrounds'
   | 'media'
   | 'payments'
+  | 'site'
   | 'mongodb'
   | 'nginx'
   | 'nodejs';
@@ -82,6 +83,12 @@ export const PANELS: PanelDefinition[] = [
     component: lazy(() =>
       import('../payments/admin/payments-panel').then((m) => ({ default: m.PaymentsPanel })),
     ),
+  },
+  {
+    id: 'site',
+    label: 'Site',
+    icon: '✦',
+    component: lazy(() => import('../site/admin/site-panel').then((m) => ({ default: m.SitePanel }))),
   },
   {
     id: 'mongodb',

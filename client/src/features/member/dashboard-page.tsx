@@ -1,4 +1,4 @@
-import { BRAND_NAME } from '@common/constants';
+import { SITE_MARKS } from '@common/site';
 import { Link } from 'react-router';
 import { usePageMeta } from '../../components/page/page-meta';
 import { PageShell } from '../../components/page/page-shell';
@@ -10,7 +10,7 @@ import { MemberCourses } from '../courses/components/member-courses';
 import { MembershipCard } from '../payments/components/membership-card';
 
 export function DashboardPage() {
-  usePageMeta({ title: 'Your Dashboard', description: `Your ${BRAND_NAME} member dashboard.` });
+  usePageMeta({ title: 'Your Dashboard', description: `Your ${SITE_MARKS.name} member dashboard.` });
   const logout = useLogout();
   return (
     <PageShell

@@ -1,15 +1,19 @@
-import { BRAND_NAME } from '@common/constants';
 import { PUBLIC_PAGES } from '@common/public-pages';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { usePageMeta } from '../../components/page/page-meta';
 import { PageShell } from '../../components/page/page-shell';
+import { useSiteIdentity } from '../../components/page/site-context';
 import { readSession } from '../../lib/auth-token';
 import { takeNotice } from '../../lib/next-page-notice';
 import { useStoredToken } from '../../lib/use-stored-token';
+import { PageText, useOwnerPage } from '../site/owner-page';
 
+/** The landing page: the site's name (the spec's brand title), the owner's headline and text, the way in. */
 export function HomePage() {
-  usePageMeta(PUBLIC_PAGES.home);
+  const site = useSiteIdentity();
+  const { page } = useOwnerPage('home');
+  usePageMeta(page ? { title: site.name, description: page.description } : PUBLIC_PAGES.home);
   const session = readSession(useStoredToken());
   const destination = session?.role === 'admin' ? '/admin/dashboard' : '/dashboard';
   // Why the person landed here (account made, account deleted), said once; read after hydration.
@@ -31,11 +35,14 @@ export function HomePage() {
           {notice}
         </p>
         <h1 className="font-display text-5xl leading-tight text-white drop-shadow-lg sm:text-7xl">
-          {BRAND_NAME}
+          {site.name}
         </h1>
         <p className="mx-auto mt-6 max-w-lg text-lg text-stone-200 drop-shadow">
-          Design the life you want, one deliberate step at a time.
+          {page ? page.headline : site.tagline}
         </p>
+        {page && (
+          <PageText html={page.html} className="mx-auto mt-6 max-w-xl text-left drop-shadow empty:hidden" />
+        )}
         <div className="mt-10 flex flex-wrap items-center justify-center gap-4">
           {session ? (
             <Link to={destination} className={PRIMARY_LINK}>
@@ -57,7 +64,8 @@ export function HomePage() {
   );
 }
 
+// The site's accent colour (the console's Site section), under white text: 4.5:1 at least, checked when saved.
 const PRIMARY_LINK =
-  'rounded-full bg-accent-400 px-8 py-3 font-semibold text-stone-950 shadow-lg shadow-black/30 hover:bg-accent-300';
+  'rounded-full bg-brand px-8 py-3 font-semibold text-white shadow-lg shadow-black/30 hover:brightness-110';
 const SECONDARY_LINK =
   'rounded-full border border-white/30 bg-black/20 px-8 py-3 font-semibold text-white backdrop-blur hover:bg-white/10';

@@ -30,6 +30,7 @@ export async function createAccountFeature(
     users: ctx.users,
     sessions: ctx.sessions,
     mailer: ctx.mailer,
+    siteName: () => ctx.site.name(),
     publicUrl: ctx.config.publicUrl,
     log: ctx.log,
     activity: ctx.activity,

@@ -37,6 +37,8 @@ export interface AccountDeps {
   users: UsersRepository;
   sessions: SessionsService;
   mailer: Mailer;
+  /** The site's name (the console's Site section): the mails come from it and are signed with it. */
+  siteName: () => Promise<string>;
   publicUrl: string;
   log: FastifyBaseLogger;
   activity: Pick<ActivityLog, 'aboutOwnAccount' | 'retentionDays'>;
@@ -84,9 +86,12 @@ export class AccountService {
     });
     // A fragment never reaches any server, so no log (ours or nginx's) can keep the token.
     const link = `${this.deps.publicUrl}/confirm-email#token=${token}`;
+    const siteName = await this.deps.siteName();
     await Promise.all([
-      this.deps.mailer.send(taken ? emailTakenMail(email) : confirmEmailMail(email, link)),
-      this.deps.mailer.send(emailChangeNoticeMail(user.email, user.name, email)),
+      this.deps.mailer.send(
+        taken ? emailTakenMail(email, siteName) : confirmEmailMail(email, link, siteName),
+      ),
+      this.deps.mailer.send(emailChangeNoticeMail(user.email, user.name, email, siteName)),
     ]);
     this.deps.log.info({ userId: user._id }, 'E-mail change asked for');
     return EMAIL_CHANGE_SENT(email);

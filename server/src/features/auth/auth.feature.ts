@@ -32,6 +32,8 @@ export interface AuthContext extends AuthRoutesContext {
   sessions: SessionsService;
   tokens: TokenService;
   mailer: Mailer;
+  /** The site's name, which the reset mail comes from. */
+  site: { name(): Promise<string> };
   log: FastifyBaseLogger;
 }
 
@@ -45,6 +47,7 @@ export async function createAuthFeature(
     users: ctx.users,
     sessions: ctx.sessions,
     mailer: ctx.mailer,
+    siteName: () => ctx.site.name(),
     publicUrl: ctx.config.publicUrl,
     log: ctx.log,
   });

@@ -16,6 +16,8 @@ export interface AuthDeps {
   users: UsersRepository;
   sessions: SessionsService;
   mailer: Mailer;
+  /** The site's name (the console's Site section): the mails come from it and are signed with it. */
+  siteName: () => Promise<string>;
   publicUrl: string;
   log: FastifyBaseLogger;
 }
@@ -97,7 +99,7 @@ export class AuthService {
   }
 
   private async sendResetLink(email: string): Promise<void> {
-    const { users, mailer, publicUrl, log } = this.deps;
+    const { users, mailer, publicUrl, log, siteName } = this.deps;
     const user = await users.findByEmail(email);
     if (!user) return;
     const token = newLinkToken();
@@ -105,7 +107,7 @@ export class AuthService {
     await users.update(user._id, { resetTokenHash: hashLinkToken(token), resetTokenExpiresAt: expiresAt });
     const link = `${publicUrl}/reset-password/${token}`;
     // The message lives as long as its link: past that hour it is marked failed, not sent.
-    await mailer.send({ ...resetPasswordMail(user.email, user.name, link), expiresAt });
+    await mailer.send({ ...resetPasswordMail(user.email, user.name, link, await siteName()), expiresAt });
     log.info({ userId: user._id }, 'Password reset link queued for sending');
   }
 }

@@ -1,11 +1,11 @@
-import { BRAND_NAME } from '@common/constants';
 import { escapeHtml } from '../../lib/escape-html';
 import type { Mail } from '../../mail/mailer';
+import { fromSite } from '../../mail/site-mail';
 
-export function resetPasswordMail(to: string, name: string, link: string): Mail {
-  return {
+export function resetPasswordMail(to: string, name: string, link: string, siteName: string): Mail {
+  return fromSite(siteName, {
     to,
-    subject: `${BRAND_NAME}: reset your password`,
+    subject: 'reset your password',
     text: [
       `Hello ${name},`,
       '',
@@ -19,5 +19,5 @@ export function resetPasswordMail(to: string, name: string, link: string): Mail 
 <p>Someone asked to reset the password of your account. To choose a new password, open this link within one hour:</p>
 <p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>
 <p>If it was not you, ignore this message: your password stays as it is.</p>`,
-  };
+  });
 }

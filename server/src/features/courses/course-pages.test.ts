@@ -50,7 +50,7 @@ describe('the course pages as search engines and link previews read them', () =>
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     const html = response.body;
-    expect(html).toContain('<title>Courses · Inner Architect</title>');
+    expect(html).toContain('<title>Courses · My Site</title>');
     expect(html).toContain('<meta property="og:title" content="Courses" />');
     expect(html).toContain('<link rel="canonical" href="https://coach.example/courses" />');
     expect(html).toContain('"@type":"ItemList"');
@@ -68,7 +68,7 @@ describe('the course pages as search engines and link previews read them', () =>
     const plain = await t.app.inject({ url: '/courses/calm-mornings' });
     const html = plain.body;
     expect(html).toContain(
-      '<title>Calm &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; mornings · Inner Architect</title>',
+      '<title>Calm &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; mornings · My Site</title>',
     );
     expect(html).toContain(
       '<meta name="description" content="Ten minutes a day &amp; a &quot;quiet&quot; start." />',
@@ -86,8 +86,8 @@ describe('the course pages as search engines and link previews read them', () =>
       '<meta property="og:url" content="https://coach.example/courses/calm-mornings" />',
     );
     expect(html).toContain('"@type":"Course"');
-    // Nothing in the inlined data can end its script element.
-    expect(html.match(/<\/script>/g)?.length).toBe(2);
+    // Nothing in the inlined data can end its script element: JSON-LD, the course's data, the site's.
+    expect(html.match(/<\/script>/g)?.length).toBe(3);
     const data = dataOf(html);
     expect(data.kind === 'course' && data.course?.title).toBe(
       'Calm </script><script>alert(1)</script> mornings',
@@ -99,7 +99,7 @@ describe('the course pages as search engines and link previews read them', () =>
     for (const url of ['/courses/nothing-here', '/courses/unpublished-draft']) {
       const response = await t.app.inject({ url });
       expect(response.statusCode).toBe(404);
-      expect(response.body).toContain('<title>Course not found · Inner Architect</title>');
+      expect(response.body).toContain('<title>Course not found · My Site</title>');
       expect(dataOf(response.body)).toEqual({ kind: 'course', slug: url.split('/')[2], course: null });
     }
   });
@@ -111,7 +111,7 @@ describe('the course pages as search engines and link previews read them', () =>
     await call('PUT', `/api/admin/courses/${course.id}`, { slug: 'dollars', summary, published: true });
     const html = (await t.app.inject({ url: '/courses/dollars' })).body;
     expect(html.match(/<title>/g)?.length).toBe(1);
-    expect(html).toContain(`<title>${escapeHtml(title)} · Inner Architect</title>`);
+    expect(html).toContain(`<title>${escapeHtml(title)} · My Site</title>`);
     expect(html).toContain(`<meta name="description" content="${escapeHtml(summary)}" />`);
     expect(html.match(/<\/head>/g)?.length).toBe(1);
     const jsonLd = /<script type="application\/ld\+json">([^<]*)<\/script>/.exec(html)![1]!;
@@ -140,7 +140,7 @@ describe('the course pages as search engines and link previews read them', () =>
       for (const response of answers) expect(response.statusCode).toBe(404);
     }
     const unknown = await t.app.inject({ url: '/courses/made-up-again' });
-    expect(unknown.body).toContain('<title>Course not found · Inner Architect</title>');
+    expect(unknown.body).toContain('<title>Course not found · My Site</title>');
     expect(dataOf(unknown.body)).toEqual({ kind: 'course', slug: 'made-up-again', course: null });
     expect((await page()).body).toBe(before);
   });

@@ -1,14 +1,14 @@
 // The public course pages' HTML, filled per course. Seams, in order: the cache of filled pages
 // (CoursePages.fill: look up, build, compress, keep), the one not-found page every unknown
 // address shares, and the HTML edits (withHead, withData, scriptJson).
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { BRAND_NAME } from '@common/constants';
 import type { CoursePageData } from '@common/course-page-data';
 import { COURSE_PAGE_DATA_ID } from '@common/course-page-data';
 import { COVER_SIZES } from '@common/courses';
 import { documentTitle, PUBLIC_PAGES } from '@common/public-pages';
 import type { CourseCard } from '@common/schemas/course-views';
+import { withSiteName } from '@common/site';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import { escapeHtml } from '../../lib/escape-html';
@@ -31,6 +31,16 @@ interface NotFound {
   after: string;
 }
 
+/**
+ * The built page with the site's words already in it (the site's name, its data and icons:
+ * features/site/site-html.ts), handed in by app.ts; the course pages add their own on top.
+ */
+export interface PageFrame {
+  template(builtFile: string, pathname: string): Promise<string>;
+  /** The site's name: link previews and the courses' structured data name it as the provider. */
+  siteName(): Promise<string>;
+}
+
 /** Worked-out pages live this long at most: a dated drip opens without any change to a course. */
 const MAX_AGE_MS = 60_000;
 const MAX_ENTRIES = 1000;
@@ -47,13 +57,14 @@ const MAX_ENTRIES = 1000;
  */
 export class CoursePages {
   private cache = new Map<string, Filled & { at: number }>();
-  private revision = -1;
+  private revision = '';
   private notFoundPage: NotFound | null = null;
 
   constructor(
     private readonly courses: CoursesService,
     private readonly changes: SharedChanges,
     private readonly publicUrl: string,
+    private readonly frame: PageFrame,
   ) {}
 
   /**
@@ -68,7 +79,8 @@ export class CoursePages {
     const slug = match[1] ? safeDecode(match[1]).toLowerCase() : null;
     const built = await stat(builtFile).catch(() => null);
     if (!built) return false;
-    const revision = this.changes.revision('courses');
+    // A course's change, or the site's (its name is in every page), rebuilds the pages.
+    const revision = `${this.changes.revision('courses')}:${this.changes.revision('site')}`;
     if (revision !== this.revision || this.cache.size > MAX_ENTRIES) {
       this.cache.clear();
       this.revision = revision;
@@ -76,8 +88,9 @@ export class CoursePages {
     const key = `${built.mtimeMs}:${slug ?? ''}`;
     let page = this.cache.get(key);
     if (!page || Date.now() - page.at > MAX_AGE_MS) {
-      const filled = await this.build(builtFile, slug);
-      if (!filled) return this.sendNotFound(request, reply, builtFile, `${built.mtimeMs}:${revision}`, slug!);
+      const filled = await this.build(builtFile, pathname, slug);
+      if (!filled)
+        return this.sendNotFound(request, reply, builtFile, pathname, `${built.mtimeMs}:${revision}`, slug!);
       page = { ...filled, at: Date.now() };
       this.cache.set(key, page);
     }
@@ -99,13 +112,14 @@ export class CoursePages {
     request: FastifyRequest,
     reply: FastifyReply,
     builtFile: string,
+    pathname: string,
     /** The built file's time and the courses' revision: one page for every unknown address. */
     key: string,
     slug: string,
   ): Promise<boolean> {
     if (this.notFoundPage?.key !== key) {
-      const template = await readFile(builtFile, 'utf8');
-      const html = withHead(template, NOT_FOUND_HEAD, this.publicUrl);
+      const template = await this.frame.template(builtFile, pathname);
+      const html = withHead(template, NOT_FOUND_HEAD, this.publicUrl, await this.frame.siteName());
       const at = html.lastIndexOf('</body>');
       this.notFoundPage = {
         key,
@@ -125,8 +139,11 @@ export class CoursePages {
   }
 
   /** The page of the catalogue (`slug` null) or of a published course; null when there is none. */
-  private async build(builtFile: string, slug: string | null): Promise<Filled | null> {
-    const template = await readFile(builtFile, 'utf8');
+  private async build(builtFile: string, pathname: string, slug: string | null): Promise<Filled | null> {
+    const [template, siteName] = await Promise.all([
+      this.frame.template(builtFile, pathname),
+      this.frame.siteName(),
+    ]);
     const who = visitorContext();
     let data: CoursePageData;
     let head: Head;
@@ -135,7 +152,7 @@ export class CoursePages {
       data = { kind: 'catalogue', courses };
       head = {
         title: PUBLIC_PAGES.courses.title,
-        description: PUBLIC_PAGES.courses.description,
+        description: withSiteName(PUBLIC_PAGES.courses.description, siteName),
         path: '/courses',
         ...imageOf(
           courses.find((c) => c.coverUrl),
@@ -161,7 +178,7 @@ export class CoursePages {
       data = { kind: 'course', slug, course };
       head = {
         title: course.title,
-        description: course.summary || `A course of ${BRAND_NAME}.`,
+        description: course.summary || withSiteName(PUBLIC_PAGES.course.description, siteName),
         path: `/courses/${course.slug}`,
         ...imageOf(course, COVER_SIZES.page),
         jsonLd: {
@@ -170,11 +187,11 @@ export class CoursePages {
           name: course.title,
           description: course.summary,
           url: `${this.publicUrl}/courses/${course.slug}`,
-          provider: { '@type': 'Organization', name: BRAND_NAME, sameAs: this.publicUrl },
+          provider: { '@type': 'Organization', name: siteName, sameAs: this.publicUrl },
         },
       };
     }
-    const html = withData(withHead(template, head, this.publicUrl), data);
+    const html = withData(withHead(template, head, this.publicUrl, siteName), data);
     const identity = Buffer.from(html);
     return {
       status: 200,
@@ -218,13 +235,13 @@ export const scriptJson = (value: unknown) =>
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 
-function withHead(html: string, head: Head, publicUrl: string): string {
+function withHead(html: string, head: Head, publicUrl: string, siteName: string): string {
   const url = head.path === undefined ? null : `${publicUrl}${head.path}`;
   const description = head.description.slice(0, 300);
   const tags = [
     ...(url ? [`<link rel="canonical" href="${escapeHtml(url)}" />`] : []),
     `<meta property="og:type" content="website" />`,
-    `<meta property="og:site_name" content="${escapeHtml(BRAND_NAME)}" />`,
+    `<meta property="og:site_name" content="${escapeHtml(siteName)}" />`,
     `<meta property="og:title" content="${escapeHtml(head.title)}" />`,
     `<meta property="og:description" content="${escapeHtml(description)}" />`,
     ...(url ? [`<meta property="og:url" content="${escapeHtml(url)}" />`] : []),
@@ -246,7 +263,10 @@ function withHead(html: string, head: Head, publicUrl: string): string {
   // Function replacements throughout: a string replacement reads `$'`, `$&`, `$$`… in a course's
   // title or summary as patterns (one such title made 45 <title> tags and broke the JSON-LD).
   return html
-    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(documentTitle(head.title))}</title>`)
+    .replace(
+      /<title>[^<]*<\/title>/,
+      () => `<title>${escapeHtml(documentTitle(head.title, siteName))}</title>`,
+    )
     .replace(
       /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/,
       () => `<meta name="description" content="${escapeHtml(description)}" />`,

@@ -6,7 +6,7 @@ import { SessionsRepository } from '../sessions/sessions.repository';
 import { courseAdminRoutes } from './admin/course-admin.routes';
 import { CourseAdminService } from './admin/course-admin.service';
 import { LessonAdminService } from './admin/lesson-admin.service';
-import { CoursePages } from './course-pages';
+import { CoursePages, type PageFrame } from './course-pages';
 import { CoursesRepository } from './courses.repository';
 import { coursesRoutes } from './courses.routes';
 import { CoursesService } from './courses.service';
@@ -27,6 +27,7 @@ import { ProgressService } from './progress/progress.service';
  */
 export async function createCoursesFeature(
   ctx: AppContext,
+  deps: { frame: PageFrame },
 ): Promise<Feature & { pictureUses: CoursePictureUses }> {
   const repository = new CoursesRepository(ctx.store);
   const progress = new ProgressRepository(ctx.store);
@@ -66,7 +67,7 @@ export async function createCoursesFeature(
   const lessonAdmin = new LessonAdminService(repository, files, folder, pictures);
   const courseAdmin = new CourseAdminService(repository, progress, lessonAdmin, ctx.log, pictures);
   const sessions = new SessionsRepository(ctx.store);
-  const pages = new CoursePages(courses, ctx.changes, ctx.config.publicUrl);
+  const pages = new CoursePages(courses, ctx.changes, ctx.config.publicUrl, deps.frame);
   return {
     name: 'courses',
     routes: [

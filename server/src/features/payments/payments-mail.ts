@@ -1,7 +1,7 @@
-import { BRAND_NAME } from '@common/constants';
 import { formatDay } from '@common/dates';
 import { escapeHtml } from '../../lib/escape-html';
 import type { Mail } from '../../mail/mailer';
+import { fromSite } from '../../mail/site-mail';
 
 /** To each active administrator: a member's payment failed. Names the member, never a card or a key. */
 export function paymentFailedMail(
@@ -9,6 +9,7 @@ export function paymentFailedMail(
   member: { name: string; email: string },
   failure: { nextAttemptAt?: Date | null; attemptCount?: number },
   consoleUrl: string,
+  siteName: string,
 ): Mail {
   const attempt =
     failure.attemptCount && failure.attemptCount > 1 ? ` (attempt ${failure.attemptCount})` : '';
@@ -20,10 +21,10 @@ export function paymentFailedMail(
     next,
     `They are listed on the console's Dashboard under Payments, and in User Management with the filter "Payment failing": ${consoleUrl}`,
   ];
-  return {
+  return fromSite(siteName, {
     to,
-    subject: `${BRAND_NAME}: a member's payment failed`,
+    subject: "a member's payment failed",
     text: paragraphs.join('\n\n'),
     html: paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n'),
-  };
+  });
 }

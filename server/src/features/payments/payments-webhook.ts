@@ -48,6 +48,8 @@ export interface WebhookDeps {
   users: UsersRepository;
   tiers: MembershipTiers;
   mailer: Mailer;
+  /** The site's name (the console's Site section): the mails come from it and are signed with it. */
+  siteName: () => Promise<string>;
   log: FastifyBaseLogger;
   publicUrl: string;
 }
@@ -259,9 +261,10 @@ export class PaymentsWebhook {
   /** Every active administrator hears of a failed payment, through the mail queue. */
   private async tellOwners(member: UserDoc, event: PaymentEvent): Promise<void> {
     const owners = await this.deps.users.find({ role: 'admin', status: 'active' }, { limit: 20 });
+    const siteName = await this.deps.siteName();
     for (const owner of owners) {
       await this.deps.mailer.send(
-        paymentFailedMail(owner.email, member, event, `${this.deps.publicUrl}/admin/dashboard`),
+        paymentFailedMail(owner.email, member, event, `${this.deps.publicUrl}/admin/dashboard`, siteName),
       );
     }
   }

@@ -61,6 +61,7 @@ export async function createPaymentsFeature(
     users: ctx.users,
     tiers,
     mailer: ctx.mailer,
+    siteName: () => ctx.site.name(),
     log: ctx.log,
     publicUrl: ctx.config.publicUrl,
   });

@@ -9,7 +9,9 @@ export type ChangeTopic =
   /** The Node.js panel's settings (DATA_DIR/app-server.json): CORS, request size, rate limit, log level. */
   | 'app-server'
   /** Courses, their sections and lessons (the public course pages' worked-out HTML). */
-  | 'courses';
+  | 'courses'
+  /** The site's identity and the owner's pages (every page's name, logo, texts; the mails' name). */
+  | 'site';
 
 /** How often each process asks the store whether another one changed something. */
 export const POLL_EVERY_MS = 300;

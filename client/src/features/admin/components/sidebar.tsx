@@ -1,4 +1,4 @@
-import { BRAND_NAME } from '@common/constants';
+import { useSiteIdentity } from '../../../components/page/site-context';
 import { PANELS, type PanelId } from '../panels';
 
 export interface SidebarProps {
@@ -12,6 +12,7 @@ export interface SidebarProps {
 }
 
 export function Sidebar({ active, onSelect, onLogout, open, hidden = false }: SidebarProps) {
+  const site = useSiteIdentity();
   const main = PANELS.filter((panel) => !panel.group);
   const system = PANELS.filter((panel) => panel.group === 'System Settings');
   const item = (panel: (typeof PANELS)[number]) => (
@@ -43,7 +44,7 @@ export function Sidebar({ active, onSelect, onLogout, open, hidden = false }: Si
       }`}
     >
       <div className="px-5 py-6">
-        <p className="font-display text-lg text-white">{BRAND_NAME}</p>
+        <p className="font-display text-lg text-white">{site.name}</p>
         <p className="text-xs uppercase tracking-widest text-stone-400">Admin Console</p>
       </div>
       <nav aria-label="Console sections" className="flex-1 overflow-y-auto px-3">

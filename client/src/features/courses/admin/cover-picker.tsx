@@ -7,16 +7,32 @@ import { ModalDialog } from '../../../components/ui/modal-dialog';
 import { thumbnailPolling, thumbnailSrc } from '../../../lib/media-thumbnails';
 import { fetchFiles, fetchLastScan, mediaKeys, useUploadFile } from '../../media/api';
 
+/** How the picker names its picture; a course's cover unless told otherwise (the site's logo and icon). */
+export interface PictureWords {
+  /** The field's label: 'Cover picture'. */
+  label: string;
+  /** What the picture is, in a sentence: 'the cover'. */
+  noun: string;
+  /** The thumbnail's shape. */
+  shape: 'wide' | 'square';
+  /** Files larger than this are refused before they are sent. */
+  maxBytes?: number;
+}
+
+const COVER_WORDS: PictureWords = { label: 'Cover picture', noun: 'the cover', shape: 'wide' };
+
 /**
  * The course's cover: a picture of the media library (public, like every page's pictures),
- * chosen from it or uploaded to it here.
+ * chosen from it or uploaded to it here. The site's logo and icon are chosen the same way.
  */
 export function CoverPicker({
   value,
   onChange,
+  words = COVER_WORDS,
 }: {
   value: string | null;
   onChange: (url: string | null) => void;
+  words?: PictureWords;
 }) {
   const ids = useId();
   const notices = useNotices();
@@ -39,6 +55,13 @@ export function CoverPicker({
 
   const uploadFile = useUploadFile();
   const upload = async (file: File) => {
+    if (words.maxBytes && file.size > words.maxBytes) {
+      const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+      notices.error(
+        `${file.name} is ${mb(file.size)}; ${words.noun} may be at most ${mb(words.maxBytes)}. Nothing was changed.`,
+      );
+      return;
+    }
     if (!basePath) {
       notices.error('Set the media library’s base path in Background Manager first.');
       return;
@@ -65,11 +88,17 @@ export function CoverPicker({
 
   return (
     <div>
-      <p className="mb-1.5 text-sm font-medium text-stone-300">Cover picture</p>
+      <p className="mb-1.5 text-sm font-medium text-stone-300">{words.label}</p>
       <div className="flex items-start gap-4">
-        <div className="aspect-[16/9] w-40 shrink-0 overflow-hidden rounded-lg border border-white/10 bg-gradient-to-br from-amber-900/60 via-stone-800 to-stone-950">
+        <div
+          className={`${words.shape === 'square' ? 'aspect-square w-24' : 'aspect-[16/9] w-40'} shrink-0 overflow-hidden rounded-lg border border-white/10 bg-gradient-to-br from-amber-900/60 via-stone-800 to-stone-950`}
+        >
           {shownCover && (
-            <img src={shownCover} alt="The current cover" className="h-full w-full object-cover" />
+            <img
+              src={shownCover}
+              alt={`The current picture: ${words.noun}`}
+              className={`h-full w-full ${words.shape === 'square' ? 'object-contain' : 'object-cover'}`}
+            />
           )}
         </div>
         <div className="flex flex-col items-start gap-2">
@@ -96,7 +125,7 @@ export function CoverPicker({
           </label>
           {value && (
             <Button variant="ghost" onClick={() => onChange(null)}>
-              Remove the cover
+              Remove {words.noun}
             </Button>
           )}
         </div>
@@ -104,7 +133,7 @@ export function CoverPicker({
       <ModalDialog open={open} onCancel={() => setOpen(false)} titleId={`${ids}-title`}>
         <div className="p-5">
           <h2 id={`${ids}-title`} className="text-lg font-semibold text-white">
-            Choose a cover picture
+            Choose {words.noun}
           </h2>
           {images.isPending ? (
             <p className="mt-4 text-sm text-stone-300">

@@ -1,0 +1,5 @@
+import { OwnerPageLayout } from './owner-page-layout';
+
+export function AboutPage() {
+  return <OwnerPageLayout name="about" />;
+}
