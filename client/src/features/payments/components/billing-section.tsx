@@ -80,9 +80,9 @@ export function BillingSection() {
           ) : null}
           {subscription?.trialNeedsCard && subscription.trialEnd && (
             <p className="rounded-lg border border-amber-400/30 bg-amber-400/10 p-3 text-sm text-amber-100">
-              Your free trial ends on {formatDay(subscription.trialEnd)}. To stay on the Architect Tier after it,
-              add a card in Manage billing before then; without one, the membership ends that day and nothing
-              is charged.
+              Your free trial ends on {formatDay(subscription.trialEnd)}. To stay on the Architect Tier after
+              it, add a card in Manage billing before then; without one, the membership ends that day and
+              nothing is charged.
             </p>
           )}
           {subscription?.status === 'past_due' && (
