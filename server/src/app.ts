@@ -8,6 +8,7 @@ import { createAppServerFeature } from './features/app-server/app-server.feature
 import { type AuthLimits, createAuthFeature } from './features/auth/auth.feature';
 import { createCoursesFeature } from './features/courses/courses.feature';
 import { createDatabaseFeature, type TargetConnector } from './features/database/database.feature';
+import { createFiguresFeature } from './features/figures/figures.feature';
 import { createHealthFeature } from './features/health/health.feature';
 import { createMailFeature } from './features/mail/mail.feature';
 import { createMediaFeature } from './features/media/media.feature';
@@ -93,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await createAppServerFeature(ctx, { live, siteProcesses: deps.siteProcesses }),
     await createMailFeature(ctx),
     await createNginxFeature(ctx),
+    await createFiguresFeature(ctx, { payments: payments.service }),
   ];
   for (const { close } of features) if (close) app.addHook('onClose', async () => close());
 

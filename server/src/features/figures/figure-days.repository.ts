@@ -1,0 +1,79 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Collection, DuplicateKeyError, type Store, type StoredDoc } from '../../store/store';
+
+/**
+ * One day's roll-up (UTC): what happened that day, as counters by name (`signups`,
+ * `paying:<price>`, `signups@<source>`…; names never hold a dot, see `counterName`). `_id` is
+ * the day, `YYYY-MM-DD`, the same on every process, so the first write of a day makes it once.
+ */
+export interface FigureDayDoc extends StoredDoc {
+  counts: Record<string, number>;
+  /** Goes up at every write; writes are compare-and-set on it, so no process's addition is lost. */
+  rev: number;
+}
+
+/** The marker written once the roll-ups were filled from the members already there. */
+export const BACKFILL_MARK = '0000-backfill';
+
+const MAX_TRIES = 200;
+
+/** A counter's name as stored: no dot or dollar (MongoDB reads those as paths and operators). */
+export function counterName(text: string): string {
+  return text.replace(/[.$\s]/g, '_').slice(0, 120);
+}
+
+/** The only code of the daily roll-ups (`figure_days`). */
+export class FigureDaysRepository {
+  private readonly days: Collection<FigureDayDoc>;
+
+  constructor(store: Store) {
+    this.days = store.collection<FigureDayDoc>('figure_days');
+  }
+
+  /**
+   * Adds `amounts` to the day's counters: a compare-and-set on `rev`, retried when another
+   * process wrote the day first, so additions from every worker and instance all land.
+   */
+  async add(day: string, amounts: Record<string, number>): Promise<void> {
+    const entries = Object.entries(amounts).filter(([, amount]) => amount !== 0);
+    if (entries.length === 0) return;
+    for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+      const current = await this.days.findById(day);
+      const counts = { ...(current?.counts ?? {}) };
+      for (const [name, amount] of entries) counts[name] = (counts[name] ?? 0) + amount;
+      if (!current) {
+        try {
+          await this.days.insertMany([{ _id: day, counts, rev: 1 }]);
+          return;
+        } catch (error) {
+          if (!(error instanceof DuplicateKeyError)) throw error;
+          continue;
+        }
+      }
+      if (await this.days.updateOne({ _id: day, rev: current.rev }, { counts, rev: current.rev + 1 })) return;
+      // Many writers on one day: a short random pause spreads the next tries apart.
+      if (attempt > 4) await sleep(Math.random() * Math.min(50, attempt * 2));
+    }
+    throw new Error('The day’s figures could not be updated: too many writes at once');
+  }
+
+  /** Every day from `from` to `to` (both included) that has counters, in order. */
+  async between(from: string, to: string): Promise<FigureDayDoc[]> {
+    return this.days.find({ _id: { $gte: from, $lte: to } }, { sort: { _id: 1 } });
+  }
+
+  /** True once the roll-ups were filled from the members already there (or are being filled). */
+  async claimBackfill(): Promise<boolean> {
+    try {
+      await this.days.insertMany([{ _id: BACKFILL_MARK, counts: {}, rev: 1 }]);
+      return true;
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) return false;
+      throw error;
+    }
+  }
+
+  async isEmpty(): Promise<boolean> {
+    return (await this.days.count({}, { limit: 1 })) === 0;
+  }
+}

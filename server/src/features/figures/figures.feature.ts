@@ -1,0 +1,39 @@
+import type { AppContext } from '../../app-context';
+import type { Feature } from '../../feature';
+import { backfill } from './backfill';
+import { FigureDaysRepository } from './figure-days.repository';
+import { figuresRoutes } from './figures.routes';
+import { FiguresService, type PricesPort } from './figures.service';
+import { MemberEvents } from './member-events';
+
+/** Below this many accounts the first backfill is awaited at start; above, it runs behind. */
+const BACKFILL_AWAITED_UP_TO = 10_000;
+
+/** What the figures read of payments: the prices, and whether payments are live (not test mode). */
+export interface FiguresPayments extends PricesPort {
+  mode(): Promise<'live' | 'test' | null>;
+}
+
+/**
+ * The owner's figures (`/api/admin/figures`): daily roll-ups kept as members change (the user
+ * record's watcher), filled once from the members already there, read per period.
+ */
+export async function createFiguresFeature(
+  ctx: Pick<AppContext, 'store' | 'users' | 'activity' | 'log'>,
+  needs: { payments: FiguresPayments },
+): Promise<Feature> {
+  const days = new FigureDaysRepository(ctx.store);
+  const live = async () => (await needs.payments.mode()) === 'live';
+  ctx.users.watch(new MemberEvents(days, live, ctx.log));
+  const filling = (async () => backfill(days, ctx.users, ctx.activity, await live()))().catch(
+    (error: unknown) =>
+      ctx.log.error({ err: error }, 'Could not fill the figures from the members already there'),
+  );
+  if ((await ctx.users.count({}, { limit: BACKFILL_AWAITED_UP_TO })) < BACKFILL_AWAITED_UP_TO) await filling;
+  return {
+    name: 'figures',
+    adminRoutes: [
+      { prefix: '/figures', plugin: figuresRoutes(new FiguresService(days, ctx.users, needs.payments), ctx) },
+    ],
+  };
+}
