@@ -112,3 +112,35 @@ export interface SignupSource {
   utmMedium?: string;
   utmCampaign?: string;
 }
+
+/** One course's members: who may open it, who started, who completed it. */
+export interface CourseFiguresRow {
+  courseId: string;
+  title: string;
+  access: 'public' | 'members' | 'paid';
+  /** Members who may open the course now: every member, or paid members for a paid course. */
+  enrolled: number;
+  started: number;
+  completed: number;
+}
+
+/** How far a course's members got, lesson by lesson. */
+export interface LessonFigures {
+  lessonId: string;
+  title: string;
+  kind: 'text' | 'video' | 'audio';
+  /** Members who started the course and for whom this lesson is open (drip): the ones who could reach it. */
+  open: number;
+  /** Members who reached it: completed it or played its media. */
+  reached: number;
+  /** Media lessons: members who played it, and those who watched it through (completed it). */
+  played: number | null;
+  watchedThrough: number | null;
+}
+
+export interface CourseFigures extends CourseFiguresRow {
+  lessons: LessonFigures[];
+}
+
+export type CourseFiguresListResponse = DataAnswer<CourseFiguresRow[]>;
+export type CourseFiguresResponse = DataAnswer<CourseFigures>;

@@ -94,7 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await createAppServerFeature(ctx, { live, siteProcesses: deps.siteProcesses }),
     await createMailFeature(ctx),
     await createNginxFeature(ctx),
-    await createFiguresFeature(ctx, { payments: payments.service }),
+    await createFiguresFeature(ctx, { payments: payments.service, courses: courses.figuresSource }),
   ];
   for (const { close } of features) if (close) app.addHook('onClose', async () => close());
 

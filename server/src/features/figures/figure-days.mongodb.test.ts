@@ -25,7 +25,12 @@ describe.each(stores)('the daily roll-ups on the %s', (_name, open) => {
         ),
       );
       const [day] = await first.between('2026-03-01', '2026-03-01');
-      expect(day?.counts).toEqual({ signups: 30, 'signups@src0': 10, 'signups@src1': 10, 'signups@src2': 10 });
+      expect(day?.counts).toEqual({
+        signups: 30,
+        'signups@src0': 10,
+        'signups@src1': 10,
+        'signups@src2': 10,
+      });
       expect(await first.claimBackfill()).toBe(true);
       expect(await second.claimBackfill()).toBe(false);
     } finally {

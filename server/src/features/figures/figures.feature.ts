@@ -1,6 +1,8 @@
 import type { AppContext } from '../../app-context';
 import type { Feature } from '../../feature';
+import type { CourseFiguresSource } from '../courses/courses.feature';
 import { backfill } from './backfill';
+import { CourseFiguresService } from './course-figures';
 import { FigureDaysRepository } from './figure-days.repository';
 import { figuresRoutes } from './figures.routes';
 import { FiguresService, type PricesPort } from './figures.service';
@@ -20,7 +22,7 @@ export interface FiguresPayments extends PricesPort {
  */
 export async function createFiguresFeature(
   ctx: Pick<AppContext, 'store' | 'users' | 'activity' | 'log'>,
-  needs: { payments: FiguresPayments },
+  needs: { payments: FiguresPayments; courses: CourseFiguresSource },
 ): Promise<Feature> {
   const days = new FigureDaysRepository(ctx.store);
   const live = async () => (await needs.payments.mode()) === 'live';
@@ -30,10 +32,10 @@ export async function createFiguresFeature(
       ctx.log.error({ err: error }, 'Could not fill the figures from the members already there'),
   );
   if ((await ctx.users.count({}, { limit: BACKFILL_AWAITED_UP_TO })) < BACKFILL_AWAITED_UP_TO) await filling;
+  const figures = new FiguresService(days, ctx.users, needs.payments);
+  const courses = new CourseFiguresService(needs.courses, ctx.users, () => figures.membersNow());
   return {
     name: 'figures',
-    adminRoutes: [
-      { prefix: '/figures', plugin: figuresRoutes(new FiguresService(days, ctx.users, needs.payments), ctx) },
-    ],
+    adminRoutes: [{ prefix: '/figures', plugin: figuresRoutes(figures, courses, ctx) }],
   };
 }

@@ -45,7 +45,7 @@ export class FiguresService {
   }
 
   /** Members (administrators left out) from the counts the store keeps per tier. */
-  private async membersNow(): Promise<MembersNow> {
+  async membersNow(): Promise<MembersNow> {
     const [all, paid, admins] = await Promise.all([
       this.users.count(),
       this.users.count({ membershipTier: 'paid' }),
