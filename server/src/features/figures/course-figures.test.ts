@@ -47,7 +47,14 @@ describe('course figures', () => {
   it('lists each course with its members enrolled, started and completed', async () => {
     const response = await get('/api/admin/figures/courses');
     expect(response.json().data).toEqual([
-      { courseId: built.course.id, title: 'Calm mornings', access: 'members', enrolled: 2, started: 2, completed: 0 },
+      {
+        courseId: built.course.id,
+        title: 'Calm mornings',
+        access: 'members',
+        enrolled: 2,
+        started: 2,
+        completed: 0,
+      },
     ]);
   });
 
@@ -77,7 +84,12 @@ describe('course figures', () => {
     const lines = response.body.trim().split('\r\n');
     expect(lines[0]).toContain('"Lessons completed"');
     expect(lines).toHaveLength(3);
-    expect(lines.slice(1).map((line) => line.split(',')[5]).sort()).toEqual(['"2"', '"2"']);
+    expect(
+      lines
+        .slice(1)
+        .map((line) => line.split(',')[5])
+        .sort(),
+    ).toEqual(['"2"', '"2"']);
   });
 
   it('refuses an unknown course', async () => {
