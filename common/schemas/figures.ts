@@ -144,3 +144,19 @@ export interface CourseFigures extends CourseFiguresRow {
 
 export type CourseFiguresListResponse = DataAnswer<CourseFiguresRow[]>;
 export type CourseFiguresResponse = DataAnswer<CourseFigures>;
+
+/** Sign-ups and upgrades of members by where they came from, most sign-ups first. */
+export interface SourceFigures {
+  source: string;
+  signups: number;
+  upgrades: number;
+}
+
+/** Page views and unique visitors (a visitor counted once per page and day). */
+export interface VisitFigures {
+  days: Array<{ day: string; views: number; visitors: number }>;
+  pages: Array<{ page: string; views: number; visitors: number }>;
+}
+
+export type SourceFiguresResponse = DataAnswer<SourceFigures[]>;
+export type VisitFiguresResponse = DataAnswer<VisitFigures>;

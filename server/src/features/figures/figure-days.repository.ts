@@ -19,7 +19,12 @@ const MAX_TRIES = 200;
 
 /** A counter's name as stored: no dot or dollar (MongoDB reads those as paths and operators). */
 export function counterName(text: string): string {
-  return text.replace(/[.$\s]/g, '_').slice(0, 120);
+  return text.slice(0, 120).replace(/[%.$]/g, (mark) => `%${mark.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** The text a counter's name was made from (`counterName` undone). */
+export function counterText(name: string): string {
+  return name.replace(/%(25|2E|24)/g, (_, code: string) => String.fromCharCode(Number.parseInt(code, 16)));
 }
 
 /** The only code of the daily roll-ups (`figure_days`). */

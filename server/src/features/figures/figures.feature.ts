@@ -7,6 +7,11 @@ import { FigureDaysRepository } from './figure-days.repository';
 import { figuresRoutes } from './figures.routes';
 import { FiguresService, type PricesPort } from './figures.service';
 import { MemberEvents } from './member-events';
+import { VisitCounter } from './visit-counter';
+import { VisitsRepository } from './visits.repository';
+import { visitsRoutes } from './visits.routes';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Below this many accounts the first backfill is awaited at start; above, it runs behind. */
 const BACKFILL_AWAITED_UP_TO = 10_000;
@@ -32,10 +37,25 @@ export async function createFiguresFeature(
       ctx.log.error({ err: error }, 'Could not fill the figures from the members already there'),
   );
   if ((await ctx.users.count({}, { limit: BACKFILL_AWAITED_UP_TO })) < BACKFILL_AWAITED_UP_TO) await filling;
+  const visits = new VisitsRepository(ctx.store);
+  await visits.init();
+  const counter = new VisitCounter(days, visits, ctx.log);
+  const forget = () =>
+    counter
+      .forgetOld()
+      .catch((error: unknown) => ctx.log.error({ err: error }, 'Could not drop old visit salts'));
+  await forget();
+  const timer = setInterval(forget, DAY_MS / 24);
+  timer.unref();
   const figures = new FiguresService(days, ctx.users, needs.payments);
   const courses = new CourseFiguresService(needs.courses, ctx.users, () => figures.membersNow());
   return {
     name: 'figures',
+    routes: [{ prefix: '/api', plugin: visitsRoutes(counter, ctx) }],
     adminRoutes: [{ prefix: '/figures', plugin: figuresRoutes(figures, courses, ctx) }],
+    close: async () => {
+      clearInterval(timer);
+      await counter.flush();
+    },
   };
 }

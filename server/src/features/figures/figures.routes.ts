@@ -5,6 +5,8 @@ import {
   figuresQuery,
   type MembersFiguresResponse,
   type MoneyFiguresResponse,
+  type SourceFiguresResponse,
+  type VisitFiguresResponse,
 } from '@common/schemas/figures';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context';
@@ -37,6 +39,16 @@ export function figuresRoutes(
     app.get<{ Reply: MoneyFiguresResponse }>('/money', async (request) => {
       const query = parseInput(figuresQuery, request.query);
       return { success: true, data: await timed('money', () => figures.money(query)) };
+    });
+
+    app.get<{ Reply: SourceFiguresResponse }>('/sources', async (request) => {
+      const query = parseInput(figuresQuery, request.query);
+      return { success: true, data: await timed('sources', () => figures.sources(query)) };
+    });
+
+    app.get<{ Reply: VisitFiguresResponse }>('/visits', async (request) => {
+      const query = parseInput(figuresQuery, request.query);
+      return { success: true, data: await timed('visits', () => figures.visits(query)) };
     });
 
     app.get<{ Reply: CourseFiguresListResponse }>('/courses', async () => ({

@@ -1,11 +1,18 @@
 import type { PaymentPlan } from '@common/payment-plans';
-import type { FiguresQuery, MembersFigures, MoneyAnswer } from '@common/schemas/figures';
+import type {
+  FiguresQuery,
+  MembersFigures,
+  MoneyAnswer,
+  SourceFigures,
+  VisitFigures,
+} from '@common/schemas/figures';
 import type { UsersRepository } from '../users/users.repository';
 import type { FigureDaysRepository } from './figure-days.repository';
 import { dayOf } from './member-events';
 import { type MembersNow, membersFigures } from './members-figures';
 import { moneyFigures } from './money-figures';
 import { addDays, previousPeriod } from './periods';
+import { sourceFigures, visitFigures } from './traffic-figures';
 
 /** The roll-ups' first possible day: money adds its subscriptions up from there. */
 const FIRST_DAY = '1970-01-01';
@@ -42,6 +49,14 @@ export class FiguresService {
     const conversion = freeAtStart + joined > 0 ? members.period.upgrades / (freeAtStart + joined) : null;
     if (!available) return { available, conversion, currencies: [], points: [] };
     return { available, conversion, ...moneyFigures(query, days, plans) };
+  }
+
+  async sources(query: FiguresQuery): Promise<SourceFigures[]> {
+    return sourceFigures(await this.days.between(query.from, query.to));
+  }
+
+  async visits(query: FiguresQuery): Promise<VisitFigures> {
+    return visitFigures(await this.days.between(query.from, query.to), query.from, query.to);
   }
 
   /** Members (administrators left out) from the counts the store keeps per tier. */
