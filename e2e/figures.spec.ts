@@ -95,8 +95,8 @@ for (const [device, viewport] of [
 
     // A period that ends before it starts is refused in plain words.
     await figures.getByLabel('Period').selectOption('custom');
-    await figures.getByLabel('From').fill('2026-03-02');
-    await figures.getByLabel('To').fill('2026-03-01');
+    await figures.getByLabel('From', { exact: true }).fill('2026-03-02');
+    await figures.getByLabel('To', { exact: true }).fill('2026-03-01');
     await expect(figures.getByRole('alert').first()).toHaveText('The period ends before it starts.');
   });
 }

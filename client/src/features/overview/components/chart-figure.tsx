@@ -1,4 +1,7 @@
-import { type ReactNode, useId, useState } from 'react';
+import { createContext, type ReactNode, useContext, useId, useState } from 'react';
+
+/** False while a chart shows: its table is there for screen readers only (no scrolling, no tab stop). */
+const TableShown = createContext(true);
 
 export interface TableColumn<Row> {
   label: string;
@@ -19,45 +22,52 @@ export function FigureTable<Row>({
   rows: Row[];
   rowKey: (row: Row) => string;
 }) {
-  return (
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-max text-left text-sm">
-        <caption className="sr-only">{caption}</caption>
-        <thead>
-          <tr className="border-b border-white/10 text-xs uppercase tracking-wider text-stone-400">
-            {columns.map((column) => (
-              <th
-                key={column.label}
-                scope="col"
-                className={`px-2 py-2 font-semibold ${column.numeric ? 'text-right' : ''}`}
-              >
-                {column.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-white/5">
-          {rows.map((row) => (
-            <tr key={rowKey(row)}>
-              {columns.map((column, index) =>
-                index === 0 ? (
-                  <th key={column.label} scope="row" className="px-2 py-1.5 font-medium text-stone-200">
-                    {column.cell(row)}
-                  </th>
-                ) : (
-                  <td
-                    key={column.label}
-                    className={`px-2 py-1.5 text-stone-200 ${column.numeric ? 'text-right tabular-nums' : ''}`}
-                  >
-                    {column.cell(row)}
-                  </td>
-                ),
-              )}
-            </tr>
+  const shown = useContext(TableShown);
+  const table = (
+    <table className="w-full min-w-max text-left text-sm">
+      <caption className="sr-only">{caption}</caption>
+      <thead>
+        <tr className="border-b border-white/10 text-xs uppercase tracking-wider text-stone-400">
+          {columns.map((column) => (
+            <th
+              key={column.label}
+              scope="col"
+              className={`px-2 py-2 font-semibold ${column.numeric ? 'text-right' : ''}`}
+            >
+              {column.label}
+            </th>
           ))}
-        </tbody>
-      </table>
-    </div>
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-white/5">
+        {rows.map((row) => (
+          <tr key={rowKey(row)}>
+            {columns.map((column, index) =>
+              index === 0 ? (
+                <th key={column.label} scope="row" className="px-2 py-1.5 font-medium text-stone-200">
+                  {column.cell(row)}
+                </th>
+              ) : (
+                <td
+                  key={column.label}
+                  className={`px-2 py-1.5 text-stone-200 ${column.numeric ? 'text-right tabular-nums' : ''}`}
+                >
+                  {column.cell(row)}
+                </td>
+              ),
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+  if (!shown) return table;
+  return (
+    // A wide table scrolls sideways on a phone: the keyboard can reach it to scroll it too.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable.
+    <section className="overflow-x-auto" tabIndex={0} aria-label={caption}>
+      {table}
+    </section>
   );
 }
 
@@ -96,7 +106,9 @@ export function ChartFigure({
       </div>
       {summary && <p className="sr-only">{summary}</p>}
       {!asTable && <div className="mt-2">{chart}</div>}
-      <div className={asTable ? 'mt-2' : 'sr-only'}>{table}</div>
+      <div className={asTable ? 'mt-2' : 'sr-only'}>
+        <TableShown.Provider value={asTable}>{table}</TableShown.Provider>
+      </div>
     </figure>
   );
 }

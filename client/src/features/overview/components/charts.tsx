@@ -10,6 +10,10 @@ export interface ChartSeries {
 
 const HEIGHT = 220;
 const AXIS = { stroke: '#a8a29e', grid: { stroke: 'rgba(255,255,255,0.07)' }, ticks: { show: false } };
+/** Steps between a count's ticks: whole members and views, never 0.5 of one. */
+const WHOLE_STEPS = [
+  1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7,
+];
 
 /**
  * A uPlot chart drawn into a box that follows its container's width (desktop or phone). The
@@ -50,14 +54,15 @@ export function TimeChart({
         width,
         height: HEIGHT,
         scales: { x: { time: true } },
-        axes: [AXIS, { ...AXIS, size: 64, values: (_plot, ticks) => ticks.map(format) }],
+        axes: [AXIS, { ...AXIS, size: 64, incrs: WHOLE_STEPS, values: (_plot, ticks) => ticks.map(format) }],
         series: [
           {},
           ...series.map((line) => ({
             label: line.label,
             stroke: line.color,
             width: 2,
-            points: { show: days.length < 40 },
+            // Dots only where they stand apart (a month by day on a desktop, not on a phone).
+            points: { show: width / Math.max(1, days.length) > 16 },
             value: (_plot: uPlot, value: number | null) => (value === null ? '–' : format(value)),
           })),
         ],
@@ -85,7 +90,7 @@ export function BarChart({ labels, series }: { labels: string[]; series: ChartSe
             splits: () => labels.map((_, index) => index),
             values: (_plot, ticks) => ticks.map((tick) => shorten(labels[tick] ?? '')),
           },
-          { ...AXIS, size: 48 },
+          { ...AXIS, size: 48, incrs: WHOLE_STEPS },
         ],
         series: [
           { value: (_plot: uPlot, index: number | null) => (index === null ? '–' : (labels[index] ?? '')) },

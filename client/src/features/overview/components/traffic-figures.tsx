@@ -60,7 +60,7 @@ export function VisitsCard({ period }: { period: FiguresPeriod }) {
         Counted on this server without cookies; visitors who ask not to be tracked are left out.
       </p>
       <ChartFigure
-        title={`Page views and visitors per day (${views.toLocaleString()} views)`}
+        title={`Page views and visitors per day (${views.toLocaleString()} ${views === 1 ? 'view' : 'views'})`}
         chart={
           <TimeChart
             days={data.days.map((day) => day.day)}
