@@ -35,17 +35,50 @@ export class FigureDaysRepository {
     this.days = store.collection<FigureDayDoc>('figure_days');
   }
 
+  /** Additions waiting for the write under way of their day, merged: one write takes them all. */
+  private readonly waiting = new Map<
+    string,
+    { amounts: Record<string, number>; done: Array<(error?: unknown) => void> }
+  >();
+  private readonly writing = new Set<string>();
+
   /**
-   * Adds `amounts` to the day's counters: a compare-and-set on `rev`, retried when another
-   * process wrote the day first, so additions from every worker and instance all land.
+   * Adds `amounts` to the day's counters. Additions of this process to one day are written one
+   * write at a time, those asked meanwhile merged into the next, so a burst costs a few writes;
+   * each write is a compare-and-set on `rev`, retried when another process wrote the day first,
+   * so additions from every worker and instance all land.
    */
-  async add(day: string, amounts: Record<string, number>): Promise<void> {
+  add(day: string, amounts: Record<string, number>): Promise<void> {
     const entries = Object.entries(amounts).filter(([, amount]) => amount !== 0);
-    if (entries.length === 0) return;
+    if (entries.length === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const waiting = this.waiting.get(day) ?? { amounts: {}, done: [] };
+      for (const [name, amount] of entries) waiting.amounts[name] = (waiting.amounts[name] ?? 0) + amount;
+      waiting.done.push((error) => (error ? reject(error) : resolve()));
+      this.waiting.set(day, waiting);
+      if (!this.writing.has(day)) void this.drain(day);
+    });
+  }
+
+  private async drain(day: string): Promise<void> {
+    this.writing.add(day);
+    for (let next = this.waiting.get(day); next; next = this.waiting.get(day)) {
+      this.waiting.delete(day);
+      try {
+        await this.write(day, next.amounts);
+        for (const done of next.done) done();
+      } catch (error) {
+        for (const done of next.done) done(error);
+      }
+    }
+    this.writing.delete(day);
+  }
+
+  private async write(day: string, amounts: Record<string, number>): Promise<void> {
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
       const current = await this.days.findById(day);
       const counts = { ...(current?.counts ?? {}) };
-      for (const [name, amount] of entries) counts[name] = (counts[name] ?? 0) + amount;
+      for (const [name, amount] of Object.entries(amounts)) counts[name] = (counts[name] ?? 0) + amount;
       if (!current) {
         try {
           await this.days.insertMany([{ _id: day, counts, rev: 1 }]);
@@ -56,7 +89,7 @@ export class FigureDaysRepository {
         }
       }
       if (await this.days.updateOne({ _id: day, rev: current.rev }, { counts, rev: current.rev + 1 })) return;
-      // Many writers on one day: a short random pause spreads the next tries apart.
+      // Several processes on one day: a short random pause spreads the next tries apart.
       if (attempt > 4) await sleep(Math.random() * Math.min(50, attempt * 2));
     }
     throw new Error('The day’s figures could not be updated: too many writes at once');
