@@ -2,7 +2,7 @@ import type { MembersPoint } from '@common/schemas/figures';
 import { type FiguresPeriod, useMembersFigures } from '../api';
 import { ChartFigure, FigureTable } from './chart-figure';
 import { TimeChart } from './charts';
-import { StatTile } from './stat-tile';
+import { FigureStat } from './figure-stat';
 
 const COLUMNS = [
   { label: 'From', cell: (point: MembersPoint) => point.start },
@@ -27,22 +27,22 @@ export function MembersFiguresCard({ period }: { period: FiguresPeriod }) {
         Members
       </h3>
       <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
-        <StatTile label="Members" value={now?.total ?? null} before={before?.total} testId="figure-total" />
-        <StatTile label="Paid" value={now?.paid ?? null} before={before?.paid} testId="figure-paid" />
-        <StatTile label="Free" value={now?.free ?? null} before={before?.free} testId="figure-free" />
-        <StatTile
+        <FigureStat label="Members" value={now?.total ?? null} before={before?.total} testId="figure-total" />
+        <FigureStat label="Paid" value={now?.paid ?? null} before={before?.paid} testId="figure-paid" />
+        <FigureStat label="Free" value={now?.free ?? null} before={before?.free} testId="figure-free" />
+        <FigureStat
           label="Sign-ups"
           value={now?.signups ?? null}
           before={before?.signups}
           testId="figure-signups"
         />
-        <StatTile
+        <FigureStat
           label="Upgrades"
           value={now?.upgrades ?? null}
           before={before?.upgrades}
           testId="figure-upgrades"
         />
-        <StatTile
+        <FigureStat
           label="Cancellations"
           value={now?.cancellations ?? null}
           before={before?.cancellations}

@@ -2,8 +2,8 @@ import type { MoneyFigures } from '@common/schemas/figures';
 import { type FiguresPeriod, useMoneyFigures } from '../api';
 import { ChartFigure, FigureTable } from './chart-figure';
 import { TimeChart } from './charts';
+import { FigureStat } from './figure-stat';
 import { FiguresError } from './members-figures';
-import { StatTile } from './stat-tile';
 
 const share = (value: number | null) => (value === null ? '—' : `${(value * 100).toFixed(1)}%`);
 const moneyIn = (currency: string) => (cents: number) =>
@@ -58,17 +58,17 @@ function Currency({
   return (
     <div className="mt-3">
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
-        <StatTile label="MRR" value={money.mrr} format={format} testId={`figure-mrr-${money.currency}`} />
-        <StatTile label="ARPU" value={money.arpu} format={format} note={`${money.payingAtEnd} paying`} />
-        <StatTile label="Paid gained" value={money.paidGained} />
-        <StatTile label="Paid lost" value={money.paidLost} />
-        <StatTile
+        <FigureStat label="MRR" value={money.mrr} format={format} testId={`figure-mrr-${money.currency}`} />
+        <FigureStat label="ARPU" value={money.arpu} format={format} note={`${money.payingAtEnd} paying`} />
+        <FigureStat label="Paid gained" value={money.paidGained} />
+        <FigureStat label="Paid lost" value={money.paidLost} />
+        <FigureStat
           label="Churn"
           value={money.churn}
           format={() => share(money.churn)}
           note={`of ${money.payingAtStart} paying at the start`}
         />
-        <StatTile
+        <FigureStat
           label="Conversion"
           value={conversion}
           format={() => share(conversion)}

@@ -14,7 +14,7 @@ export function changeText(
 }
 
 /** One figure of a period, with its change against the period before when there is one. */
-export function StatTile({
+export function FigureStat({
   label,
   value,
   before,
