@@ -67,6 +67,7 @@ async function seedRollUps(): Promise<void> {
   const store = await openEmbeddedStore(dataDir, () => undefined);
   try {
     const days = new FigureDaysRepository(store);
+    const visits = new FigureDaysRepository(store, 'visit_days');
     await days.claimBackfill();
     const today = new Date().toISOString().slice(0, 10);
     const perDay = Math.max(1, Math.round(VIEWS / DAYS / PAGES.length));
@@ -81,11 +82,13 @@ async function seedRollUps(): Promise<void> {
         [`lost:price_month:${addDays(today, -DAYS + index - 30)}`]: 1,
       };
       for (const source of SOURCES) counts[`signups@${source}`] = 1 + (index % 3);
+      const views: Record<string, number> = {};
       for (const page of PAGES) {
-        counts[`views:${page}`] = perDay;
-        counts[`visitors:${page}`] = Math.ceil(perDay / 3);
+        views[`views:${page}`] = perDay;
+        views[`visitors:${page}`] = Math.ceil(perDay / 3);
       }
-      await days.add(addDays(today, -DAYS + 1 + index), counts);
+      const day = addDays(today, -DAYS + 1 + index);
+      await Promise.all([days.add(day, counts), visits.add(day, views)]);
     }
   } finally {
     await store.close();

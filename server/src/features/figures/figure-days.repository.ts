@@ -16,6 +16,14 @@ export interface FigureDayDoc extends StoredDoc {
 export const BACKFILL_MARK = '0000-backfill';
 
 const MAX_TRIES = 200;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** How long a range of settled days is kept, and how many ranges. */
+const CACHE_MS = 60_000;
+const CACHED_RANGES = 32;
+
+/** The last day that no longer changes: the day before yesterday (UTC). */
+const settledUpTo = (now: Date) => new Date(now.getTime() - 2 * DAY_MS).toISOString().slice(0, 10);
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
 
 /** A counter's name as stored: no dot or dollar (MongoDB reads those as paths and operators). */
 export function counterName(text: string): string {
@@ -27,12 +35,18 @@ export function counterText(name: string): string {
   return name.replace(/%(25|2E|24)/g, (_, code: string) => String.fromCharCode(Number.parseInt(code, 16)));
 }
 
-/** The only code of the daily roll-ups (`figure_days`). */
+/**
+ * The roll-ups' collections: members and money (`figure_days`), page views (`visit_days`,
+ * apart so that reading members over ten years never reads every page's counters).
+ */
+export type RollUps = 'figure_days' | 'visit_days';
+
+/** The only code of the daily roll-ups. */
 export class FigureDaysRepository {
   private readonly days: Collection<FigureDayDoc>;
 
-  constructor(store: Store) {
-    this.days = store.collection<FigureDayDoc>('figure_days');
+  constructor(store: Store, rollUps: RollUps = 'figure_days') {
+    this.days = store.collection<FigureDayDoc>(rollUps);
   }
 
   /** Additions waiting for the write under way of their day, merged: one write takes them all. */
@@ -41,6 +55,7 @@ export class FigureDaysRepository {
     { amounts: Record<string, number>; done: Array<(error?: unknown) => void> }
   >();
   private readonly writing = new Set<string>();
+  private readonly cache = new Map<string, { docs: Promise<FigureDayDoc[]>; until: number }>();
 
   /**
    * Adds `amounts` to the day's counters. Additions of this process to one day are written one
@@ -61,6 +76,8 @@ export class FigureDaysRepository {
   }
 
   private async drain(day: string): Promise<void> {
+    // A day written here (a backfill's past days) is read afresh.
+    if (day <= settledUpTo(new Date())) this.cache.clear();
     this.writing.add(day);
     for (let next = this.waiting.get(day); next; next = this.waiting.get(day)) {
       this.waiting.delete(day);
@@ -95,8 +112,30 @@ export class FigureDaysRepository {
     throw new Error('The day’s figures could not be updated: too many writes at once');
   }
 
-  /** Every day from `from` to `to` (both included) that has counters, in order. */
+  /**
+   * Every day from `from` to `to` (both included) that has counters, in order. Days before
+   * yesterday no longer change (events count on the day they happen): they are read once and
+   * kept (CACHED_RANGES ranges at most, for CACHE_MS, so a backfill another process writes shows).
+   */
   async between(from: string, to: string): Promise<FigureDayDoc[]> {
+    const settled = settledUpTo(new Date());
+    if (from > settled) return this.read(from, to);
+    const closedTo = to < settled ? to : settled;
+    const key = `${from}|${closedTo}`;
+    let closed = this.cache.get(key);
+    if (!closed || closed.until < Date.now()) {
+      closed = { docs: this.read(from, closedTo), until: Date.now() + CACHE_MS };
+      if (this.cache.size >= CACHED_RANGES) this.cache.clear();
+      this.cache.set(key, closed);
+    }
+    const docs = await closed.docs.catch((error: unknown) => {
+      this.cache.delete(key);
+      throw error;
+    });
+    return to > settled ? [...docs, ...(await this.read(nextDay(settled), to))] : docs;
+  }
+
+  private read(from: string, to: string): Promise<FigureDayDoc[]> {
     return this.days.find({ _id: { $gte: from, $lte: to } }, { sort: { _id: 1 } });
   }
 

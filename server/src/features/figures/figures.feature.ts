@@ -39,7 +39,8 @@ export async function createFiguresFeature(
   if ((await ctx.users.count({}, { limit: BACKFILL_AWAITED_UP_TO })) < BACKFILL_AWAITED_UP_TO) await filling;
   const visits = new VisitsRepository(ctx.store);
   await visits.init();
-  const counter = new VisitCounter(days, visits, ctx.log);
+  const visitDays = new FigureDaysRepository(ctx.store, 'visit_days');
+  const counter = new VisitCounter(visitDays, visits, ctx.log);
   const forget = () =>
     counter
       .forgetOld()
@@ -47,7 +48,7 @@ export async function createFiguresFeature(
   await forget();
   const timer = setInterval(forget, DAY_MS / 24);
   timer.unref();
-  const figures = new FiguresService(days, ctx.users, needs.payments);
+  const figures = new FiguresService({ members: days, visits: visitDays }, ctx.users, needs.payments);
   const courses = new CourseFiguresService(needs.courses, ctx.users, () => figures.membersNow());
   return {
     name: 'figures',

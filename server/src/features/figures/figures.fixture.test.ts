@@ -96,7 +96,7 @@ const users = {
   find: async () => [],
 } as unknown as UsersRepository;
 const figures = new FiguresService(
-  days,
+  { members: days, visits: days },
   users,
   { plans: async () => ({ available: true, plans: PLANS }) },
   () => at('2026-03-31'),
@@ -134,7 +134,9 @@ describe('the money figures of the hand-worked month', () => {
   });
 
   it('answers no money while Stripe is not connected', async () => {
-    const unpaid = new FiguresService(days, users, { plans: async () => ({ available: false, plans: [] }) });
+    const unpaid = new FiguresService({ members: days, visits: days }, users, {
+      plans: async () => ({ available: false, plans: [] }),
+    });
     expect(await unpaid.money(march())).toMatchObject({ available: false, currencies: [], points: [] });
   });
 });

@@ -25,7 +25,7 @@ export interface PricesPort {
 /** The owner's figures, read from the daily roll-ups and the user record's kept counts. */
 export class FiguresService {
   constructor(
-    private readonly days: FigureDaysRepository,
+    private readonly rollUps: { members: FigureDaysRepository; visits: FigureDaysRepository },
     private readonly users: UsersRepository,
     private readonly prices: PricesPort,
     private readonly now: () => Date = () => new Date(),
@@ -34,14 +34,14 @@ export class FiguresService {
   async members(query: FiguresQuery): Promise<MembersFigures> {
     const today = dayOf(this.now());
     const first = addDays(previousPeriod(query.from, query.to).from, -1);
-    const [days, now] = await Promise.all([this.days.between(first, today), this.membersNow()]);
+    const [days, now] = await Promise.all([this.rollUps.members.between(first, today), this.membersNow()]);
     return membersFigures(query, days, now, today);
   }
 
   async money(query: FiguresQuery): Promise<MoneyAnswer> {
     const [{ available, plans }, days, members] = await Promise.all([
       this.prices.plans(),
-      this.days.between(FIRST_DAY, query.to),
+      this.rollUps.members.between(FIRST_DAY, query.to),
       this.members({ ...query, step: 'month' }),
     ]);
     const freeAtStart = members.previous.free;
@@ -52,11 +52,11 @@ export class FiguresService {
   }
 
   async sources(query: FiguresQuery): Promise<SourceFigures[]> {
-    return sourceFigures(await this.days.between(query.from, query.to));
+    return sourceFigures(await this.rollUps.members.between(query.from, query.to));
   }
 
   async visits(query: FiguresQuery): Promise<VisitFigures> {
-    return visitFigures(await this.days.between(query.from, query.to), query.from, query.to);
+    return visitFigures(await this.rollUps.visits.between(query.from, query.to), query.from, query.to);
   }
 
   /** Members (administrators left out) from the counts the store keeps per tier. */

@@ -69,7 +69,7 @@ describe('page views', () => {
     expect(response.headers['set-cookie']).toBeUndefined();
     await new Promise((resolve) => setTimeout(resolve, FLUSH_EVERY_MS + 500));
     const stored = [];
-    for (const name of ['figure_days', 'visit_seen', 'visit_salts'])
+    for (const name of ['visit_days', 'visit_seen', 'visit_salts'])
       stored.push(...(await t.store.collection<StoredDoc>(name).find({})));
     const text = JSON.stringify(stored);
     expect(stored.length).toBeGreaterThan(3);
