@@ -18,6 +18,8 @@ export function monthlyAmount(plan: PaymentPlan): number | null {
 }
 
 type Counts = Record<string, number>;
+/** The first letters of `paying:`, `gained:` and `lost:`. */
+const [P, G, L] = ['p', 'g', 'l'].map((letter) => letter.charCodeAt(0));
 
 /**
  * Money over a period from the roll-ups (`days`: every day up to the period's end, from the
@@ -55,13 +57,12 @@ export function moneyFigures(
     });
   const totals = currencies.map(() => ({ gained: 0, lost: 0, lostOfStart: 0 }));
   const currencyIndex = (price: string) => currencies.indexOf(priced.get(price)?.currency ?? '');
-  const stepEnds = new Map(stepsOf(query.from, query.to, query.step).map((step) => [step.end, step.start]));
-  const points: MoneyAnswer['points'] = [];
-  const dayBefore = addDays(query.from, -1);
-  let atStart = currencies.map(() => 0);
-  let index = 0;
   const apply = (counts: Counts, inPeriod: boolean) => {
-    for (const [name, amount] of Object.entries(counts)) {
+    for (const name in counts) {
+      // Most counters are members' and sources': told apart by their first letter, never split.
+      const first = name.charCodeAt(0);
+      if (first !== P && first !== G && first !== L) continue;
+      const amount = counts[name]!;
       const [kind, price = '', since = ''] = name.split(':');
       if (kind === 'paying') paying.set(price, (paying.get(price) ?? 0) + amount);
       if (!inPeriod || (kind !== 'gained' && kind !== 'lost')) continue;
@@ -74,15 +75,27 @@ export function moneyFigures(
       }
     }
   };
-  // Days in order; each step's MRR is read at its last day, days without roll-ups included.
-  for (let day = days[0]?._id && days[0]._id < dayBefore ? days[0]._id : dayBefore; day <= query.to; ) {
-    while (index < days.length && days[index]!._id === day) apply(days[index++]!.counts, day >= query.from);
-    if (day === dayBefore) atStart = payersOf();
-    const start = stepEnds.get(day);
-    if (start) points.push({ start, mrr: mrrOf() });
-    day = addDays(day, 1);
-    while (index < days.length && days[index]!._id < day) index++;
+  const steps = stepsOf(query.from, query.to, query.step);
+  const points: MoneyAnswer['points'] = [];
+  const dayBefore = addDays(query.from, -1);
+  // Paying at the period's start: read once the roll-ups before it are added up.
+  const start: { payers: number[] | null } = { payers: null };
+  let step = 0;
+  // Roll-ups in order; a step's MRR is read once every roll-up up to its last day is added.
+  const readStepsUpTo = (day: string | null) => {
+    if (start.payers === null && (day === null || day > dayBefore)) start.payers = payersOf();
+    while (step < steps.length && (day === null || steps[step]!.end < day)) {
+      points.push({ start: steps[step]!.start, mrr: mrrOf() });
+      step += 1;
+    }
+  };
+  for (const doc of days) {
+    if (doc._id > query.to) break;
+    readStepsUpTo(doc._id);
+    apply(doc.counts, doc._id >= query.from);
   }
+  readStepsUpTo(null);
+  const atStart = start.payers ?? payersOf();
   const atEnd = payersOf();
   const mrr = mrrOf();
   return {

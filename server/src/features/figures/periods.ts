@@ -35,3 +35,8 @@ export function stepsOf(from: string, to: string, step: FigureStep): Array<{ sta
   }
   return steps;
 }
+
+/** A day as a number (days since 1970-01-01, UTC): the figures walk days as numbers, not text. */
+export function dayNumber(day: string): number {
+  return Math.round(Date.UTC(+day.slice(0, 4), +day.slice(5, 7) - 1, +day.slice(8, 10)) / DAY_MS);
+}
