@@ -10,6 +10,9 @@ import type { ProgressDoc } from '../courses/progress/progress.repository';
 import type { UserDoc, UsersRepository } from '../users/users.repository';
 import type { MembersNow } from './members-figures';
 
+/** How long a course's lesson-by-lesson figures are kept once worked out. */
+const DETAIL_KEPT_MS = 60_000;
+
 /** A member's progress in the course, with the member (administrators' own progress left out). */
 interface Learner {
   user: UserDoc;
@@ -22,6 +25,8 @@ interface Learner {
  * a time with its members, and a lesson a member's drip has not opened yet is not theirs to reach.
  */
 export class CourseFiguresService {
+  private readonly kept = new Map<string, { figures: CourseFigures; until: number }>();
+
   constructor(
     private readonly source: CourseFiguresSource,
     private readonly users: UsersRepository,
@@ -45,7 +50,20 @@ export class CourseFiguresService {
     }));
   }
 
+  /**
+   * A course's lesson-by-lesson figures, read from its progress (a scan of the course's rows)
+   * and kept DETAIL_KEPT_MS, so an owner going back and forth never waits twice.
+   */
   async detail(courseId: string): Promise<CourseFigures> {
+    const kept = this.kept.get(courseId);
+    if (kept && kept.until > Date.now()) return kept.figures;
+    const figures = await this.work(courseId);
+    if (this.kept.size > 50) this.kept.clear();
+    this.kept.set(courseId, { figures, until: Date.now() + DETAIL_KEPT_MS });
+    return figures;
+  }
+
+  private async work(courseId: string): Promise<CourseFigures> {
     const course = await this.course(courseId);
     const row = (await this.list()).find((candidate) => candidate.courseId === courseId)!;
     const tree = treeOf(
