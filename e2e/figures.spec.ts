@@ -75,7 +75,7 @@ for (const [device, viewport] of [
     ).data;
     await openSignedIn(page, token, '/admin/dashboard');
     const figures = page.getByRole('region', { name: 'Figures' });
-    await expect(figures.getByRole('heading', { name: 'Members' })).toBeVisible();
+    await expect(figures.getByRole('heading', { name: 'Members', exact: true })).toBeVisible();
     await expect(figures.getByTestId('figure-signups')).toHaveText(
       expected.period.signups.toLocaleString('en-US'),
     );
