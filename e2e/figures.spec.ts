@@ -13,6 +13,7 @@ import { adminToken, apiAs, openSignedIn } from './support/session';
 const SHOTS = process.env.SHOTS_DIR;
 const run = Date.now().toString(36);
 const SOURCE = `newsletter-${run}`;
+const COURSE = `Figures course ${run}`;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const lastThirtyDays = () => {
   const to = new Date().toISOString().slice(0, 10);
@@ -23,6 +24,7 @@ const lastThirtyDays = () => {
 test.use({ bypassCSP: true });
 
 test.beforeAll(async () => {
+  await courseOfTwoLessons();
   for (const n of [1, 2]) {
     const response = await fetch(`${E2E_BASE_URL}/api/auth/register`, {
       method: 'POST',
@@ -37,6 +39,26 @@ test.beforeAll(async () => {
     expect(response.status).toBe(201);
   }
 });
+
+/** A published members' course of two lessons, made through the console's API. */
+async function courseOfTwoLessons(): Promise<void> {
+  const admin = await adminToken();
+  type Course = { data: { id: string; sections: Array<{ id: string }> } };
+  const { data: created } = await apiAs<Course>(admin, 'POST', '/api/admin/courses', { title: COURSE });
+  await apiAs(admin, 'PUT', `/api/admin/courses/${created.id}`, { access: 'members', published: true });
+  const { data: course } = await apiAs<Course>(admin, 'POST', `/api/admin/courses/${created.id}/sections`, {
+    title: 'Week 1',
+  });
+  for (const title of ['Arrive', 'Settle'])
+    await apiAs(
+      admin,
+      'POST',
+      `/api/admin/courses/${created.id}/sections/${course.sections[0]!.id}/lessons`,
+      {
+        title,
+      },
+    );
+}
 
 async function shoot(page: Page, name: string): Promise<void> {
   if (!SHOTS) return;
@@ -92,6 +114,15 @@ for (const [device, viewport] of [
     await expect(row.getByRole('cell').first()).toHaveText('2');
     await expectNoSeriousViolations(page, `Dashboard figures (${device})`);
     await shoot(page, `figures-dashboard-${device}`);
+
+    // A course's lesson-by-lesson figures, as bars and as a table.
+    const courses = figures.getByRole('region', { name: 'Courses', exact: true });
+    await courses.getByRole('button', { name: COURSE }).click();
+    await expect(courses.getByText(`${COURSE}: lesson by lesson`)).toBeVisible();
+    await courses.getByRole('button', { name: 'Show table' }).click();
+    await expect(courses.getByRole('row', { name: /Arrive/ })).toBeVisible();
+    await expect(courses.getByRole('button', { name: 'Download members (CSV)' })).toBeVisible();
+    await shoot(page, `figures-course-${device}`);
 
     // A period that ends before it starts is refused in plain words.
     await figures.getByLabel('Period').selectOption('custom');
