@@ -11,3 +11,6 @@ export const RESET_REDIRECT_DELAY_MS = 2000;
 export const USER_SEARCH_DEBOUNCE_MS = 500;
 
 export const MAX_UPLOAD_BYTES = 209_715_200;
+
+/** The sessionStorage key the page-view beacon (client/public/beacon.js) keeps the visit's arrival under. */
+export const ARRIVAL_KEY = 'arrival';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../constants';
+import { arrivalSchema } from './arrival';
 import type { DataAnswer, DoneAnswer, MessageOnly, TokenAnswer } from './envelopes';
 import { emailSchema, nameSchema, type PublicUser } from './user';
 
@@ -15,7 +16,13 @@ const passwordSchema = z
   .max(MAX_PASSWORD_LENGTH, 'Invalid credentials');
 
 // z.object strips unknown keys, so a `role` sent to register never reaches the service.
-export const registerBody = z.object({ name: nameSchema, email: emailSchema, password: newPasswordSchema });
+export const registerBody = z.object({
+  name: nameSchema,
+  email: emailSchema,
+  password: newPasswordSchema,
+  /** Where the visit came from (the owner's figures); optional, and dropped when malformed. */
+  arrival: arrivalSchema,
+});
 export const loginBody = z.object({ email: emailSchema, password: passwordSchema });
 export const forgotPasswordBody = z.object({ email: emailSchema });
 export const resetPasswordBody = z.object({ password: newPasswordSchema });

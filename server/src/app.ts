@@ -8,6 +8,7 @@ import { createAppServerFeature } from './features/app-server/app-server.feature
 import { type AuthLimits, createAuthFeature } from './features/auth/auth.feature';
 import { createCoursesFeature } from './features/courses/courses.feature';
 import { createDatabaseFeature, type TargetConnector } from './features/database/database.feature';
+import { createFiguresFeature } from './features/figures/figures.feature';
 import { createHealthFeature } from './features/health/health.feature';
 import { createMailFeature } from './features/mail/mail.feature';
 import { createMediaFeature } from './features/media/media.feature';
@@ -76,9 +77,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const auth = await createAuthFeature(ctx, { limits: deps.authLimits });
   const payments = await createPaymentsFeature(ctx);
   const account = await createAccountFeature(ctx, { limiter: auth.limiter, billing: payments.service });
-  // The slideshow never plays a course's pictures, and deleting one from the library asks first.
   const site = await createSiteFeature(ctx);
-  // The course pages are drawn in the site's frame: its name, its data, its icons.
+  // The course pages are drawn in the site's frame: its name, its data, its icons. The slideshow
+  // never plays a course's pictures, and deleting one from the library asks first.
   const courses = await createCoursesFeature(ctx, { frame: site.html });
   const features: Feature[] = [
     await createHealthFeature(ctx),
@@ -98,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await createAppServerFeature(ctx, { live, siteProcesses: deps.siteProcesses }),
     await createMailFeature(ctx),
     await createNginxFeature(ctx),
+    await createFiguresFeature(ctx, { payments: payments.service, courses: courses.figuresSource }),
   ];
   for (const { close } of features) if (close) app.addHook('onClose', async () => close());
 

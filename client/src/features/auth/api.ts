@@ -1,10 +1,23 @@
+import { ARRIVAL_KEY } from '@common/constants';
 import type { AccountDoneResponse } from '@common/schemas/account';
 import type { AuthResponse, MessageResponse } from '@common/schemas/auth';
 import { api } from '../../lib/api-client';
 import { readSession, setToken } from '../../lib/auth-token';
 
+/** Where this visit came from, as the page-view beacon kept it on landing (public/beacon.js). */
+function arrival(): unknown {
+  try {
+    return JSON.parse(sessionStorage.getItem(ARRIVAL_KEY) ?? 'null') ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function register(body: { name: string; email: string; password: string }) {
-  const result = await api<AuthResponse>('/api/auth/register', { method: 'POST', body });
+  const result = await api<AuthResponse>('/api/auth/register', {
+    method: 'POST',
+    body: { ...body, arrival: arrival() },
+  });
   setToken(result.token);
   return result;
 }

@@ -1,4 +1,5 @@
 import type { AdminStats } from '@common/schemas/admin-users';
+import { lazy, Suspense } from 'react';
 import { MailStatusCard } from '../mail/mail-status-card';
 import { PaymentsOverviewCard } from '../payments/admin/payments-overview-card';
 import { STATS_REFRESH_MS, useAdminStats } from './api';
@@ -27,6 +28,11 @@ const CARDS: Array<{ key: keyof AdminStats; label: string; accent: string; note?
 ];
 
 const numberFormat = new Intl.NumberFormat();
+
+// The charts (uPlot) come in a chunk of their own, after the live counts.
+const FiguresSection = lazy(() =>
+  import('./components/figures-section').then((module) => ({ default: module.FiguresSection })),
+);
 
 /** The console's landing panel (the spec's section `dashboard`, "Dashboard Overview"): live user counts. */
 export function OverviewPanel() {
@@ -68,6 +74,9 @@ export function OverviewPanel() {
 
       <PaymentsOverviewCard refreshMs={STATS_REFRESH_MS} />
       <MailStatusCard />
+      <Suspense fallback={<p className="mt-10 text-sm text-stone-400">Loading the figures…</p>}>
+        <FiguresSection />
+      </Suspense>
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import { signupSourceOf } from '@common/schemas/arrival';
 import type { LoginBody, RegisterBody } from '@common/schemas/auth';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
@@ -36,6 +37,7 @@ export class AuthService {
         role: 'user',
         membershipTier: 'free',
         status: 'active',
+        signupSource: signupSourceOf(input.arrival),
       });
       return { token: await sessions.start(user, client), user: toPublicUser(user) };
     } catch (error) {

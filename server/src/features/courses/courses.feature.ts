@@ -20,6 +20,12 @@ import { CoursePicturesRepository } from './pictures/course-pictures.repository'
 import { ProgressRepository } from './progress/progress.repository';
 import { ProgressService } from './progress/progress.service';
 
+/** What the owner's figures read of the courses (features/figures/course-figures.ts). */
+export interface CourseFiguresSource {
+  courses: CoursesRepository;
+  progress: ProgressRepository;
+}
+
 /**
  * Courses: `/api/courses` (the catalogue, outlines, lessons, progress), `/api/admin/courses`
  * (the console's editor), `/lesson-files/…` (the signed links, signed with the context's key),
@@ -28,7 +34,7 @@ import { ProgressService } from './progress/progress.service';
 export async function createCoursesFeature(
   ctx: AppContext,
   deps: { frame: PageFrame },
-): Promise<Feature & { pictureUses: CoursePictureUses }> {
+): Promise<Feature & { pictureUses: CoursePictureUses; figuresSource: CourseFiguresSource }> {
   const repository = new CoursesRepository(ctx.store);
   const progress = new ProgressRepository(ctx.store);
   const files = new LessonFilesRepository(ctx.store);
@@ -91,6 +97,8 @@ export async function createCoursesFeature(
       registerCoursePictureServing(app, { pictures, links, courses: repository, users: ctx.users, sessions });
     },
     fillPage: (...args) => pages.fill(...args),
+    // The owner's course figures read the courses and their progress.
+    figuresSource: { courses: repository, progress },
     // The library pictures the courses' pictures came from: the slideshow leaves them out, and
     // deleting one asks first.
     pictureUses: async () => {

@@ -253,6 +253,12 @@ export class PaymentsService {
     return new AppError('UNAVAILABLE', error.message);
   }
 
+  /** Whether payments are taken with a live key (a test key's payments are never revenue). */
+  async mode(): Promise<'live' | 'test' | null> {
+    const { secretKey } = await this.deps.settings.effective();
+    return secretKey ? (secretKey.includes('_live_') ? 'live' : 'test') : null;
+  }
+
   async overview(): Promise<PaymentsOverview> {
     const settings = await this.deps.settings.effective();
     const [paying, pastDue, failing, twice, notApplied] = await Promise.all([

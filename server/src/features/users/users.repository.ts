@@ -1,5 +1,6 @@
 import type { EmailChangeCancelReason } from '@common/schemas/account';
 import type { TierSource } from '@common/schemas/billing';
+import type { SignupSource } from '@common/schemas/figures';
 import type { PublicUser, Role, Tier, UserStatus } from '@common/schemas/user';
 import type {
   BatchOptions,
@@ -48,11 +49,26 @@ export interface UserDoc extends StoredDoc {
   /** When the member last became paid, and why their tier is what it is. */
   paidSince?: Date;
   tierSource?: TierSource;
+  /** Where the member came from when they signed up (the figures' sources). */
+  signupSource?: SignupSource;
 }
+
+/**
+ * Told of a member's record as it was and as it is after a sign-up, a tier or billing change, or
+ * a deletion (the owner's figures, `features/figures/`). Called after the write succeeded; a
+ * watcher never fails it (it reports its own errors). `null` before: created; after: deleted.
+ */
+export interface UserChangeWatcher {
+  changed(before: UserDoc | null, after: UserDoc | null): Promise<void>;
+}
+
+/** The changes a watcher hears of: the rest (names, passwords, links) changes no figure. */
+const WATCHED_FIELDS = ['membershipTier', 'billing', 'tierSource', 'role'];
 
 /** The only code that reads or writes users in the store. */
 export class UsersRepository {
   private readonly users: Collection<UserDoc>;
+  private readonly watchers: UserChangeWatcher[] = [];
 
   constructor(store: Store) {
     this.users = store.collection<UserDoc>('users');
@@ -80,8 +96,15 @@ export class UsersRepository {
     await this.users.ensureIndex({ field: BILLING_FIELDS.status, counted: true, sparse: true });
   }
 
-  create(user: NewDoc<UserDoc>): Promise<UserDoc> {
-    return this.users.insertOne(user);
+  /** Adds a watcher of members' sign-ups, tiers, billing and deletions (a bulk insert is not told). */
+  watch(watcher: UserChangeWatcher): void {
+    this.watchers.push(watcher);
+  }
+
+  async create(user: NewDoc<UserDoc>): Promise<UserDoc> {
+    const created = await this.users.insertOne(user);
+    await this.tell(null, created);
+    return created;
   }
 
   insertMany(users: Array<NewDoc<UserDoc> & Partial<StoredDoc>>): Promise<number> {
@@ -127,7 +150,7 @@ export class UsersRepository {
   }
 
   update(id: string, changes: DocChanges<UserDoc>): Promise<UserDoc | null> {
-    return this.users.updateById(id, changes);
+    return this.watched(id, changes, () => this.users.updateById(id, changes));
   }
 
   /** Consumes a reset token: succeeds for exactly one caller even when two race. */
@@ -135,8 +158,11 @@ export class UsersRepository {
     return this.users.updateOne({ _id: id, resetTokenHash: hash }, changes);
   }
 
-  delete(id: string): Promise<boolean> {
-    return this.users.deleteById(id);
+  async delete(id: string): Promise<boolean> {
+    const before = this.watchers.length > 0 ? await this.users.findById(id) : null;
+    const deleted = await this.users.deleteById(id);
+    if (deleted && before) await this.tell(before, null);
+    return deleted;
   }
 
   /**
@@ -144,13 +170,32 @@ export class UsersRepository {
    * stored already (events come out of order and in parallel): null then.
    */
   updateBillingIfNewer(id: string, observedAt: Date, changes: DocChanges<UserDoc>): Promise<UserDoc | null> {
-    return this.users.updateOne(
-      {
-        _id: id,
-        $or: [{ 'billing.observedAt': { $exists: false } }, { 'billing.observedAt': { $lt: observedAt } }],
-      },
-      changes,
+    return this.watched(id, changes, () =>
+      this.users.updateOne(
+        {
+          _id: id,
+          $or: [{ 'billing.observedAt': { $exists: false } }, { 'billing.observedAt': { $lt: observedAt } }],
+        },
+        changes,
+      ),
     );
+  }
+
+  /** Runs `write`, telling the watchers when it changed a watched field (read before, for them). */
+  private async watched(
+    id: string,
+    changes: DocChanges<UserDoc>,
+    write: () => Promise<UserDoc | null>,
+  ): Promise<UserDoc | null> {
+    const told = this.watchers.length > 0 && Object.keys(changes).some((key) => WATCHED_FIELDS.includes(key));
+    const before = told ? await this.users.findById(id) : null;
+    const after = await write();
+    if (after && before) await this.tell(before, after);
+    return after;
+  }
+
+  private async tell(before: UserDoc | null, after: UserDoc | null): Promise<void> {
+    for (const watcher of this.watchers) await watcher.changed(before, after);
   }
 }
 

@@ -59,6 +59,11 @@ export class ProgressRepository {
     return this.progress.findById(progressId(userId, courseId));
   }
 
+  /** Every member's progress in a course, a batch at a time (the owner's course figures). */
+  ofCourse(courseId: string): AsyncIterable<ProgressDoc[]> {
+    return this.progress.findInBatches({ courseId }, { batchSize: 500 });
+  }
+
   /** A member's progress in every course they started. */
   ofMember(userId: string): Promise<ProgressDoc[]> {
     return this.progress.find({ userId });

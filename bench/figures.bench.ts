@@ -1,0 +1,156 @@
+// The owner's figures at scale: members with course progress (bench/support/seed-courses.ts)
+// and ten years of daily roll-ups (sign-ups, upgrades, revenue subscriptions at two prices, 20
+// sources, 30 pages whose page views add up to `--views`), seeded straight into the store; then
+// `npm start` and p50/p95 of each figure over HTTP, one request at a time, beside two yardsticks
+// measured in the same run: `/api/health` and the Dashboard's live counts (`/api/admin/stats`).
+// Usage: npx tsx bench/figures.bench.ts [--members N] [--progress N] [--views N] [--runs N]
+//        [--data-dir DIR]   (target: every figure p95 < 100 ms)
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { FigureDaysRepository } from '../server/src/features/figures/figure-days.repository';
+import { addDays } from '../server/src/features/figures/periods';
+import { openEmbeddedStore } from '../server/src/store/sqlite/store';
+import { signIn, startProduct } from './support/product';
+import { seedCourseSite } from './support/seed-courses';
+
+const TARGET_P95_MS = 100;
+const { values } = parseArgs({
+  options: {
+    members: { type: 'string', default: '100000' },
+    progress: { type: 'string', default: '10' },
+    views: { type: 'string', default: '10000000' },
+    runs: { type: 'string', default: '100' },
+    'data-dir': { type: 'string' },
+  },
+});
+const MEMBERS = Number(values.members);
+const VIEWS = Number(values.views);
+const RUNS = Number(values.runs);
+const ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
+const JWT_SECRET = 'figures-bench-secret-0123456789abcdef';
+const DAYS = 3650;
+const PAGES = [
+  '/',
+  '/courses',
+  '/join',
+  '/login',
+  ...Array.from({ length: 26 }, (_, i) => `/courses/course-${i}`),
+];
+const SOURCES = Array.from({ length: 20 }, (_, i) => `source-${i}`);
+
+const dataDir = values['data-dir'] ?? (await mkdtemp(path.join(tmpdir(), 'bench-figures-')));
+const seeded = existsSync(path.join(dataDir, 'db'));
+if (!seeded) {
+  const seeding = performance.now();
+  const site = await seedCourseSite({
+    dataDir,
+    jwtSecret: JWT_SECRET,
+    members: MEMBERS,
+    progressPerMember: Number(values.progress),
+    courses: 100,
+    signedIn: 1,
+    videoMb: 1,
+    log: (line) => console.log(line),
+  });
+  await seedRollUps();
+  console.log(
+    `seeded ${MEMBERS} members, ${MEMBERS * Number(values.progress)} progress rows, ${DAYS} days of roll-ups (${VIEWS} page views) in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
+  );
+  void site;
+}
+
+/** Ten years of roll-ups ending today, written as the product writes them (the marker first, so no backfill runs). */
+async function seedRollUps(): Promise<void> {
+  const store = await openEmbeddedStore(dataDir, () => undefined);
+  try {
+    const days = new FigureDaysRepository(store);
+    const visits = new FigureDaysRepository(store, 'visit_days');
+    await days.claimBackfill();
+    const today = new Date().toISOString().slice(0, 10);
+    const perDay = Math.max(1, Math.round(VIEWS / DAYS / PAGES.length));
+    for (let index = 0; index < DAYS; index++) {
+      const counts: Record<string, number> = {
+        signups: 30,
+        upgrades: 4,
+        cancellations: 2,
+        'paying:price_month': 2,
+        'paying:price_year': 1,
+        'gained:price_month': 3,
+        [`lost:price_month:${addDays(today, -DAYS + index - 30)}`]: 1,
+      };
+      for (const source of SOURCES) counts[`signups@${source}`] = 1 + (index % 3);
+      const views: Record<string, number> = {};
+      for (const page of PAGES) {
+        views[`views:${page}`] = perDay;
+        views[`visitors:${page}`] = Math.ceil(perDay / 3);
+      }
+      const day = addDays(today, -DAYS + 1 + index);
+      await Promise.all([days.add(day, counts), visits.add(day, views)]);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+const product = await startProduct({
+  dataDir,
+  logFile: path.join(dataDir, 'server.log'),
+  env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, JWT_SECRET },
+});
+try {
+  const url = product.url;
+  const token = await signIn(url, ADMIN);
+  const today = new Date().toISOString().slice(0, 10);
+  const period = (days: number, step: string) => `from=${addDays(today, -days + 1)}&to=${today}&step=${step}`;
+  const courses = (await (await fetch(`${url}/api/admin/figures/courses`, { headers: auth() })).json()).data;
+  const courseId = courses[0].courseId as string;
+  function auth() {
+    return { authorization: `Bearer ${token}` };
+  }
+  const cases: Array<[label: string, target: boolean, path: string]> = [
+    ['yardstick: /api/health', false, '/api/health'],
+    ['yardstick: stats', false, '/api/admin/stats'],
+    ['members, 30 days', true, `/api/admin/figures/members?${period(30, 'day')}`],
+    ['members, 10 years', true, `/api/admin/figures/members?${period(3650, 'month')}`],
+    ['money, 30 days', true, `/api/admin/figures/money?${period(30, 'day')}`],
+    ['money, 10 years', true, `/api/admin/figures/money?${period(3650, 'month')}`],
+    ['sources, 1 year', true, `/api/admin/figures/sources?${period(365, 'day')}`],
+    ['visits, 30 days', true, `/api/admin/figures/visits?${period(30, 'day')}`],
+    ['visits, 1 year', true, `/api/admin/figures/visits?${period(365, 'day')}`],
+    ['courses list', true, '/api/admin/figures/courses'],
+    ['one course', true, `/api/admin/figures/courses/${courseId}`],
+  ];
+  let failed = false;
+  console.log(
+    `\n${'figure'.padEnd(24)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'max ms'.padStart(9)}   runs`,
+  );
+  for (const [label, targeted, path] of cases) {
+    const runs = label === 'one course' ? Math.min(RUNS, 10) : RUNS;
+    const times: number[] = [];
+    for (let i = 0; i < runs + 3; i++) {
+      const started = performance.now();
+      const response = await fetch(`${url}${path}`, { headers: auth() });
+      await response.arrayBuffer();
+      if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+      if (i >= 3) times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+    if (targeted && at(0.95) >= TARGET_P95_MS) failed = true;
+    console.log(
+      `${label.padEnd(24)}${at(0.5).toFixed(1).padStart(9)}${at(0.95).toFixed(1).padStart(9)}${times.at(-1)!.toFixed(1).padStart(9)}   ${runs}`,
+    );
+  }
+  console.log(
+    failed
+      ? `\nFAIL: a figure's p95 is over ${TARGET_P95_MS} ms`
+      : `\nOK: every figure p95 < ${TARGET_P95_MS} ms`,
+  );
+  process.exitCode = failed ? 1 : 0;
+} finally {
+  await product.stop();
+  if (!values['data-dir']) await rm(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,116 @@
+import type { PaymentPlan } from '@common/payment-plans';
+import type { FiguresQuery, MoneyAnswer, MoneyFigures } from '@common/schemas/figures';
+import { counterName, type FigureDayDoc } from './figure-days.repository';
+import { addDays, stepsOf } from './periods';
+
+/** Months in each of a price's intervals: a yearly price counts a twelfth a month. */
+const MONTHS_PER: Record<NonNullable<PaymentPlan['interval']>, number> = {
+  day: 12 / 365,
+  week: 12 / 52,
+  month: 1,
+  year: 12,
+};
+
+/** What one subscription at the plan brings a month, in the currency's minor units (not rounded). */
+export function monthlyAmount(plan: PaymentPlan): number | null {
+  if (plan.amount === null || !plan.interval || !plan.currency) return null;
+  return plan.amount / (MONTHS_PER[plan.interval] * Math.max(1, plan.intervalCount));
+}
+
+type Counts = Record<string, number>;
+/** The first letters of `paying:`, `gained:` and `lost:`. */
+const [P, G, L] = ['p', 'g', 'l'].map((letter) => letter.charCodeAt(0));
+
+/**
+ * Money over a period from the roll-ups (`days`: every day up to the period's end, from the
+ * first) and the prices' amounts. Subscriptions at a price the settings no longer list have no
+ * known amount and are left out.
+ */
+export function moneyFigures(
+  query: FiguresQuery,
+  days: FigureDayDoc[],
+  plans: PaymentPlan[],
+): Omit<MoneyAnswer, 'conversion' | 'available'> {
+  const priced = new Map<string, { monthly: number; currency: string }>();
+  for (const plan of plans) {
+    const monthly = monthlyAmount(plan);
+    if (monthly !== null && plan.currency)
+      priced.set(counterName(plan.id), { monthly, currency: plan.currency });
+  }
+  const currencies = [...new Set([...priced.values()].map((price) => price.currency))].sort();
+  const paying = new Map<string, number>();
+  const mrrOf = () =>
+    currencies.map((currency) => {
+      let sum = 0;
+      for (const [price, count] of paying) {
+        const known = priced.get(price);
+        if (known?.currency === currency) sum += Math.max(0, count) * known.monthly;
+      }
+      return Math.round(sum);
+    });
+  const payersOf = () =>
+    currencies.map((currency) => {
+      let sum = 0;
+      for (const [price, count] of paying)
+        if (priced.get(price)?.currency === currency) sum += Math.max(0, count);
+      return sum;
+    });
+  const totals = currencies.map(() => ({ gained: 0, lost: 0, lostOfStart: 0 }));
+  const currencyIndex = (price: string) => currencies.indexOf(priced.get(price)?.currency ?? '');
+  const apply = (counts: Counts, inPeriod: boolean) => {
+    for (const name in counts) {
+      // Most counters are members' and sources': told apart by their first letter, never split.
+      const first = name.charCodeAt(0);
+      if (first !== P && first !== G && first !== L) continue;
+      const amount = counts[name]!;
+      const [kind, price = '', since = ''] = name.split(':');
+      if (kind === 'paying') paying.set(price, (paying.get(price) ?? 0) + amount);
+      if (!inPeriod || (kind !== 'gained' && kind !== 'lost')) continue;
+      const at = currencyIndex(price);
+      if (at < 0) continue;
+      if (kind === 'gained') totals[at]!.gained += amount;
+      else {
+        totals[at]!.lost += amount;
+        if (since < query.from) totals[at]!.lostOfStart += amount;
+      }
+    }
+  };
+  const steps = stepsOf(query.from, query.to, query.step);
+  const points: MoneyAnswer['points'] = [];
+  const dayBefore = addDays(query.from, -1);
+  // Paying at the period's start: read once the roll-ups before it are added up.
+  const start: { payers: number[] | null } = { payers: null };
+  let step = 0;
+  // Roll-ups in order; a step's MRR is read once every roll-up up to its last day is added.
+  const readStepsUpTo = (day: string | null) => {
+    if (start.payers === null && (day === null || day > dayBefore)) start.payers = payersOf();
+    while (step < steps.length && (day === null || steps[step]!.end < day)) {
+      points.push({ start: steps[step]!.start, mrr: mrrOf() });
+      step += 1;
+    }
+  };
+  for (const doc of days) {
+    if (doc._id > query.to) break;
+    readStepsUpTo(doc._id);
+    apply(doc.counts, doc._id >= query.from);
+  }
+  readStepsUpTo(null);
+  const atStart = start.payers ?? payersOf();
+  const atEnd = payersOf();
+  const mrr = mrrOf();
+  return {
+    currencies: currencies.map(
+      (currency, at): MoneyFigures => ({
+        currency,
+        mrr: mrr[at]!,
+        arpu: atEnd[at]! > 0 ? Math.round(mrr[at]! / atEnd[at]!) : 0,
+        payingAtStart: atStart[at]!,
+        payingAtEnd: atEnd[at]!,
+        paidGained: totals[at]!.gained,
+        paidLost: totals[at]!.lost,
+        churn: atStart[at]! > 0 ? totals[at]!.lostOfStart / atStart[at]! : null,
+      }),
+    ),
+    points,
+  };
+}
