@@ -43,6 +43,10 @@ export const ACTIVITY_KINDS = {
   'course.lesson': 'Lesson edited',
   'course.file': 'Lesson file added or removed',
   'course.settings': 'Courses settings saved',
+  'mail.announcement': 'Announcement queued',
+  'mail.cancelled': 'Announcement cancelled',
+  'mail.settings': 'Mail settings saved',
+  'mail.complaint': 'Address marked as complaining',
 } as const;
 
 export type ActivityKind = keyof typeof ACTIVITY_KINDS;

@@ -15,12 +15,15 @@ export const SMTP_TIMEOUTS = {
   dnsTimeout: 5_000,
 } as const;
 
+/** What a delivery needs of a message: the queue's, or one of mail to members (never queued in files). */
+export type DeliverableMail = Pick<QueuedMail, 'id' | 'messageId' | 'mail' | 'createdAt'>;
+
 /** Hands one queued message onward: to the SMTP server, or as an `.eml` file into the outbox. */
 export interface MailDelivery {
   readonly kind: 'smtp' | 'outbox';
   /** Where mail goes, for messages to the owner (host:port, or the outbox folder). */
   readonly where: string;
-  deliver(message: QueuedMail): Promise<void>;
+  deliver(message: DeliverableMail): Promise<void>;
   close(): void;
 }
 
@@ -41,8 +44,16 @@ function lazyTransport(options: Parameters<typeof import('nodemailer').createTra
   };
 }
 
-export function smtpDelivery(smtpUrl: string): MailDelivery {
-  const transport = lazyTransport({ url: smtpUrl, ...SMTP_TIMEOUTS });
+/**
+ * By SMTP. `connections` > 1 keeps a pool of that many open connections (bulk mail to members);
+ * the transactional queue keeps its own transport, so a reset mail never waits behind bulk mail.
+ */
+export function smtpDelivery(smtpUrl: string, connections = 1): MailDelivery {
+  const transport = lazyTransport(
+    connections > 1
+      ? { url: smtpUrl, pool: true, maxConnections: connections, maxMessages: 1000, ...SMTP_TIMEOUTS }
+      : { url: smtpUrl, ...SMTP_TIMEOUTS },
+  );
   const url = new URL(smtpUrl);
   return {
     kind: 'smtp',

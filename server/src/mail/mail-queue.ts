@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { isProcessAlive } from '../lib/process-alive';
 import type { MailDelivery } from './mail-delivery';
 import { plainMailError } from './mail-errors';
-import { MailQueueFiles, type QueuedMail } from './mail-queue-files';
+import { type MailContent, MailQueueFiles, type QueuedMail } from './mail-queue-files';
 import { type QueueStatus, queueStatus } from './mail-queue-status';
 
 /** Pauses after the 1st, 2nd, ... failed attempt; the last one repeats until the message expires. */
@@ -21,6 +21,9 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  /** Only a test of bulk mail sent to the owner carries these (see MailContent). */
+  list?: MailContent['list'];
+  headers?: MailContent['headers'];
   /** When the message stops being worth sending (a reset link's expiry). */
   expiresAt?: Date;
 }
@@ -69,7 +72,15 @@ export class MailQueue {
     const message: QueuedMail = {
       id,
       messageId: `<${id}@${this.options.from.split('@')[1] ?? 'localhost'}>`,
-      mail: { from: this.options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html },
+      mail: {
+        from: this.options.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        ...(mail.list ? { list: mail.list } : {}),
+        ...(mail.headers ? { headers: mail.headers } : {}),
+      },
       createdAt: now.toISOString(),
       expiresAt: (mail.expiresAt ?? new Date(now.getTime() + DEFAULT_MAIL_LIFE_MS)).toISOString(),
       attempts: 0,

@@ -5,6 +5,7 @@ import { MailQueue, type OutgoingMail } from './mail-queue';
 import type { QueueStatus } from './mail-queue-status';
 
 export type Mail = OutgoingMail;
+export type { MailDelivery } from './mail-delivery';
 export type MailStatus = QueueStatus;
 
 /**
@@ -29,6 +30,20 @@ export interface MailerOptions {
   log: FastifyBaseLogger;
   /** Tests shorten the retry schedule; the product uses RETRY_DELAYS_MS. */
   retryDelaysMs?: readonly number[];
+}
+
+/**
+ * The delivery of bulk mail (mail to members): its own transport beside the queue's, with
+ * `connections` open at once, so a reset mail never waits behind a bulk send. Bulk mail is not
+ * kept in the queue's files: its recipients are read from the store as it goes (features/mail/bulk/).
+ */
+export function createBulkDelivery(
+  options: Pick<MailerOptions, 'smtpUrl' | 'dataDir' | 'log'>,
+  connections: number,
+): MailDelivery {
+  return options.smtpUrl
+    ? smtpDelivery(options.smtpUrl, connections)
+    : outboxDelivery(options.dataDir, options.log);
 }
 
 /** The queue folder: files, not the store, so that mail survives a move of the database. */

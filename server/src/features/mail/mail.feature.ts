@@ -1,8 +1,72 @@
 import type { AppContext } from '../../app-context';
 import type { Feature } from '../../feature';
+import { createBulkDelivery, type MailDelivery } from '../../mail/mailer';
+import { CoursesRepository } from '../courses/courses.repository';
+import { ProgressRepository } from '../courses/progress/progress.repository';
+import { AnnouncementsRepository } from './announcements/announcements.repository';
+import { announcementsRoutes } from './announcements/announcements.routes';
+import { AnnouncementsService } from './announcements/announcements.service';
+import { Segments } from './announcements/segments';
+import { BULK_CONNECTIONS, BulkSender } from './bulk/bulk-sender';
 import { mailRoutes } from './mail.routes';
+import { MailSettingsRepository } from './mail-settings.repository';
+import { PreferencesRepository } from './preferences/preferences.repository';
+import { preferencesRoutes } from './preferences/preferences.routes';
+import { PreferencesService } from './preferences/preferences.service';
+import { stopsRoutes } from './preferences/stops.routes';
+import { UnsubscribeLinks } from './preferences/unsubscribe-links';
 
-/** `/api/admin/mail`: the console's view of the mail queue (the mailer itself is the context's). */
+/**
+ * Mail: `/api/admin/mail` (the console's view of the mail queue, announcements, the stopped
+ * addresses, the sending settings), `/api/mail` (members' preferences and the unsubscribe
+ * address), and the background sender of mail to members. The mailer itself is the context's.
+ */
 export async function createMailFeature(ctx: AppContext): Promise<Feature> {
-  return { name: 'mail', adminRoutes: [{ prefix: '/mail', plugin: mailRoutes(ctx) }] };
+  const announcementsRepository = new AnnouncementsRepository(ctx.store);
+  const preferencesRepository = new PreferencesRepository(ctx.store);
+  const settings = new MailSettingsRepository(ctx.store);
+  await Promise.all([announcementsRepository.init(), preferencesRepository.init(), settings.init()]);
+  const segments = new Segments(
+    ctx.users,
+    new CoursesRepository(ctx.store),
+    new ProgressRepository(ctx.store),
+  );
+  const links = new UnsubscribeLinks(ctx.tokenKey, ctx.config.publicUrl);
+  const env = { from: ctx.config.mailFrom, publicUrl: ctx.config.publicUrl, links };
+  // The bulk transport opens with the first announcement this process sends, not at start.
+  let delivery: MailDelivery | undefined;
+  const sender = new BulkSender({
+    announcements: announcementsRepository,
+    preferences: preferencesRepository,
+    segments,
+    settings,
+    leases: ctx.leases,
+    delivery: () => {
+      delivery ??= createBulkDelivery(
+        { smtpUrl: ctx.config.smtpUrl, dataDir: ctx.config.dataDir, log: ctx.log },
+        BULK_CONNECTIONS,
+      );
+      return delivery;
+    },
+    log: ctx.log,
+    ...env,
+  });
+  sender.start();
+  const announcements = new AnnouncementsService(announcementsRepository, segments, ctx.mailer, env, () => {
+    void sender.kick();
+  });
+  const preferences = new PreferencesService(preferencesRepository, ctx.users, links);
+  return {
+    name: 'mail',
+    routes: [{ prefix: '/api/mail', plugin: preferencesRoutes(preferences, ctx) }],
+    adminRoutes: [
+      { prefix: '/mail', plugin: mailRoutes(settings, ctx) },
+      { prefix: '/mail/announcements', plugin: announcementsRoutes(announcements, ctx) },
+      { prefix: '/mail/stops', plugin: stopsRoutes(preferences, ctx) },
+    ],
+    close: async () => {
+      await sender.close();
+      delivery?.close();
+    },
+  };
 }

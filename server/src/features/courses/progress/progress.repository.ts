@@ -59,6 +59,24 @@ export class ProgressRepository {
     return this.progress.findById(progressId(userId, courseId));
   }
 
+  /**
+   * A page of a course's progress in id order after `after` (a keyset: any page costs the same),
+   * only completed ones when asked: mail to the members of a course reads them so.
+   */
+  pageOfCourse(
+    courseId: string,
+    { after, limit, completedOnly }: { after: string | null; limit: number; completedOnly: boolean },
+  ): Promise<ProgressDoc[]> {
+    return this.progress.find(
+      {
+        courseId,
+        ...(after ? { _id: { $gt: after } } : {}),
+        ...(completedOnly ? { completedAt: { $ne: null } } : {}),
+      },
+      { sort: { _id: 1 }, limit },
+    );
+  }
+
   /** A member's progress in every course they started. */
   ofMember(userId: string): Promise<ProgressDoc[]> {
     return this.progress.find({ userId });

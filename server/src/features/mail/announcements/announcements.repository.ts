@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import type { AnnouncementState, Segment } from '@common/schemas/mail-members';
+import type { Collection, Store, StoredDoc } from '../../../store/store';
+
+/**
+ * An announcement: what the owner wrote, to whom, and how far its sending got. Its recipients
+ * are never listed here: the sender reads them from the segment a batch at a time, after
+ * `cursor` (the last id it finished), so queuing to a million members is one insert.
+ */
+export interface AnnouncementDoc extends StoredDoc {
+  subject: string;
+  markdown: string;
+  html: string;
+  segment: Segment;
+  segmentLabel: string;
+  state: AnnouncementState;
+  scheduledAt: Date;
+  /** Members in the segment when it was queued. */
+  recipients: number;
+  /** The last recipient (a user's or a progress id, as the segment reads them) finished; null before the first. */
+  cursor: string | null;
+  /** After a mail server problem: the batch is tried again from here at this time. */
+  retryAt: Date | null;
+  finishedAt: Date | null;
+  createdBy: string;
+}
+
+export type DeliveryState = 'sending' | 'sent' | 'failed' | 'retry' | 'unsubscribed';
+
+/**
+ * One recipient of one announcement, written before the message is handed to the mail server
+ * (`sending`) and after (`sent`, `failed`, `retry`). A `sending` record found later means the
+ * process died in between: the message may have gone, and goes again with the same Message-ID.
+ */
+export interface DeliveryDoc extends StoredDoc {
+  announcementId: string;
+  userId: string;
+  email: string;
+  state: DeliveryState;
+  /** `<announcement>:<state>`: counted by the store, so progress is a few kept counts. */
+  tally: string;
+  attempts: number;
+  error?: string;
+}
+
+/** The only code that reads or writes announcements and their deliveries. */
+export class AnnouncementsRepository {
+  private readonly announcements: Collection<AnnouncementDoc>;
+  private readonly deliveries: Collection<DeliveryDoc>;
+
+  constructor(store: Store) {
+    this.announcements = store.collection<AnnouncementDoc>('mail_announcements');
+    this.deliveries = store.collection<DeliveryDoc>('mail_deliveries');
+  }
+
+  async init(): Promise<void> {
+    await this.announcements.ensureIndex({ field: 'state' });
+    await this.announcements.ensureIndex({ field: 'createdAt' });
+    await this.deliveries.ensureIndex({ field: 'tally', counted: true });
+    await this.deliveries.ensureIndex({ field: 'announcementId' });
+  }
+
+  create(doc: Omit<AnnouncementDoc, keyof StoredDoc>): Promise<AnnouncementDoc> {
+    return this.announcements.insertOne(doc);
+  }
+
+  find(id: string): Promise<AnnouncementDoc | null> {
+    return this.announcements.findById(id);
+  }
+
+  newest(limit: number): Promise<AnnouncementDoc[]> {
+    return this.announcements.find({}, { sort: { createdAt: -1 }, limit });
+  }
+
+  /** The announcement to work on now: the earliest due one still going. */
+  async due(now: Date): Promise<AnnouncementDoc | null> {
+    const [first] = await this.announcements.find(
+      { state: { $in: ['scheduled', 'sending'] }, scheduledAt: { $lte: now } },
+      { sort: { scheduledAt: 1 }, limit: 5 },
+    );
+    return first ?? null;
+  }
+
+  /** Moves it on only from the state the caller read (compare-and-set): a cancel in between wins. */
+  advance(
+    doc: AnnouncementDoc,
+    changes: Partial<Pick<AnnouncementDoc, 'state' | 'cursor' | 'retryAt' | 'finishedAt'>>,
+  ): Promise<AnnouncementDoc | null> {
+    return this.announcements.updateOne({ _id: doc._id, state: doc.state, cursor: doc.cursor }, changes);
+  }
+
+  cancel(id: string): Promise<AnnouncementDoc | null> {
+    return this.announcements.updateOne(
+      { _id: id, state: { $in: ['scheduled', 'sending'] } },
+      { state: 'cancelled', finishedAt: new Date() },
+    );
+  }
+
+  async deliveriesOf(announcementId: string, userIds: string[]): Promise<Map<string, DeliveryDoc>> {
+    if (userIds.length === 0) return new Map();
+    const ids = userIds.map((userId) => deliveryId(announcementId, userId));
+    const docs = await this.deliveries.find({ _id: { $in: ids } });
+    return new Map(docs.map((doc) => [doc.userId, doc]));
+  }
+
+  /** Writes one recipient's record (made on its first write). */
+  async record(
+    announcementId: string,
+    recipient: { userId: string; email: string },
+    state: DeliveryState,
+    fields: { attempts: number; error?: string },
+  ): Promise<void> {
+    const _id = deliveryId(announcementId, recipient.userId);
+    const changes = { state, tally: `${announcementId}:${state}`, ...fields };
+    if (await this.deliveries.updateById(_id, changes)) return;
+    await this.deliveries.insertMany([{ _id, announcementId, ...recipient, ...changes }]);
+  }
+
+  async tallies(announcementId: string): Promise<Record<DeliveryState, number>> {
+    const states: DeliveryState[] = ['sending', 'sent', 'failed', 'retry', 'unsubscribed'];
+    const counts = await Promise.all(
+      states.map((state) => this.deliveries.count({ tally: `${announcementId}:${state}` })),
+    );
+    return Object.fromEntries(states.map((state, i) => [state, counts[i]!])) as Record<DeliveryState, number>;
+  }
+
+  failures(announcementId: string, limit: number): Promise<DeliveryDoc[]> {
+    return this.deliveries.find({ tally: `${announcementId}:failed` }, { sort: { updatedAt: -1 }, limit });
+  }
+}
+
+/** The same on every process, so two senders of one recipient meet on one record. */
+export function deliveryId(announcementId: string, userId: string): string {
+  return createHash('sha256').update(`delivery:${announcementId}:${userId}`).digest('hex').slice(0, 24);
+}
