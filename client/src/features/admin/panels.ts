@@ -8,6 +8,7 @@ export type PanelId =
   | 'backgrounds'
   | 'media'
   | 'payments'
+  | 'mail'
   | 'mongodb'
   | 'nginx'
   | 'nodejs';
@@ -82,6 +83,12 @@ export const PANELS: PanelDefinition[] = [
     component: lazy(() =>
       import('../payments/admin/payments-panel').then((m) => ({ default: m.PaymentsPanel })),
     ),
+  },
+  {
+    id: 'mail',
+    label: 'Mail',
+    icon: '✉',
+    component: lazy(() => import('../mail/admin/mail-panel').then((m) => ({ default: m.MailPanel }))),
   },
   {
     id: 'mongodb',

@@ -18,7 +18,7 @@ let admin: { user: UserDoc; token: string };
 let call: ReturnType<typeof adminApi>;
 let people = 0;
 
-async function members(tier: 'free' | 'paid', count: number, prefix = tier): Promise<UserDoc[]> {
+async function members(tier: 'free' | 'paid', count: number, prefix: string = tier): Promise<UserDoc[]> {
   const made: UserDoc[] = [];
   for (let i = 0; i < count; i++) {
     people += 1;
