@@ -211,6 +211,9 @@ export function useSaveMailPreferences() {
           auth: true,
         })
       ).data,
+    // The box shows the choice at once; a refusal puts back what the server holds.
+    onMutate: (preferences) => queryClient.setQueryData(preferencesKey, preferences),
     onSuccess: (saved) => queryClient.setQueryData(preferencesKey, saved),
+    onError: () => queryClient.invalidateQueries({ queryKey: preferencesKey }),
   });
 }
