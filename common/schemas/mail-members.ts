@@ -119,3 +119,16 @@ export const bulkSettingsBody = z.object({
 });
 export type BulkSettings = z.infer<typeof bulkSettingsBody>;
 export type BulkSettingsResponse = DataAnswer<BulkSettings>;
+
+/** One welcome mail: sent once when a member joins (free) or becomes paid (paid). */
+const welcomeMail = z.object({
+  enabled: z.boolean(),
+  subject,
+  markdown,
+});
+/** GET/PUT /api/admin/mail/welcome */
+export const welcomeBody = z.object({ free: welcomeMail, paid: welcomeMail });
+export type WelcomeSettings = z.infer<typeof welcomeBody>;
+export type WelcomeResponse = DataAnswer<WelcomeSettings>;
+/** POST /api/admin/mail/welcome/test: the welcome of that tier as written now, to the owner. */
+export const welcomeTestBody = z.object({ tier: z.enum(['free', 'paid']), subject, markdown });

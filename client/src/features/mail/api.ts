@@ -13,6 +13,8 @@ import type {
   PreviewResponse,
   Segment,
   StoppedListResponse,
+  WelcomeResponse,
+  WelcomeSettings,
 } from '@common/schemas/mail-members';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -215,5 +217,31 @@ export function useSaveMailPreferences() {
     onMutate: (preferences) => queryClient.setQueryData(preferencesKey, preferences),
     onSuccess: (saved) => queryClient.setQueryData(preferencesKey, saved),
     onError: () => queryClient.invalidateQueries({ queryKey: preferencesKey }),
+  });
+}
+
+const welcomeKey = ['admin', 'mail', 'welcome'] as const;
+
+export function useWelcome() {
+  return useQuery({
+    queryKey: welcomeKey,
+    queryFn: async ({ signal }) =>
+      (await api<WelcomeResponse>(`${members}/welcome`, { auth: true, signal })).data,
+  });
+}
+
+export function useSaveWelcome() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (welcome: WelcomeSettings) =>
+      (await api<WelcomeResponse>(`${members}/welcome`, { method: 'PUT', body: welcome, auth: true })).data,
+    onSuccess: (saved) => queryClient.setQueryData(welcomeKey, saved),
+  });
+}
+
+export function useSendWelcomeTest() {
+  return useMutation({
+    mutationFn: (mail: { tier: 'free' | 'paid'; subject: string; markdown: string }) =>
+      api<MailMembersDoneResponse>(`${members}/welcome/test`, { method: 'POST', body: mail, auth: true }),
   });
 }

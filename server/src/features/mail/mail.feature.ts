@@ -3,6 +3,7 @@ import type { Feature } from '../../feature';
 import { createBulkDelivery, type MailDelivery } from '../../mail/mailer';
 import { CoursesRepository } from '../courses/courses.repository';
 import { ProgressRepository } from '../courses/progress/progress.repository';
+import type { MembershipTiers } from '../payments/membership-tier';
 import { AnnouncementsRepository } from './announcements/announcements.repository';
 import { announcementsRoutes } from './announcements/announcements.routes';
 import { AnnouncementsService } from './announcements/announcements.service';
@@ -15,13 +16,18 @@ import { preferencesRoutes } from './preferences/preferences.routes';
 import { PreferencesService } from './preferences/preferences.service';
 import { stopsRoutes } from './preferences/stops.routes';
 import { UnsubscribeLinks } from './preferences/unsubscribe-links';
+import { welcomeRoutes } from './welcome/welcome.routes';
+import { WelcomeService } from './welcome/welcome.service';
 
 /**
  * Mail: `/api/admin/mail` (the console's view of the mail queue, announcements, the stopped
  * addresses, the sending settings), `/api/mail` (members' preferences and the unsubscribe
  * address), and the background sender of mail to members. The mailer itself is the context's.
  */
-export async function createMailFeature(ctx: AppContext): Promise<Feature> {
+export async function createMailFeature(
+  ctx: AppContext,
+  needs: { tiers: Pick<MembershipTiers, 'whenPaid'> },
+): Promise<Feature> {
   const announcementsRepository = new AnnouncementsRepository(ctx.store);
   const preferencesRepository = new PreferencesRepository(ctx.store);
   const settings = new MailSettingsRepository(ctx.store);
@@ -56,6 +62,9 @@ export async function createMailFeature(ctx: AppContext): Promise<Feature> {
     void sender.kick();
   });
   const preferences = new PreferencesService(preferencesRepository, ctx.users, links);
+  const welcome = new WelcomeService(settings, ctx.mailer, ctx.config.publicUrl, ctx.log);
+  ctx.users.whenCreated((user) => welcome.joined(user));
+  needs.tiers.whenPaid((user) => welcome.becamePaid(user));
   return {
     name: 'mail',
     routes: [{ prefix: '/api/mail', plugin: preferencesRoutes(preferences, ctx) }],
@@ -63,9 +72,10 @@ export async function createMailFeature(ctx: AppContext): Promise<Feature> {
       { prefix: '/mail', plugin: mailRoutes(settings, ctx) },
       { prefix: '/mail/announcements', plugin: announcementsRoutes(announcements, ctx) },
       { prefix: '/mail/stops', plugin: stopsRoutes(preferences, ctx) },
+      { prefix: '/mail/welcome', plugin: welcomeRoutes(welcome, ctx) },
     ],
     close: async () => {
-      await sender.close();
+      await Promise.all([sender.close(), welcome.settle()]);
       delivery?.close();
     },
   };

@@ -45,6 +45,7 @@ export interface UserDoc extends StoredDoc {
 /** The only code that reads or writes users in the store. */
 export class UsersRepository {
   private readonly users: Collection<UserDoc>;
+  private readonly createdListeners: Array<(user: UserDoc) => void> = [];
 
   constructor(store: Store) {
     this.users = store.collection<UserDoc>('users');
@@ -72,8 +73,19 @@ export class UsersRepository {
     await this.users.ensureIndex({ field: BILLING_FIELDS.status, counted: true, sparse: true });
   }
 
-  create(user: NewDoc<UserDoc>): Promise<UserDoc> {
-    return this.users.insertOne(user);
+  /**
+   * Makes one account (a sign-up, the console's Add user), then tells the listeners (the
+   * welcome mail); a bulk insert (seed, import) tells no one.
+   */
+  async create(user: NewDoc<UserDoc>): Promise<UserDoc> {
+    const made = await this.users.insertOne(user);
+    for (const listener of this.createdListeners) listener(made);
+    return made;
+  }
+
+  /** `listener` runs after each account `create` makes; it must not throw (it is not awaited). */
+  whenCreated(listener: (user: UserDoc) => void): void {
+    this.createdListeners.push(listener);
   }
 
   insertMany(users: Array<NewDoc<UserDoc> & Partial<StoredDoc>>): Promise<number> {

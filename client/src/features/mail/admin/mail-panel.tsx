@@ -2,6 +2,7 @@ import { MailStatusCard } from '../mail-status-card';
 import { AnnouncementForm } from './announcement-form';
 import { AnnouncementList } from './announcement-list';
 import { SendingCard } from './sending-card';
+import { WelcomeCard } from './welcome-card';
 
 /** The console's Mail section: announcements to members, how they go out, and the outgoing mail queue. */
 export function MailPanel() {
@@ -17,6 +18,7 @@ export function MailPanel() {
       </div>
       <AnnouncementForm />
       <AnnouncementList />
+      <WelcomeCard />
       <SendingCard />
       <MailStatusCard />
     </section>
