@@ -9,6 +9,7 @@ import { announcementsRoutes } from './announcements/announcements.routes';
 import { AnnouncementsService } from './announcements/announcements.service';
 import { Segments } from './announcements/segments';
 import { BULK_CONNECTIONS, BulkSender } from './bulk/bulk-sender';
+import { DigestRunner } from './digest/digest-runner';
 import { mailRoutes } from './mail.routes';
 import { MailSettingsRepository } from './mail-settings.repository';
 import { PreferencesRepository } from './preferences/preferences.repository';
@@ -32,32 +33,45 @@ export async function createMailFeature(
   const preferencesRepository = new PreferencesRepository(ctx.store);
   const settings = new MailSettingsRepository(ctx.store);
   await Promise.all([announcementsRepository.init(), preferencesRepository.init(), settings.init()]);
-  const segments = new Segments(
-    ctx.users,
-    new CoursesRepository(ctx.store),
-    new ProgressRepository(ctx.store),
-  );
+  const courses = new CoursesRepository(ctx.store);
+  const progress = new ProgressRepository(ctx.store);
+  const segments = new Segments(ctx.users, courses, progress);
+  // The bulk transport opens with the first bulk mail this process sends, not at start.
+  let delivery: MailDelivery | undefined;
+  const bulkDelivery = () => {
+    delivery ??= createBulkDelivery(
+      { smtpUrl: ctx.config.smtpUrl, dataDir: ctx.config.dataDir, log: ctx.log },
+      BULK_CONNECTIONS,
+    );
+    return delivery;
+  };
   const links = new UnsubscribeLinks(ctx.tokenKey, ctx.config.publicUrl);
   const env = { from: ctx.config.mailFrom, publicUrl: ctx.config.publicUrl, links };
-  // The bulk transport opens with the first announcement this process sends, not at start.
-  let delivery: MailDelivery | undefined;
   const sender = new BulkSender({
     announcements: announcementsRepository,
     preferences: preferencesRepository,
     segments,
     settings,
     leases: ctx.leases,
-    delivery: () => {
-      delivery ??= createBulkDelivery(
-        { smtpUrl: ctx.config.smtpUrl, dataDir: ctx.config.dataDir, log: ctx.log },
-        BULK_CONNECTIONS,
-      );
-      return delivery;
-    },
+    delivery: bulkDelivery,
     log: ctx.log,
     ...env,
   });
   sender.start();
+  const digest = new DigestRunner({
+    store: ctx.store,
+    users: ctx.users,
+    courses,
+    progress,
+    announcements: announcementsRepository,
+    preferences: preferencesRepository,
+    settings,
+    leases: ctx.leases,
+    delivery: bulkDelivery,
+    log: ctx.log,
+    ...env,
+  });
+  digest.start();
   const announcements = new AnnouncementsService(announcementsRepository, segments, ctx.mailer, env, () => {
     void sender.kick();
   });
@@ -75,7 +89,7 @@ export async function createMailFeature(
       { prefix: '/mail/welcome', plugin: welcomeRoutes(welcome, ctx) },
     ],
     close: async () => {
-      await Promise.all([sender.close(), welcome.settle()]);
+      await Promise.all([sender.close(), digest.close(), welcome.settle()]);
       delivery?.close();
     },
   };

@@ -77,6 +77,11 @@ export class ProgressRepository {
     );
   }
 
+  /** The progress of several members at once (a batch of the new-lessons digest). */
+  ofMembers(userIds: string[]): Promise<ProgressDoc[]> {
+    return userIds.length ? this.progress.find({ userId: { $in: userIds } }) : Promise.resolve([]);
+  }
+
   /** A member's progress in every course they started. */
   ofMember(userId: string): Promise<ProgressDoc[]> {
     return this.progress.find({ userId });

@@ -1,19 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../../lib/app-error';
-import { plainMailError } from '../../../mail/mail-errors';
 import type { MailDelivery } from '../../../mail/mailer';
 import type { StoreLeases } from '../../shared-state/store-lease';
-import {
-  type AnnouncementDoc,
-  type AnnouncementsRepository,
-  deliveryId,
-} from '../announcements/announcements.repository';
+import type { AnnouncementDoc, AnnouncementsRepository } from '../announcements/announcements.repository';
 import type { Recipient, Segments } from '../announcements/segments';
 import type { MailSettingsRepository } from '../mail-settings.repository';
 import { type PreferencesRepository, wants } from '../preferences/preferences.repository';
 import type { UnsubscribeLinks } from '../preferences/unsubscribe-links';
 import { bulkMessage } from './bulk-message';
+import { Pace, sendOne, warnRepeat } from './send-one';
 
 /** Open SMTP connections of a bulk send (the transactional queue keeps its own). */
 export const BULK_CONNECTIONS = 3;
@@ -24,7 +20,6 @@ const LEASE_MS = 60_000;
 const ROUND_MS = 20_000;
 /** After a mail server problem (not a refusal of the address), the batch waits this long. */
 const RETRY_AFTER_MS = 30_000;
-const MAX_ATTEMPTS = 5;
 
 export interface BulkSenderDeps {
   announcements: AnnouncementsRepository;
@@ -52,7 +47,7 @@ type BatchOutcome = 'done' | 'stopped' | 'retry';
 export class BulkSender {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
-  private nextSlot = 0;
+  private readonly pace = new Pace();
   private closed = false;
 
   constructor(private readonly deps: BulkSenderDeps) {}
@@ -158,7 +153,7 @@ export class BulkSender {
         stopped = true;
         break;
       }
-      await this.pace(perMinute);
+      await this.pace.wait(perMinute);
       while (inFlight.size >= BULK_CONNECTIONS) await Promise.race(inFlight);
       try {
         held.assertHeld();
@@ -167,7 +162,7 @@ export class BulkSender {
         break;
       }
       const attempts = (record?.attempts ?? 0) + 1;
-      if (record?.state === 'sending') this.warnRepeat(announcement, recipient);
+      if (record?.state === 'sending') warnRepeat(this.deps.log, announcement._id, recipient);
       await announcements.record(announcement._id, recipient, 'sending', { attempts });
       const sending: Promise<void> = this.deliver(announcement, recipient, attempts)
         .then((outcome) => {
@@ -180,14 +175,7 @@ export class BulkSender {
     return retry ? 'retry' : stopped ? 'stopped' : 'done';
   }
 
-  /** One message to one member; answers 'retry' when the mail server had a passing problem. */
-  private async deliver(
-    announcement: AnnouncementDoc,
-    recipient: Recipient,
-    attempts: number,
-  ): Promise<'sent' | 'failed' | 'retry'> {
-    const { announcements, preferences, delivery, from } = this.deps;
-    const id = deliveryId(announcement._id, recipient.userId);
+  private deliver(announcement: AnnouncementDoc, recipient: Recipient, attempts: number) {
     const mail = bulkMessage(
       {
         subject: announcement.subject,
@@ -198,56 +186,12 @@ export class BulkSender {
       recipient,
       this.deps,
     );
-    const transport = delivery();
-    try {
-      await transport.deliver({
-        id,
-        messageId: `<${id}@${from.split('@')[1] ?? 'localhost'}>`,
-        createdAt: announcement.createdAt.toISOString(),
-        mail,
-      });
-      await announcements.record(announcement._id, recipient, 'sent', { attempts });
-      return 'sent';
-    } catch (error) {
-      const problem = plainMailError(error, transport.where);
-      const code = (error as { responseCode?: number }).responseCode ?? 0;
-      if (code >= 500) {
-        // A hard bounce: the address is refused for good, and no bulk mail goes to it again.
-        await announcements.record(announcement._id, recipient, 'failed', { attempts, error: problem });
-        await preferences.save(recipient.userId, {
-          stopReason: 'bounce',
-          stopDetail: problem,
-          stopAt: new Date(),
-          stopEmail: recipient.email,
-        });
-        return 'failed';
-      }
-      const final = attempts >= MAX_ATTEMPTS;
-      await announcements.record(announcement._id, recipient, final ? 'failed' : 'retry', {
-        attempts,
-        error: problem,
-      });
-      this.deps.log.warn(
-        { announcementId: announcement._id, attempts },
-        `Announcement not sent to a member yet: ${problem}`,
-      );
-      return final ? 'failed' : 'retry';
-    }
-  }
-
-  /** Spaces the messages at the owner's rate, across batches and rounds of this process. */
-  private async pace(perMinute: number): Promise<void> {
-    const gap = 60_000 / perMinute;
-    const now = Date.now();
-    const at = Math.max(now, this.nextSlot);
-    this.nextSlot = at + gap;
-    if (at > now) await sleep(at - now);
-  }
-
-  private warnRepeat(announcement: AnnouncementDoc, recipient: Recipient): void {
-    this.deps.log.warn(
-      { announcementId: announcement._id, userId: recipient.userId, email: recipient.email },
-      'Sending an announcement again to a member whose copy may have gone already: the process sending it stopped between the mail server taking it and noting it (same Message-ID)',
+    return sendOne(
+      this.deps,
+      { id: announcement._id, createdAt: announcement.createdAt },
+      recipient,
+      mail,
+      attempts,
     );
   }
 }
