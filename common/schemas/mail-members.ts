@@ -132,3 +132,28 @@ export type WelcomeSettings = z.infer<typeof welcomeBody>;
 export type WelcomeResponse = DataAnswer<WelcomeSettings>;
 /** POST /api/admin/mail/welcome/test: the welcome of that tier as written now, to the owner. */
 export const welcomeTestBody = z.object({ tier: z.enum(['free', 'paid']), subject, markdown });
+
+/** PUT /api/admin/mail/identity: the address mail comes from (on the site's own domain). */
+export const identityBody = z.object({
+  from: z.string().trim().toLowerCase().email('That is not an e-mail address.'),
+});
+
+/** A DNS record to publish, as the owner copies it into their DNS provider. */
+export interface DnsRecord {
+  type: 'TXT';
+  name: string;
+  value: string;
+  /** What it is for, in plain words. */
+  purpose: string;
+}
+
+/** GET /api/admin/mail/identity: who mail comes from, whether it is signed, the records to publish. */
+export interface MailIdentityView {
+  from: string;
+  /** MAIL_FROM: what is used until the owner sets another. */
+  configuredFrom: string;
+  domain: string;
+  dkim: { selector: string; createdAt: string } | null;
+  records: DnsRecord[];
+}
+export type MailIdentityResponse = DataAnswer<MailIdentityView>;

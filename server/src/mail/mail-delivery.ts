@@ -15,6 +15,13 @@ export const SMTP_TIMEOUTS = {
   dnsTimeout: 5_000,
 } as const;
 
+/** nodemailer's DKIM options: the message is signed as it leaves. */
+export interface DkimSigning {
+  domainName: string;
+  keySelector: string;
+  privateKey: string;
+}
+
 /** What a delivery needs of a message: the queue's, or one of mail to members (never queued in files). */
 export type DeliverableMail = Pick<QueuedMail, 'id' | 'messageId' | 'mail' | 'createdAt'>;
 
@@ -23,7 +30,8 @@ export interface MailDelivery {
   readonly kind: 'smtp' | 'outbox';
   /** Where mail goes, for messages to the owner (host:port, or the outbox folder). */
   readonly where: string;
-  deliver(message: DeliverableMail): Promise<void>;
+  /** `dkim`: the console's signing key, when one is made (the From's domain, the selector, the key). */
+  deliver(message: DeliverableMail, dkim?: DkimSigning): Promise<void>;
   close(): void;
 }
 
@@ -58,8 +66,12 @@ export function smtpDelivery(smtpUrl: string, connections = 1): MailDelivery {
   return {
     kind: 'smtp',
     where: `at ${url.hostname}:${url.port || (url.protocol === 'smtps:' ? 465 : 587)}`,
-    async deliver(message) {
-      await (await transport.get()).sendMail({ ...message.mail, messageId: message.messageId });
+    async deliver(message, dkim) {
+      await (await transport.get()).sendMail({
+        ...message.mail,
+        messageId: message.messageId,
+        ...(dkim ? { dkim } : {}),
+      });
     },
     close: transport.close,
   };
@@ -75,8 +87,12 @@ export function outboxDelivery(dataDir: string, log: FastifyBaseLogger): MailDel
   return {
     kind: 'outbox',
     where: `in ${outbox}`,
-    async deliver(message) {
-      const info = await (await render.get()).sendMail({ ...message.mail, messageId: message.messageId });
+    async deliver(message, dkim) {
+      const info = await (await render.get()).sendMail({
+        ...message.mail,
+        messageId: message.messageId,
+        ...(dkim ? { dkim } : {}),
+      });
       await ensurePrivateFolder(outbox);
       // Named by the queued message: a second delivery of the same message replaces the file.
       const file = path.join(outbox, `${message.createdAt.replace(/[:.]/g, '-')}-${message.id}.eml`);

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { type MailDelivery, outboxDelivery, smtpDelivery } from './mail-delivery';
-import { MailQueue, type OutgoingMail } from './mail-queue';
+import { type MailIdentity, MailQueue, type OutgoingMail } from './mail-queue';
 import type { QueueStatus } from './mail-queue-status';
 
 export type Mail = OutgoingMail;
 export type { MailDelivery } from './mail-delivery';
+export type { MailIdentity } from './mail-queue';
 export type MailStatus = QueueStatus;
 
 /**
@@ -20,6 +21,8 @@ export interface Mailer {
   status(): Promise<MailStatus>;
   /** Sends a waiting message now instead of at its next retry; false when it no longer waits. */
   retryNow(id: string): Promise<boolean>;
+  /** Where every message's From and DKIM key come from (the console's); MAIL_FROM, unsigned, until set. */
+  signWith(identity: () => Promise<MailIdentity | null>): void;
   close(): Promise<void>;
 }
 
@@ -66,6 +69,9 @@ export async function createMailer(options: MailerOptions): Promise<Mailer> {
     send: (mail) => queue.add(mail),
     status: () => queue.status(),
     retryNow: (id) => queue.retryNow(id),
+    signWith: (identity) => {
+      queue.identity = identity;
+    },
     close: () => queue.close(),
   };
 }

@@ -1,3 +1,9 @@
+/**
+ * The mail feature's calls: every signed-in write of a screen is a mutation here, so the file is
+ * long. Seams: the one-off mail queue (useMailStatus, useRetryMail); announcements (list, count,
+ * preview, test, queue, cancel); the sending pace and stopped addresses; the welcome mails; the
+ * sender and DKIM key; the member's own preferences (on /account).
+ */
 import type { MailQueueMessage, MailRetryResponse, MailStatusResponse } from '@common/schemas/mail';
 import type {
   AnnouncementCountResponse,
@@ -7,6 +13,7 @@ import type {
   BulkSettings,
   BulkSettingsResponse,
   Draft,
+  MailIdentityResponse,
   MailMembersDoneResponse,
   MailPreferences,
   PreferencesResponse,
@@ -243,5 +250,34 @@ export function useSendWelcomeTest() {
   return useMutation({
     mutationFn: (mail: { tier: 'free' | 'paid'; subject: string; markdown: string }) =>
       api<MailMembersDoneResponse>(`${members}/welcome/test`, { method: 'POST', body: mail, auth: true }),
+  });
+}
+
+const identityKey = ['admin', 'mail', 'identity'] as const;
+
+export function useMailIdentity() {
+  return useQuery({
+    queryKey: identityKey,
+    queryFn: async ({ signal }) =>
+      (await api<MailIdentityResponse>(`${members}/identity`, { auth: true, signal })).data,
+  });
+}
+
+export function useSaveFrom() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (from: string) =>
+      (await api<MailIdentityResponse>(`${members}/identity`, { method: 'PUT', body: { from }, auth: true }))
+        .data,
+    onSuccess: (saved) => queryClient.setQueryData(identityKey, saved),
+  });
+}
+
+export function useMakeDkimKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () =>
+      (await api<MailIdentityResponse>(`${members}/identity/dkim`, { method: 'POST', auth: true })).data,
+    onSuccess: (saved) => queryClient.setQueryData(identityKey, saved),
   });
 }

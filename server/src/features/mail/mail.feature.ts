@@ -10,6 +10,8 @@ import { AnnouncementsService } from './announcements/announcements.service';
 import { Segments } from './announcements/segments';
 import { BULK_CONNECTIONS, BulkSender } from './bulk/bulk-sender';
 import { DigestRunner } from './digest/digest-runner';
+import { identityRoutes } from './identity/identity.routes';
+import { IdentityService } from './identity/identity.service';
 import { mailRoutes } from './mail.routes';
 import { MailSettingsRepository } from './mail-settings.repository';
 import { PreferencesRepository } from './preferences/preferences.repository';
@@ -46,7 +48,9 @@ export async function createMailFeature(
     return delivery;
   };
   const links = new UnsubscribeLinks(ctx.tokenKey, ctx.config.publicUrl);
-  const env = { from: ctx.config.mailFrom, publicUrl: ctx.config.publicUrl, links };
+  const identity = new IdentityService(ctx.store, ctx.config);
+  ctx.mailer.signWith(() => identity.current());
+  const env = { identity: () => identity.current(), publicUrl: ctx.config.publicUrl, links };
   const sender = new BulkSender({
     announcements: announcementsRepository,
     preferences: preferencesRepository,
@@ -87,6 +91,7 @@ export async function createMailFeature(
       { prefix: '/mail/announcements', plugin: announcementsRoutes(announcements, ctx) },
       { prefix: '/mail/stops', plugin: stopsRoutes(preferences, ctx) },
       { prefix: '/mail/welcome', plugin: welcomeRoutes(welcome, ctx) },
+      { prefix: '/mail/identity', plugin: identityRoutes(identity, ctx) },
     ],
     close: async () => {
       await Promise.all([sender.close(), digest.close(), welcome.settle()]);

@@ -1,6 +1,7 @@
 import { MailStatusCard } from '../mail-status-card';
 import { AnnouncementForm } from './announcement-form';
 import { AnnouncementList } from './announcement-list';
+import { IdentityCard } from './identity-card';
 import { SendingCard } from './sending-card';
 import { WelcomeCard } from './welcome-card';
 
@@ -20,6 +21,7 @@ export function MailPanel() {
       <AnnouncementList />
       <WelcomeCard />
       <SendingCard />
+      <IdentityCard />
       <MailStatusCard />
     </section>
   );

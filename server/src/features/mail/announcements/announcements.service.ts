@@ -1,6 +1,6 @@
 import type { AnnouncementInput, AnnouncementView, Draft, Segment } from '@common/schemas/mail-members';
 import { AppError } from '../../../lib/app-error';
-import type { Mailer } from '../../../mail/mailer';
+import type { Mailer, MailIdentity } from '../../../mail/mailer';
 import { renderMarkdown } from '../../courses/markdown';
 import { bulkMessage } from '../bulk/bulk-message';
 import type { UnsubscribeLinks } from '../preferences/unsubscribe-links';
@@ -20,7 +20,11 @@ export class AnnouncementsService {
     private readonly repository: AnnouncementsRepository,
     private readonly segments: Segments,
     private readonly mailer: Mailer,
-    private readonly env: { from: string; publicUrl: string; links: UnsubscribeLinks },
+    private readonly env: {
+      identity: () => Promise<MailIdentity>;
+      publicUrl: string;
+      links: UnsubscribeLinks;
+    },
     private readonly queued: () => void,
   ) {}
 
@@ -38,7 +42,7 @@ export class AnnouncementsService {
         kind: 'announcements',
       },
       { userId: owner._id, email: owner.email },
-      this.env,
+      { ...this.env, from: (await this.env.identity()).from },
     );
     await this.mailer.send({ ...mail });
   }

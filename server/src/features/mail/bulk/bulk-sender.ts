@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../../lib/app-error';
-import type { MailDelivery } from '../../../mail/mailer';
+import type { MailDelivery, MailIdentity } from '../../../mail/mailer';
 import type { StoreLeases } from '../../shared-state/store-lease';
 import type { AnnouncementDoc, AnnouncementsRepository } from '../announcements/announcements.repository';
 import type { Recipient, Segments } from '../announcements/segments';
@@ -29,7 +29,7 @@ export interface BulkSenderDeps {
   leases: StoreLeases;
   delivery: () => MailDelivery;
   links: UnsubscribeLinks;
-  from: string;
+  identity: () => Promise<MailIdentity>;
   publicUrl: string;
   log: FastifyBaseLogger;
 }
@@ -175,7 +175,8 @@ export class BulkSender {
     return retry ? 'retry' : stopped ? 'stopped' : 'done';
   }
 
-  private deliver(announcement: AnnouncementDoc, recipient: Recipient, attempts: number) {
+  private async deliver(announcement: AnnouncementDoc, recipient: Recipient, attempts: number) {
+    const { from } = await this.deps.identity();
     const mail = bulkMessage(
       {
         subject: announcement.subject,
@@ -184,7 +185,7 @@ export class BulkSender {
         kind: 'announcements',
       },
       recipient,
-      this.deps,
+      { ...this.deps, from },
     );
     return sendOne(
       this.deps,

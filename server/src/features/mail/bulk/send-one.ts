@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { plainMailError } from '../../../mail/mail-errors';
 import type { MailContent } from '../../../mail/mail-queue-files';
-import type { MailDelivery } from '../../../mail/mailer';
+import type { MailDelivery, MailIdentity } from '../../../mail/mailer';
 import { type AnnouncementsRepository, deliveryId } from '../announcements/announcements.repository';
 import type { Recipient } from '../announcements/segments';
 import type { PreferencesRepository } from '../preferences/preferences.repository';
@@ -13,7 +13,8 @@ export interface SendOneDeps {
   announcements: AnnouncementsRepository;
   preferences: PreferencesRepository;
   delivery: () => MailDelivery;
-  from: string;
+  /** The console's From and DKIM key (identity/identity.service.ts). */
+  identity: () => Promise<MailIdentity>;
   log: FastifyBaseLogger;
 }
 
@@ -31,16 +32,20 @@ export async function sendOne(
   mail: MailContent,
   attempts: number,
 ): Promise<'sent' | 'failed' | 'retry'> {
-  const { announcements, preferences, from } = deps;
+  const { announcements, preferences } = deps;
   const id = deliveryId(run.id, recipient.userId);
   const transport = deps.delivery();
   try {
-    await transport.deliver({
-      id,
-      messageId: `<${id}@${from.split('@')[1] ?? 'localhost'}>`,
-      createdAt: run.createdAt.toISOString(),
-      mail,
-    });
+    const { from, dkim } = await deps.identity();
+    await transport.deliver(
+      {
+        id,
+        messageId: `<${id}@${from.split('@')[1] ?? 'localhost'}>`,
+        createdAt: run.createdAt.toISOString(),
+        mail,
+      },
+      dkim,
+    );
     await announcements.record(run.id, recipient, 'sent', { attempts });
     return 'sent';
   } catch (error) {

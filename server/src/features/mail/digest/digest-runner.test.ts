@@ -36,20 +36,18 @@ const silent = { info: () => undefined, warn: () => undefined, error: () => unde
 
 async function person(email: string, tier: 'free' | 'paid', joinedDaysAgo: number): Promise<UserDoc> {
   const joined = new Date(clock - joinedDaysAgo * DAY);
-  await t.store
-    .collection<UserDoc>('users')
-    .insertMany([
-      {
-        name: email.split('@')[0]!,
-        email,
-        password: 'x',
-        role: 'user',
-        membershipTier: tier,
-        status: 'active',
-        createdAt: joined,
-        updatedAt: joined,
-      },
-    ]);
+  await t.store.collection<UserDoc>('users').insertMany([
+    {
+      name: email.split('@')[0]!,
+      email,
+      password: 'x',
+      role: 'user',
+      membershipTier: tier,
+      status: 'active',
+      createdAt: joined,
+      updatedAt: joined,
+    },
+  ]);
   return (await t.store.collection<UserDoc>('users').findOne({ email }))!;
 }
 
@@ -72,7 +70,7 @@ beforeAll(async () => {
     leases: new StoreLeases(t.store),
     delivery: () => delivery,
     links: new UnsubscribeLinks(new Uint8Array(32), 'https://members.example.com'),
-    from: 'site@members.example.com',
+    identity: async () => ({ from: 'site@members.example.com' }),
     publicUrl: 'https://members.example.com',
     log: silent,
     now: () => new Date(clock),

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../../lib/app-error';
-import type { MailDelivery } from '../../../mail/mailer';
+import type { MailDelivery, MailIdentity } from '../../../mail/mailer';
 import { StoredSettingsRepository } from '../../../settings/stored-settings.repository';
 import type { Store } from '../../../store/store';
 import type { CoursesRepository } from '../../courses/courses.repository';
@@ -41,7 +41,7 @@ export interface DigestDeps {
   leases: StoreLeases;
   delivery: () => MailDelivery;
   links: UnsubscribeLinks;
-  from: string;
+  identity: () => Promise<MailIdentity>;
   publicUrl: string;
   log: FastifyBaseLogger;
   /** The clock: the product's is the real one; tests move their own. */
@@ -153,7 +153,7 @@ export class DigestRunner {
         const mail = bulkMessage(
           { subject, markdown, html: await renderMarkdown(markdown), kind: 'lessons' },
           recipient,
-          this.deps,
+          { ...this.deps, from: (await this.deps.identity()).from },
         );
         const outcome = await sendOne(this.deps, run, recipient, mail, attempts);
         // A passing problem of the mail server: this batch again at the next check.
