@@ -76,6 +76,8 @@ const smtp = new SMTPServer({
       .catch(callback);
   },
 });
+// A connection cut by the kill -9 (or a restart) is not the capture's problem.
+smtp.on('error', () => undefined);
 await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
 const smtpPort = (smtp.server.address() as { port: number }).port;
 

@@ -103,17 +103,33 @@ export class AnnouncementsRepository {
     return new Map(docs.map((doc) => [doc.userId, doc]));
   }
 
-  /** Writes one recipient's record (made on its first write). */
+  /**
+   * Writes one recipient's record (made on its first write). `fresh`: the caller read none, so it
+   * is inserted at once (one write, not a failed update then an insert).
+   */
   async record(
     announcementId: string,
     recipient: { userId: string; email: string },
     state: DeliveryState,
     fields: { attempts: number; error?: string },
+    fresh = false,
   ): Promise<void> {
     const _id = deliveryId(announcementId, recipient.userId);
     const changes = { state, tally: `${announcementId}:${state}`, ...fields };
+    if (fresh) {
+      try {
+        await this.deliveries.insertMany([
+          { _id, announcementId, userId: recipient.userId, email: recipient.email, ...changes },
+        ]);
+        return;
+      } catch (error) {
+        if (!(error instanceof DuplicateKeyError)) throw error;
+      }
+    }
     if (await this.deliveries.updateById(_id, changes)) return;
-    await this.deliveries.insertMany([{ _id, announcementId, ...recipient, ...changes }]);
+    await this.deliveries.insertMany([
+      { _id, announcementId, userId: recipient.userId, email: recipient.email, ...changes },
+    ]);
   }
 
   async tallies(announcementId: string): Promise<Record<DeliveryState, number>> {

@@ -146,7 +146,7 @@ export class BulkSender {
       const record = records.get(recipient.userId);
       if (record && record.state !== 'sending' && record.state !== 'retry') continue;
       if (!wants(prefs.get(recipient.userId), 'announcements')) {
-        await announcements.record(announcement._id, recipient, 'unsubscribed', { attempts: 0 });
+        await announcements.record(announcement._id, recipient, 'unsubscribed', { attempts: 0 }, !record);
         continue;
       }
       if (this.closed || retry || Date.now() - started > ROUND_MS) {
@@ -163,7 +163,7 @@ export class BulkSender {
       }
       const attempts = (record?.attempts ?? 0) + 1;
       if (record?.state === 'sending') warnRepeat(this.deps.log, announcement._id, recipient);
-      await announcements.record(announcement._id, recipient, 'sending', { attempts });
+      await announcements.record(announcement._id, recipient, 'sending', { attempts }, !record);
       const sending: Promise<void> = this.deliver(announcement, recipient, attempts)
         .then((outcome) => {
           if (outcome === 'retry') retry = true;

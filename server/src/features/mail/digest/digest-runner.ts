@@ -146,7 +146,7 @@ export class DigestRunner {
         const recipient = { userId: user._id, email: user.email, name: user.name };
         if (record?.state === 'sending') warnRepeat(this.deps.log, run.id, recipient);
         const attempts = (record?.attempts ?? 0) + 1;
-        await this.deps.announcements.record(run.id, recipient, 'sending', { attempts });
+        await this.deps.announcements.record(run.id, recipient, 'sending', { attempts }, !record);
         const markdown = digestMarkdown(user.name, opened);
         const subject =
           opened.length === 1 ? `New lessons in ${opened[0]!.course.title}` : 'New lessons in your courses';
