@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AnnouncementState, Segment } from '@common/schemas/mail-members';
-import type { Collection, Store, StoredDoc } from '../../../store/store';
+import { type Collection, DuplicateKeyError, type Store, type StoredDoc } from '../../../store/store';
 
 /**
  * An announcement: what the owner wrote, to whom, and how far its sending got. Its recipients
