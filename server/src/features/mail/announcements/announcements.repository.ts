@@ -132,6 +132,38 @@ export class AnnouncementsRepository {
     ]);
   }
 
+  /**
+   * Notes several recipients as `sending` in one write where it can (one insert for those with no
+   * record yet): a chunk of as many as there are connections, about to be handed over together.
+   */
+  async markSending(
+    announcementId: string,
+    chunk: Array<{ recipient: { userId: string; email: string }; attempts: number; fresh: boolean }>,
+  ): Promise<void> {
+    const fresh = chunk.filter((entry) => entry.fresh);
+    const state = 'sending' as const;
+    try {
+      if (fresh.length)
+        await this.deliveries.insertMany(
+          fresh.map(({ recipient, attempts }) => ({
+            _id: deliveryId(announcementId, recipient.userId),
+            announcementId,
+            userId: recipient.userId,
+            email: recipient.email,
+            state,
+            tally: `${announcementId}:${state}`,
+            attempts,
+          })),
+        );
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+      for (const { recipient, attempts } of fresh)
+        await this.record(announcementId, recipient, state, { attempts });
+    }
+    for (const { recipient, attempts } of chunk.filter((entry) => !entry.fresh))
+      await this.record(announcementId, recipient, state, { attempts });
+  }
+
   async tallies(announcementId: string): Promise<Record<DeliveryState, number>> {
     const states: DeliveryState[] = ['sending', 'sent', 'failed', 'retry', 'unsubscribed'];
     const counts = await Promise.all(

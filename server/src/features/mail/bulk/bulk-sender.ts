@@ -3,7 +3,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../../lib/app-error';
 import type { MailDelivery, MailIdentity } from '../../../mail/mailer';
 import type { StoreLeases } from '../../shared-state/store-lease';
-import type { AnnouncementDoc, AnnouncementsRepository } from '../announcements/announcements.repository';
+import type {
+  AnnouncementDoc,
+  AnnouncementsRepository,
+  DeliveryDoc,
+} from '../announcements/announcements.repository';
 import type { Recipient, Segments } from '../announcements/segments';
 import type { MailSettingsRepository } from '../mail-settings.repository';
 import { type PreferencesRepository, wants } from '../preferences/preferences.repository';
@@ -139,39 +143,41 @@ export class BulkSender {
       preferences.ofMany(ids),
       announcements.deliveriesOf(announcement._id, ids),
     ]);
-    const inFlight = new Set<Promise<void>>();
-    let retry = false;
-    let stopped = false;
+    const todo: Array<{ recipient: Recipient; record: DeliveryDoc | undefined }> = [];
     for (const recipient of recipients) {
       const record = records.get(recipient.userId);
       if (record && record.state !== 'sending' && record.state !== 'retry') continue;
-      if (!wants(prefs.get(recipient.userId), 'announcements')) {
-        await announcements.record(announcement._id, recipient, 'unsubscribed', { attempts: 0 }, !record);
-        continue;
-      }
+      if (wants(prefs.get(recipient.userId), 'announcements')) todo.push({ recipient, record });
+      else await announcements.record(announcement._id, recipient, 'unsubscribed', { attempts: 0 }, !record);
+    }
+    let retry = false;
+    let stopped = false;
+    // A chunk per round trip: as many as there are connections, noted `sending` in one write, then
+    // handed over together. At most a chunk is in flight, so a crash repeats at most one per connection.
+    for (let i = 0; i < todo.length; i += BULK_CONNECTIONS) {
       if (this.closed || retry || Date.now() - started > ROUND_MS) {
         stopped = true;
         break;
       }
-      await this.pace.wait(perMinute);
-      while (inFlight.size >= BULK_CONNECTIONS) await Promise.race(inFlight);
       try {
         held.assertHeld();
       } catch {
         stopped = true;
         break;
       }
-      const attempts = (record?.attempts ?? 0) + 1;
-      if (record?.state === 'sending') warnRepeat(this.deps.log, announcement._id, recipient);
-      await announcements.record(announcement._id, recipient, 'sending', { attempts }, !record);
-      const sending: Promise<void> = this.deliver(announcement, recipient, attempts)
-        .then((outcome) => {
-          if (outcome === 'retry') retry = true;
-        })
-        .finally(() => inFlight.delete(sending));
-      inFlight.add(sending);
+      const chunk = todo.slice(i, i + BULK_CONNECTIONS).map(({ recipient, record }) => {
+        if (record?.state === 'sending') warnRepeat(this.deps.log, announcement._id, recipient);
+        return { recipient, attempts: (record?.attempts ?? 0) + 1, fresh: !record };
+      });
+      await announcements.markSending(announcement._id, chunk);
+      const outcomes = await Promise.all(
+        chunk.map(async ({ recipient, attempts }) => {
+          await this.pace.wait(perMinute);
+          return this.deliver(announcement, recipient, attempts);
+        }),
+      );
+      if (outcomes.includes('retry')) retry = true;
     }
-    await Promise.all(inFlight);
     return retry ? 'retry' : stopped ? 'stopped' : 'done';
   }
 
