@@ -15,7 +15,7 @@ export interface AnnouncementDoc extends StoredDoc {
   segmentLabel: string;
   state: AnnouncementState;
   scheduledAt: Date;
-  /** Members in the segment when it was queued. */
+  /** Members in the segment when it was queued (counted just after; 0 until then). */
   recipients: number;
   /** The last recipient (a user's or a progress id, as the segment reads them) finished; null before the first. */
   cursor: string | null;
@@ -87,6 +87,11 @@ export class AnnouncementsRepository {
     changes: Partial<Pick<AnnouncementDoc, 'state' | 'cursor' | 'retryAt' | 'finishedAt'>>,
   ): Promise<AnnouncementDoc | null> {
     return this.announcements.updateOne({ _id: doc._id, state: doc.state, cursor: doc.cursor }, changes);
+  }
+
+  /** The segment's size, counted after queuing (for the progress shown). */
+  async setRecipients(id: string, recipients: number): Promise<void> {
+    await this.announcements.updateById(id, { recipients });
   }
 
   cancel(id: string): Promise<AnnouncementDoc | null> {

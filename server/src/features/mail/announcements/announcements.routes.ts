@@ -48,7 +48,7 @@ export function announcementsRoutes(announcements: AnnouncementsService, ctx: Pi
       const created = await announcements.create(input, request.user!._id);
       await ctx.activity.record(request, {
         kind: 'mail.announcement',
-        summary: `Announcement "${created.subject}" to ${created.segmentLabel} (${created.recipients})`,
+        summary: `Announcement "${created.subject}" to ${created.segmentLabel}`,
       });
       reply.code(201);
       return { success: true, data: created };

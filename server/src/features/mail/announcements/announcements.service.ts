@@ -56,8 +56,9 @@ export class AnnouncementsService {
     const scheduledAt = input.scheduledAt ? new Date(input.scheduledAt) : now;
     if (scheduledAt.getTime() < now.getTime() - PAST_SLACK_MS)
       throw new AppError('VALIDATION', 'That time has passed: choose a time to come, or send now.');
-    const { recipients, label } = await this.count(input.segment);
-    if (recipients === 0) throw new AppError('VALIDATION', `${label}: nobody to send to yet.`);
+    // The segment is checked (a course that is gone is refused) but not counted here: on a
+    // million members a count takes seconds, and the owner saw it already. It is filled in after.
+    const label = await this.segments.label(input.segment);
     const doc = await this.repository.create({
       subject: input.subject,
       markdown: input.markdown,
@@ -66,12 +67,16 @@ export class AnnouncementsService {
       segmentLabel: label,
       state: 'scheduled',
       scheduledAt,
-      recipients,
+      recipients: 0,
       cursor: null,
       retryAt: null,
       finishedAt: null,
       createdBy: ownerId,
     });
+    void this.segments
+      .count(input.segment)
+      .then((recipients) => this.repository.setRecipients(doc._id, recipients))
+      .catch(() => undefined);
     this.queued();
     return this.view(doc);
   }
