@@ -45,16 +45,17 @@ for (const [device, viewport] of [
       const member = await registerMember(`announce-${device}`);
       await openMailSection(page, device === 'phone');
       const subject = `Spring news ${device} ${Date.now()}`;
-      await page.getByLabel('Subject').fill(subject);
-      await page.getByLabel('Text (Markdown)').fill('Hello **everyone**: a new course is open.');
-      await expect(page.getByRole('region', { name: 'Preview' }).locator('strong')).toHaveText('everyone');
+      const form = page.getByRole('region', { name: 'New announcement' });
+      await form.getByLabel('Subject').fill(subject);
+      await form.getByLabel('Text (Markdown)').fill('Hello **everyone**: a new course is open.');
+      await expect(form.getByRole('region', { name: 'Preview' }).locator('strong')).toHaveText('everyone');
       await expect(page.getByTestId('recipient-count')).toContainText(
         /\d+ member\(s\) will receive it \(Every member\)/,
       );
       await shot(page, `console-mail-${device}`);
       await expectNoSeriousViolations(page, `the Mail section (${device})`);
 
-      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await form.getByRole('button', { name: 'Send', exact: true }).click();
       expect(await answerConfirmation(page, true)).toContain(subject);
       const row = page.getByTestId('announcement').filter({ hasText: subject });
       await expect(row).toContainText('Sent', { timeout: 15_000 });

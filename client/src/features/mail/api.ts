@@ -221,7 +221,11 @@ export function useSaveMailPreferences() {
         })
       ).data,
     // The box shows the choice at once; a refusal puts back what the server holds.
-    onMutate: (preferences) => queryClient.setQueryData(preferencesKey, preferences),
+    onMutate: async (preferences) => {
+      // A read under way would answer the old choice over this one.
+      await queryClient.cancelQueries({ queryKey: preferencesKey });
+      queryClient.setQueryData(preferencesKey, preferences);
+    },
     onSuccess: (saved) => queryClient.setQueryData(preferencesKey, saved),
     onError: () => queryClient.invalidateQueries({ queryKey: preferencesKey }),
   });

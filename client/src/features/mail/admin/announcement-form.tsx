@@ -91,91 +91,95 @@ export function AnnouncementForm() {
   ];
   const ready = subject.trim() !== '' && markdown.trim() !== '' && segment !== null;
   return (
-    <Card className="sm:p-6" aria-labelledby={`${ids}-heading`}>
-      <h2 id={`${ids}-heading`} className="text-lg font-semibold text-white">
-        New announcement
-      </h2>
-      <form onSubmit={onSubmit} className="mt-4 space-y-4">
-        <TextField
-          label="Subject"
-          value={subject}
-          maxLength={200}
-          required
-          onChange={(e) => setSubject(e.target.value)}
-        />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <SelectField
-            label="Send to"
-            value={kind}
-            options={SEGMENTS}
-            onChange={(e) => setKind(e.target.value as SegmentKind)}
+    <Card className="sm:p-6">
+      <section aria-labelledby={`${ids}-heading`}>
+        <h2 id={`${ids}-heading`} className="text-lg font-semibold text-white">
+          New announcement
+        </h2>
+        <form onSubmit={onSubmit} className="mt-4 space-y-4">
+          <TextField
+            label="Subject"
+            value={subject}
+            maxLength={200}
+            required
+            onChange={(e) => setSubject(e.target.value)}
           />
-          {needsCourse && (
+          <div className="grid gap-4 sm:grid-cols-2">
             <SelectField
-              label="Course"
-              value={courseId}
-              options={courseOptions}
-              onChange={(e) => setCourseId(e.target.value)}
+              label="Send to"
+              value={kind}
+              options={SEGMENTS}
+              onChange={(e) => setKind(e.target.value as SegmentKind)}
             />
-          )}
-        </div>
-        <p className="text-sm text-stone-300" role="status" data-testid="recipient-count">
-          {segment === null
-            ? 'Choose a course to see how many members will receive it.'
-            : count.data
-              ? `${numberFormat.format(count.data.recipients)} member(s) will receive it (${count.data.label}), less those who turned announcements off.`
-              : count.isError
-                ? `Could not count: ${count.error.message}`
-                : 'Counting…'}
-        </p>
-        <div className="grid gap-4 xl:grid-cols-2">
-          <div>
-            <label htmlFor={`${ids}-markdown`} className="mb-1.5 block text-sm font-medium text-stone-300">
-              Text (Markdown)
-            </label>
-            <textarea
-              id={`${ids}-markdown`}
-              className={`${INPUT_CLASS} min-h-60 font-mono text-sm`}
-              value={markdown}
-              onChange={(e) => setMarkdown(e.target.value)}
-              placeholder={'Hello!\n\nWrite in **Markdown**: headings, lists, [links](https://example.com).'}
-            />
+            {needsCourse && (
+              <SelectField
+                label="Course"
+                value={courseId}
+                options={courseOptions}
+                onChange={(e) => setCourseId(e.target.value)}
+              />
+            )}
           </div>
-          <div>
-            <p id={`${ids}-preview`} className="mb-1.5 text-sm font-medium text-stone-300">
-              Preview
-            </p>
-            <section
-              aria-labelledby={`${ids}-preview`}
-              className="min-h-60 overflow-auto rounded-lg border border-white/10 bg-black/20 p-4"
-            >
-              {preview === null ? (
-                <p className="text-sm text-stone-400">The mail as members will read it shows here.</p>
-              ) : (
-                // Rendered by the server with the lessons' rules (marked, then sanitize-html).
-                // biome-ignore lint/security/noDangerouslySetInnerHtml: see above
-                <div className="lesson-body" dangerouslySetInnerHTML={{ __html: preview }} />
-              )}
-            </section>
+          <p className="text-sm text-stone-300" role="status" data-testid="recipient-count">
+            {segment === null
+              ? 'Choose a course to see how many members will receive it.'
+              : count.data
+                ? `${numberFormat.format(count.data.recipients)} member(s) will receive it (${count.data.label}), less those who turned announcements off.`
+                : count.isError
+                  ? `Could not count: ${count.error.message}`
+                  : 'Counting…'}
+          </p>
+          <div className="grid gap-4 xl:grid-cols-2">
+            <div>
+              <label htmlFor={`${ids}-markdown`} className="mb-1.5 block text-sm font-medium text-stone-300">
+                Text (Markdown)
+              </label>
+              <textarea
+                id={`${ids}-markdown`}
+                className={`${INPUT_CLASS} min-h-60 font-mono text-sm`}
+                value={markdown}
+                onChange={(e) => setMarkdown(e.target.value)}
+                placeholder={
+                  'Hello!\n\nWrite in **Markdown**: headings, lists, [links](https://example.com).'
+                }
+              />
+            </div>
+            <div>
+              <p id={`${ids}-preview`} className="mb-1.5 text-sm font-medium text-stone-300">
+                Preview
+              </p>
+              <section
+                aria-labelledby={`${ids}-preview`}
+                className="min-h-60 overflow-auto rounded-lg border border-white/10 bg-black/20 p-4"
+              >
+                {preview === null ? (
+                  <p className="text-sm text-stone-400">The mail as members will read it shows here.</p>
+                ) : (
+                  // Rendered by the server with the lessons' rules (marked, then sanitize-html).
+                  // biome-ignore lint/security/noDangerouslySetInnerHtml: see above
+                  <div className="lesson-body" dangerouslySetInnerHTML={{ __html: preview }} />
+                )}
+              </section>
+            </div>
           </div>
-        </div>
-        <TextField
-          label="Send at (optional)"
-          type="datetime-local"
-          value={sendAt}
-          onChange={(e) => setSendAt(e.target.value)}
-          hint="Leave empty to send now. Every mail carries a one-click unsubscribe link."
-          className="sm:max-w-xs"
-        />
-        <div className="flex flex-col gap-3 sm:flex-row sm:justify-end">
-          <Button variant="secondary" disabled={!ready || test.isPending} onClick={onTest}>
-            {test.isPending ? 'Sending the test…' : 'Send me a test'}
-          </Button>
-          <Button type="submit" disabled={!ready || queue.isPending}>
-            {sendAt ? 'Schedule' : 'Send'}
-          </Button>
-        </div>
-      </form>
+          <TextField
+            label="Send at (optional)"
+            type="datetime-local"
+            value={sendAt}
+            onChange={(e) => setSendAt(e.target.value)}
+            hint="Leave empty to send now. Every mail carries a one-click unsubscribe link."
+            className="sm:max-w-xs"
+          />
+          <div className="flex flex-col gap-3 sm:flex-row sm:justify-end">
+            <Button variant="secondary" disabled={!ready || test.isPending} onClick={onTest}>
+              {test.isPending ? 'Sending the test…' : 'Send me a test'}
+            </Button>
+            <Button type="submit" disabled={!ready || queue.isPending}>
+              {sendAt ? 'Schedule' : 'Send'}
+            </Button>
+          </div>
+        </form>
+      </section>
     </Card>
   );
 }

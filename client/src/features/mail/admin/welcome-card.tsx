@@ -57,78 +57,83 @@ export function WelcomeCard() {
   }
 
   return (
-    <Card className="sm:p-6" aria-labelledby={`${ids}-heading`}>
-      <h2 id={`${ids}-heading`} className="text-lg font-semibold text-white">
-        Welcome mails
-      </h2>
-      <fieldset className="mt-4 flex gap-2">
-        <legend className="sr-only">Which welcome mail</legend>
-        {(Object.keys(TIER_WORDS) as Tier[]).map((key) => (
-          <Button
-            key={key}
-            variant={key === tier ? 'primary' : 'secondary'}
-            aria-pressed={key === tier}
-            className="px-3 py-1.5"
-            onClick={() => setTier(key)}
-          >
-            {TIER_WORDS[key].tab}
-          </Button>
-        ))}
-      </fieldset>
-      {mail && (
-        <form onSubmit={onSave} className="mt-4 space-y-4">
-          <p className="text-sm text-stone-300">
-            {TIER_WORDS[tier].when} Write {'{{name}}'} for the member’s name.
-          </p>
-          <CheckboxField
-            label="Send this mail"
-            checked={mail.enabled}
-            onChange={(enabled) => set({ enabled })}
-          />
-          <TextField
-            label="Subject"
-            value={mail.subject}
-            maxLength={200}
-            onChange={(e) => set({ subject: e.target.value })}
-          />
-          <div className="grid gap-4 xl:grid-cols-2">
-            <div>
-              <label htmlFor={`${ids}-markdown`} className="mb-1.5 block text-sm font-medium text-stone-300">
-                Text (Markdown)
-              </label>
-              <textarea
-                id={`${ids}-markdown`}
-                className={`${INPUT_CLASS} min-h-56 font-mono text-sm`}
-                value={mail.markdown}
-                onChange={(e) => set({ markdown: e.target.value })}
-              />
-            </div>
-            <div>
-              <p id={`${ids}-preview`} className="mb-1.5 text-sm font-medium text-stone-300">
-                Preview
-              </p>
-              <section
-                aria-labelledby={`${ids}-preview`}
-                className="min-h-56 overflow-auto rounded-lg border border-white/10 bg-black/20 p-4"
-              >
-                {preview !== null && (
-                  // Rendered by the server with the lessons' rules (marked, then sanitize-html).
-                  // biome-ignore lint/security/noDangerouslySetInnerHtml: see above
-                  <div className="lesson-body" dangerouslySetInnerHTML={{ __html: preview }} />
-                )}
-              </section>
-            </div>
-          </div>
-          <div className="flex flex-col gap-3 sm:flex-row sm:justify-end">
-            <Button variant="secondary" disabled={test.isPending} onClick={onTest}>
-              Send me a test
+    <Card className="sm:p-6">
+      <section aria-labelledby={`${ids}-heading`}>
+        <h2 id={`${ids}-heading`} className="text-lg font-semibold text-white">
+          Welcome mails
+        </h2>
+        <fieldset className="mt-4 flex gap-2">
+          <legend className="sr-only">Which welcome mail</legend>
+          {(Object.keys(TIER_WORDS) as Tier[]).map((key) => (
+            <Button
+              key={key}
+              variant={key === tier ? 'primary' : 'secondary'}
+              aria-pressed={key === tier}
+              className="px-3 py-1.5"
+              onClick={() => setTier(key)}
+            >
+              {TIER_WORDS[key].tab}
             </Button>
-            <Button type="submit" disabled={save.isPending}>
-              Save welcome mails
-            </Button>
-          </div>
-        </form>
-      )}
+          ))}
+        </fieldset>
+        {mail && (
+          <form onSubmit={onSave} className="mt-4 space-y-4">
+            <p className="text-sm text-stone-300">
+              {TIER_WORDS[tier].when} Write {'{{name}}'} for the member’s name.
+            </p>
+            <CheckboxField
+              label="Send this mail"
+              checked={mail.enabled}
+              onChange={(enabled) => set({ enabled })}
+            />
+            <TextField
+              label="Subject"
+              value={mail.subject}
+              maxLength={200}
+              onChange={(e) => set({ subject: e.target.value })}
+            />
+            <div className="grid gap-4 xl:grid-cols-2">
+              <div>
+                <label
+                  htmlFor={`${ids}-markdown`}
+                  className="mb-1.5 block text-sm font-medium text-stone-300"
+                >
+                  Text (Markdown)
+                </label>
+                <textarea
+                  id={`${ids}-markdown`}
+                  className={`${INPUT_CLASS} min-h-56 font-mono text-sm`}
+                  value={mail.markdown}
+                  onChange={(e) => set({ markdown: e.target.value })}
+                />
+              </div>
+              <div>
+                <p id={`${ids}-preview`} className="mb-1.5 text-sm font-medium text-stone-300">
+                  Preview
+                </p>
+                <section
+                  aria-labelledby={`${ids}-preview`}
+                  className="min-h-56 overflow-auto rounded-lg border border-white/10 bg-black/20 p-4"
+                >
+                  {preview !== null && (
+                    // Rendered by the server with the lessons' rules (marked, then sanitize-html).
+                    // biome-ignore lint/security/noDangerouslySetInnerHtml: see above
+                    <div className="lesson-body" dangerouslySetInnerHTML={{ __html: preview }} />
+                  )}
+                </section>
+              </div>
+            </div>
+            <div className="flex flex-col gap-3 sm:flex-row sm:justify-end">
+              <Button variant="secondary" disabled={test.isPending} onClick={onTest}>
+                Send me a test
+              </Button>
+              <Button type="submit" disabled={save.isPending}>
+                Save welcome mails
+              </Button>
+            </div>
+          </form>
+        )}
+      </section>
     </Card>
   );
 }

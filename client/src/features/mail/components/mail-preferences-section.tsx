@@ -1,4 +1,5 @@
 import type { MailPreferences } from '@common/schemas/mail-members';
+import { useEffect, useState } from 'react';
 import { Card } from '../../../components/ui/card';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { FormMessage } from '../../../components/ui/form-message';
@@ -11,9 +12,16 @@ import { useMailPreferences, useSaveMailPreferences } from '../api';
 export function MailPreferencesSection() {
   const preferences = useMailPreferences();
   const save = useSaveMailPreferences();
-  const current = preferences.data;
+  // The box follows the click at once; the server's answer (or a refusal's re-read) follows.
+  const [current, setCurrent] = useState<MailPreferences | null>(null);
+  useEffect(() => {
+    if (preferences.data) setCurrent(preferences.data);
+  }, [preferences.data]);
   const change = (key: keyof MailPreferences, value: boolean) => {
-    if (current) save.mutate({ ...current, [key]: value });
+    if (!current) return;
+    const next = { ...current, [key]: value };
+    setCurrent(next);
+    save.mutate(next);
   };
   return (
     <section aria-labelledby="section-mail">
