@@ -25,39 +25,39 @@ export interface AnnouncementDoc extends StoredDoc {
   createdBy: string;
 }
 
-export type DeliveryState = 'sending' | 'sent' | 'failed' | 'retry' | 'unsubscribed';
+export type RecipientState = 'sending' | 'sent' | 'failed' | 'retry' | 'unsubscribed';
 
 /**
  * One recipient of one announcement, written before the message is handed to the mail server
  * (`sending`) and after (`sent`, `failed`, `retry`). A `sending` record found later means the
  * process died in between: the message may have gone, and goes again with the same Message-ID.
  */
-export interface DeliveryDoc extends StoredDoc {
+export interface RecipientRecord extends StoredDoc {
   announcementId: string;
   userId: string;
   email: string;
-  state: DeliveryState;
+  state: RecipientState;
   /** `<announcement>:<state>`: counted by the store, so progress is a few kept counts. */
   tally: string;
   attempts: number;
   error?: string;
 }
 
-/** The only code that reads or writes announcements and their deliveries. */
+/** The only code that reads or writes announcements and their recipients' records. */
 export class AnnouncementsRepository {
   private readonly announcements: Collection<AnnouncementDoc>;
-  private readonly deliveries: Collection<DeliveryDoc>;
+  private readonly records: Collection<RecipientRecord>;
 
   constructor(store: Store) {
     this.announcements = store.collection<AnnouncementDoc>('mail_announcements');
-    this.deliveries = store.collection<DeliveryDoc>('mail_deliveries');
+    this.records = store.collection<RecipientRecord>('mail_recipients');
   }
 
   async init(): Promise<void> {
     await this.announcements.ensureIndex({ field: 'state' });
     await this.announcements.ensureIndex({ field: 'createdAt' });
-    await this.deliveries.ensureIndex({ field: 'tally', counted: true });
-    await this.deliveries.ensureIndex({ field: 'announcementId' });
+    await this.records.ensureIndex({ field: 'tally', counted: true });
+    await this.records.ensureIndex({ field: 'announcementId' });
   }
 
   create(doc: Omit<AnnouncementDoc, keyof StoredDoc>): Promise<AnnouncementDoc> {
@@ -101,10 +101,10 @@ export class AnnouncementsRepository {
     );
   }
 
-  async deliveriesOf(announcementId: string, userIds: string[]): Promise<Map<string, DeliveryDoc>> {
+  async recordsOf(announcementId: string, userIds: string[]): Promise<Map<string, RecipientRecord>> {
     if (userIds.length === 0) return new Map();
-    const ids = userIds.map((userId) => deliveryId(announcementId, userId));
-    const docs = await this.deliveries.find({ _id: { $in: ids } });
+    const ids = userIds.map((userId) => recordId(announcementId, userId));
+    const docs = await this.records.find({ _id: { $in: ids } });
     return new Map(docs.map((doc) => [doc.userId, doc]));
   }
 
@@ -115,15 +115,15 @@ export class AnnouncementsRepository {
   async record(
     announcementId: string,
     recipient: { userId: string; email: string },
-    state: DeliveryState,
+    state: RecipientState,
     fields: { attempts: number; error?: string },
     fresh = false,
   ): Promise<void> {
-    const _id = deliveryId(announcementId, recipient.userId);
+    const _id = recordId(announcementId, recipient.userId);
     const changes = { state, tally: `${announcementId}:${state}`, ...fields };
     if (fresh) {
       try {
-        await this.deliveries.insertMany([
+        await this.records.insertMany([
           { _id, announcementId, userId: recipient.userId, email: recipient.email, ...changes },
         ]);
         return;
@@ -131,8 +131,8 @@ export class AnnouncementsRepository {
         if (!(error instanceof DuplicateKeyError)) throw error;
       }
     }
-    if (await this.deliveries.updateById(_id, changes)) return;
-    await this.deliveries.insertMany([
+    if (await this.records.updateById(_id, changes)) return;
+    await this.records.insertMany([
       { _id, announcementId, userId: recipient.userId, email: recipient.email, ...changes },
     ]);
   }
@@ -149,9 +149,9 @@ export class AnnouncementsRepository {
     const state = 'sending' as const;
     try {
       if (fresh.length)
-        await this.deliveries.insertMany(
+        await this.records.insertMany(
           fresh.map(({ recipient, attempts }) => ({
-            _id: deliveryId(announcementId, recipient.userId),
+            _id: recordId(announcementId, recipient.userId),
             announcementId,
             userId: recipient.userId,
             email: recipient.email,
@@ -169,20 +169,23 @@ export class AnnouncementsRepository {
       await this.record(announcementId, recipient, state, { attempts });
   }
 
-  async tallies(announcementId: string): Promise<Record<DeliveryState, number>> {
-    const states: DeliveryState[] = ['sending', 'sent', 'failed', 'retry', 'unsubscribed'];
+  async tallies(announcementId: string): Promise<Record<RecipientState, number>> {
+    const states: RecipientState[] = ['sending', 'sent', 'failed', 'retry', 'unsubscribed'];
     const counts = await Promise.all(
-      states.map((state) => this.deliveries.count({ tally: `${announcementId}:${state}` })),
+      states.map((state) => this.records.count({ tally: `${announcementId}:${state}` })),
     );
-    return Object.fromEntries(states.map((state, i) => [state, counts[i]!])) as Record<DeliveryState, number>;
+    return Object.fromEntries(states.map((state, i) => [state, counts[i]!])) as Record<
+      RecipientState,
+      number
+    >;
   }
 
-  failures(announcementId: string, limit: number): Promise<DeliveryDoc[]> {
-    return this.deliveries.find({ tally: `${announcementId}:failed` }, { sort: { updatedAt: -1 }, limit });
+  failures(announcementId: string, limit: number): Promise<RecipientRecord[]> {
+    return this.records.find({ tally: `${announcementId}:failed` }, { sort: { updatedAt: -1 }, limit });
   }
 }
 
 /** The same on every process, so two senders of one recipient meet on one record. */
-export function deliveryId(announcementId: string, userId: string): string {
-  return createHash('sha256').update(`delivery:${announcementId}:${userId}`).digest('hex').slice(0, 24);
+export function recordId(announcementId: string, userId: string): string {
+  return createHash('sha256').update(`recipient:${announcementId}:${userId}`).digest('hex').slice(0, 24);
 }

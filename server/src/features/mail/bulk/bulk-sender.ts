@@ -6,7 +6,7 @@ import type { StoreLeases } from '../../shared-state/store-lease';
 import type {
   AnnouncementDoc,
   AnnouncementsRepository,
-  DeliveryDoc,
+  RecipientRecord,
 } from '../announcements/announcements.repository';
 import type { Recipient, Segments } from '../announcements/segments';
 import type { MailSettingsRepository } from '../mail-settings.repository';
@@ -141,9 +141,9 @@ export class BulkSender {
     const ids = recipients.map((r) => r.userId);
     const [prefs, records] = await Promise.all([
       preferences.ofMany(ids),
-      announcements.deliveriesOf(announcement._id, ids),
+      announcements.recordsOf(announcement._id, ids),
     ]);
-    const todo: Array<{ recipient: Recipient; record: DeliveryDoc | undefined }> = [];
+    const todo: Array<{ recipient: Recipient; record: RecipientRecord | undefined }> = [];
     for (const recipient of recipients) {
       const record = records.get(recipient.userId);
       if (record && record.state !== 'sending' && record.state !== 'retry') continue;

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { plainMailError } from '../../../mail/mail-errors';
 import type { MailContent } from '../../../mail/mail-queue-files';
 import type { MailDelivery, MailIdentity } from '../../../mail/mailer';
-import { type AnnouncementsRepository, deliveryId } from '../announcements/announcements.repository';
+import { type AnnouncementsRepository, recordId } from '../announcements/announcements.repository';
 import type { Recipient } from '../announcements/segments';
 import type { PreferencesRepository } from '../preferences/preferences.repository';
 
@@ -33,7 +33,7 @@ export async function sendOne(
   attempts: number,
 ): Promise<'sent' | 'failed' | 'retry'> {
   const { announcements, preferences } = deps;
-  const id = deliveryId(run.id, recipient.userId);
+  const id = recordId(run.id, recipient.userId);
   const transport = deps.delivery();
   try {
     const { from, dkim } = await deps.identity();

@@ -131,7 +131,7 @@ export class DigestRunner {
       const [progress, prefs, records] = await Promise.all([
         this.deps.progress.ofMembers(ids),
         this.deps.preferences.ofMany(ids),
-        this.deps.announcements.deliveriesOf(run.id, ids),
+        this.deps.announcements.recordsOf(run.id, ids),
       ]);
       const { perMinute } = await this.deps.settings.bulk();
       for (const user of users) {
