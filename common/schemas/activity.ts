@@ -48,6 +48,10 @@ export const ACTIVITY_KINDS = {
   'course.settings': 'Courses settings saved',
   'site.saved': 'Site settings saved',
   'site.page': 'Site page edited',
+  'mail.announcement': 'Announcement queued',
+  'mail.cancelled': 'Announcement cancelled',
+  'mail.settings': 'Mail settings saved',
+  'mail.complaint': 'Address marked as complaining',
 } as const;
 
 export type ActivityKind = keyof typeof ACTIVITY_KINDS;

@@ -78,6 +78,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   await waitForHealth(server);
+  await turnWelcomeMailsOff();
 
   return async () => {
     server.kill('SIGTERM');
@@ -85,6 +86,32 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
     await stripe.close();
   };
+}
+
+/**
+ * The welcome mails are on by default; the suite's tests read the newest mail of a member they
+ * just registered (a reset link, an e-mail change), which a welcome arriving late would hide.
+ */
+async function turnWelcomeMailsOff(): Promise<void> {
+  const login = await fetch(`${E2E_BASE_URL}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
+  });
+  const { token } = (await login.json()) as { token: string };
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const current = await (await fetch(`${E2E_BASE_URL}/api/admin/mail/welcome`, { headers })).json();
+  const welcome = current.data as Record<'free' | 'paid', { enabled: boolean }>;
+  const off = await fetch(`${E2E_BASE_URL}/api/admin/mail/welcome`, {
+    method: 'PUT',
+    headers,
+    body: JSON.stringify({
+      free: { ...welcome.free, enabled: false },
+      paid: { ...welcome.paid, enabled: false },
+    }),
+  });
+  if (!off.ok) throw new Error(`Turning the welcome mails off failed: ${off.status}`);
+  await fetch(`${E2E_BASE_URL}/api/auth/logout`, { method: 'POST', headers });
 }
 
 async function waitForHealth(server: ChildProcess): Promise<void> {

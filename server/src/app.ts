@@ -97,7 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await createActivityFeature(ctx),
     await createDatabaseFeature(ctx, { targets: deps.databaseTargets }),
     await createAppServerFeature(ctx, { live, siteProcesses: deps.siteProcesses }),
-    await createMailFeature(ctx),
+    await createMailFeature(ctx, { tiers: payments.tiers }),
     await createNginxFeature(ctx),
     await createFiguresFeature(ctx, { payments: payments.service, courses: courses.figuresSource }),
   ];

@@ -15,12 +15,23 @@ export const SMTP_TIMEOUTS = {
   dnsTimeout: 5_000,
 } as const;
 
+/** nodemailer's DKIM options: the message is signed as it leaves. */
+export interface DkimSigning {
+  domainName: string;
+  keySelector: string;
+  privateKey: string;
+}
+
+/** What a delivery needs of a message: the queue's, or one of mail to members (never queued in files). */
+export type DeliverableMail = Pick<QueuedMail, 'id' | 'messageId' | 'mail' | 'createdAt'>;
+
 /** Hands one queued message onward: to the SMTP server, or as an `.eml` file into the outbox. */
 export interface MailDelivery {
   readonly kind: 'smtp' | 'outbox';
   /** Where mail goes, for messages to the owner (host:port, or the outbox folder). */
   readonly where: string;
-  deliver(message: QueuedMail): Promise<void>;
+  /** `dkim`: the console's signing key, when one is made (the From's domain, the selector, the key). */
+  deliver(message: DeliverableMail, dkim?: DkimSigning): Promise<void>;
   close(): void;
 }
 
@@ -41,14 +52,26 @@ function lazyTransport(options: Parameters<typeof import('nodemailer').createTra
   };
 }
 
-export function smtpDelivery(smtpUrl: string): MailDelivery {
-  const transport = lazyTransport({ url: smtpUrl, ...SMTP_TIMEOUTS });
+/**
+ * By SMTP. `connections` > 1 keeps a pool of that many open connections (bulk mail to members);
+ * the transactional queue keeps its own transport, so a reset mail never waits behind bulk mail.
+ */
+export function smtpDelivery(smtpUrl: string, connections = 1): MailDelivery {
+  const transport = lazyTransport(
+    connections > 1
+      ? { url: smtpUrl, pool: true, maxConnections: connections, maxMessages: 1000, ...SMTP_TIMEOUTS }
+      : { url: smtpUrl, ...SMTP_TIMEOUTS },
+  );
   const url = new URL(smtpUrl);
   return {
     kind: 'smtp',
     where: `at ${url.hostname}:${url.port || (url.protocol === 'smtps:' ? 465 : 587)}`,
-    async deliver(message) {
-      await (await transport.get()).sendMail({ ...message.mail, messageId: message.messageId });
+    async deliver(message, dkim) {
+      await (await transport.get()).sendMail({
+        ...message.mail,
+        messageId: message.messageId,
+        ...(dkim ? { dkim } : {}),
+      });
     },
     close: transport.close,
   };
@@ -64,8 +87,12 @@ export function outboxDelivery(dataDir: string, log: FastifyBaseLogger): MailDel
   return {
     kind: 'outbox',
     where: `in ${outbox}`,
-    async deliver(message) {
-      const info = await (await render.get()).sendMail({ ...message.mail, messageId: message.messageId });
+    async deliver(message, dkim) {
+      const info = await (await render.get()).sendMail({
+        ...message.mail,
+        messageId: message.messageId,
+        ...(dkim ? { dkim } : {}),
+      });
       await ensurePrivateFolder(outbox);
       // Named by the queued message: a second delivery of the same message replaces the file.
       const file = path.join(outbox, `${message.createdAt.replace(/[:.]/g, '-')}-${message.id}.eml`);

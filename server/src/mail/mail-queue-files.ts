@@ -7,7 +7,7 @@ export interface QueuedMail {
   id: string;
   /** The same Message-ID on every attempt, so a receiving server can tell a repeat. */
   messageId: string;
-  mail: { from: string; to: string; subject: string; text: string; html?: string };
+  mail: MailContent;
   createdAt: string;
   /** After this the message is worthless (a reset link's hour): it is marked failed, not sent. */
   expiresAt: string;
@@ -15,6 +15,18 @@ export interface QueuedMail {
   nextAttemptAt: string;
   lastError?: string;
   lastAttemptAt?: string;
+}
+
+/** A message as nodemailer takes it; `list` and `headers` only on bulk mail (mail to members). */
+export interface MailContent {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** nodemailer's List-* headers: List-Unsubscribe and List-Id. */
+  list?: { unsubscribe?: { url: string; comment?: string }; id?: { url: string; comment?: string } };
+  headers?: Record<string, string>;
 }
 
 /** What is left once a message went out: enough to count it, nothing of its contents. */

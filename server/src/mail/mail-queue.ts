@@ -1,9 +1,14 @@
+/**
+ * The durable mail queue (docs/mail.md). Seams: the folders (mail-queue-files.ts), the delivery
+ * (mail-delivery.ts: SMTP or the outbox), the console's view (mail-queue-status.ts), and the
+ * identity (the console's From and DKIM key, read at each message; features/mail/identity/).
+ */
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { isProcessAlive } from '../lib/process-alive';
-import type { MailDelivery } from './mail-delivery';
+import type { DkimSigning, MailDelivery } from './mail-delivery';
 import { plainMailError } from './mail-errors';
-import { MailQueueFiles, type QueuedMail } from './mail-queue-files';
+import { type MailContent, MailQueueFiles, type QueuedMail } from './mail-queue-files';
 import { type QueueStatus, queueStatus } from './mail-queue-status';
 
 /** Pauses after the 1st, 2nd, ... failed attempt; the last one repeats until the message expires. */
@@ -21,6 +26,9 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  /** Only a test of bulk mail sent to the owner carries these (see MailContent). */
+  list?: MailContent['list'];
+  headers?: MailContent['headers'];
   /** When the message stops being worth sending (a reset link's expiry). */
   expiresAt?: Date;
   /** The name shown beside the sender's address (the site's name): `"Name" <MAIL_FROM>`. */
@@ -34,9 +42,17 @@ export function fromHeader(address: string, name?: string): string {
   return clean ? `"${clean.replace(/["\\]/g, (c) => `\\${c}`)}" <${address}>` : address;
 }
 
+/** Who mail is from and how it is signed, as the console set them (read at each message). */
+export interface MailIdentity {
+  from: string;
+  dkim?: DkimSigning;
+}
+
 export interface MailQueueOptions {
   root: string;
   from: string;
+  /** The console's From and DKIM key, when set (features/mail/identity/); else `from`, unsigned. */
+  identity?: () => Promise<MailIdentity | null>;
   delivery: MailDelivery;
   log: FastifyBaseLogger;
   retryDelaysMs?: readonly number[];
@@ -59,6 +75,7 @@ export class MailQueue {
   private lastProblem: { message: string; at: string } | null = null;
 
   constructor(private readonly options: MailQueueOptions) {
+    this.identity = options.identity;
     this.files = new MailQueueFiles(options.root);
     this.delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   }
@@ -72,18 +89,24 @@ export class MailQueue {
     this.kick();
   }
 
+  /** Set once the feature that keeps the console's From and key is built. */
+  identity: MailQueueOptions['identity'];
+
   async add(mail: OutgoingMail): Promise<void> {
+    const from = (await this.readIdentity())?.from ?? this.options.from;
     const now = new Date();
     const id = `${now.getTime().toString(36)}-${randomBytes(6).toString('hex')}`;
     const message: QueuedMail = {
       id,
-      messageId: `<${id}@${this.options.from.split('@')[1] ?? 'localhost'}>`,
+      messageId: `<${id}@${from.split('@')[1] ?? 'localhost'}>`,
       mail: {
-        from: fromHeader(this.options.from, mail.fromName),
+        from: fromHeader(from, mail.fromName),
         to: mail.to,
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        ...(mail.list ? { list: mail.list } : {}),
+        ...(mail.headers ? { headers: mail.headers } : {}),
       },
       createdAt: now.toISOString(),
       expiresAt: (mail.expiresAt ?? new Date(now.getTime() + DEFAULT_MAIL_LIFE_MS)).toISOString(),
@@ -99,6 +122,21 @@ export class MailQueue {
       throw new Error(problem, { cause: error });
     }
     this.kick();
+  }
+
+  /** The console's identity; a store that cannot be read leaves the mail as configured, never unsent. */
+  private async readIdentity(): Promise<MailIdentity | null> {
+    const read = this.identity ?? this.options.identity;
+    if (!read) return null;
+    try {
+      return await read();
+    } catch (error) {
+      this.options.log.warn(
+        { err: error },
+        'The mail identity could not be read: sending as MAIL_FROM, unsigned',
+      );
+      return null;
+    }
   }
 
   /** Sends a waiting message at once; false when it is not waiting (any more). */
@@ -180,7 +218,7 @@ export class MailQueue {
   private async attempt(message: QueuedMail): Promise<number | null> {
     const attemptedAt = new Date();
     try {
-      await this.options.delivery.deliver(message);
+      await this.options.delivery.deliver(message, (await this.readIdentity())?.dkim);
       await this.files.markSent(message, new Date());
       this.options.log.info(
         { mailId: message.id, attempts: message.attempts + 1 },

@@ -1,10 +1,12 @@
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { type MailDelivery, outboxDelivery, smtpDelivery } from './mail-delivery';
-import { MailQueue, type OutgoingMail } from './mail-queue';
+import { type MailIdentity, MailQueue, type OutgoingMail } from './mail-queue';
 import type { QueueStatus } from './mail-queue-status';
 
 export type Mail = OutgoingMail;
+export type { MailDelivery } from './mail-delivery';
+export type { MailIdentity } from './mail-queue';
 export type MailStatus = QueueStatus;
 
 /**
@@ -19,6 +21,8 @@ export interface Mailer {
   status(): Promise<MailStatus>;
   /** Sends a waiting message now instead of at its next retry; false when it no longer waits. */
   retryNow(id: string): Promise<boolean>;
+  /** Where every message's From and DKIM key come from (the console's); MAIL_FROM, unsigned, until set. */
+  signWith(identity: () => Promise<MailIdentity | null>): void;
   close(): Promise<void>;
 }
 
@@ -29,6 +33,20 @@ export interface MailerOptions {
   log: FastifyBaseLogger;
   /** Tests shorten the retry schedule; the product uses RETRY_DELAYS_MS. */
   retryDelaysMs?: readonly number[];
+}
+
+/**
+ * The delivery of bulk mail (mail to members): its own transport beside the queue's, with
+ * `connections` open at once, so a reset mail never waits behind a bulk send. Bulk mail is not
+ * kept in the queue's files: its recipients are read from the store as it goes (features/mail/bulk/).
+ */
+export function createBulkDelivery(
+  options: Pick<MailerOptions, 'smtpUrl' | 'dataDir' | 'log'>,
+  connections: number,
+): MailDelivery {
+  return options.smtpUrl
+    ? smtpDelivery(options.smtpUrl, connections)
+    : outboxDelivery(options.dataDir, options.log);
 }
 
 /** The queue folder: files, not the store, so that mail survives a move of the database. */
@@ -51,6 +69,9 @@ export async function createMailer(options: MailerOptions): Promise<Mailer> {
     send: (mail) => queue.add(mail),
     status: () => queue.status(),
     retryNow: (id) => queue.retryNow(id),
+    signWith: (identity) => {
+      queue.identity = identity;
+    },
     close: () => queue.close(),
   };
 }

@@ -7,10 +7,17 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   messageId: string;
+  html: string;
+  /** Every header, names lower-cased, values as sent (folded lines joined). */
+  headers: Map<string, string>;
 }
 
 /** A real SMTP server (the `smtp-server` package) on 127.0.0.1 that keeps what it receives. */
-export async function startSmtpPeer(port = 0): Promise<{
+export async function startSmtpPeer(
+  port = 0,
+  /** Recipients the peer refuses with a 550 (a hard bounce). */
+  refuse: (to: string) => boolean = () => false,
+): Promise<{
   port: number;
   received: ReceivedMail[];
   waitFor(to: string, timeoutMs?: number): Promise<ReceivedMail>;
@@ -21,6 +28,14 @@ export async function startSmtpPeer(port = 0): Promise<{
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (refuse(address.address)) {
+        const error = Object.assign(new Error('5.1.1 No such user here'), { responseCode: 550 });
+        callback(error);
+        return;
+      }
+      callback();
+    },
     onData(stream, _session, callback) {
       simpleParser(stream)
         .then((mail) => {
@@ -30,6 +45,13 @@ export async function startSmtpPeer(port = 0): Promise<{
             subject: mail.subject ?? '',
             text: mail.text ?? '',
             messageId: mail.messageId ?? '',
+            html: typeof mail.html === 'string' ? mail.html : '',
+            headers: new Map(
+              mail.headerLines.map((line) => [
+                line.key,
+                line.line.replace(/^[^:]+:\s*/, '').replace(/\r?\n\s+/g, ' '),
+              ]),
+            ),
           });
           callback();
         })

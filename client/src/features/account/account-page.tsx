@@ -7,6 +7,7 @@ import { Card } from '../../components/ui/card';
 import { FormMessage } from '../../components/ui/form-message';
 import { readSession } from '../../lib/auth-token';
 import { useLogout } from '../../lib/use-logout';
+import { MailPreferencesSection } from '../mail/components/mail-preferences-section';
 import { BillingSection } from '../payments/components/billing-section';
 import { useAccount } from './api';
 import { DataSection } from './components/data-section';
@@ -62,6 +63,7 @@ export function AccountPage() {
               cancelled={account.data.cancelledEmailChange}
             />
             <PasswordSection />
+            <MailPreferencesSection />
             <SessionsSection sessions={account.data.sessions} />
             <DataSection />
             <DeleteSection role={account.data.user.role} retentionDays={account.data.activityRetentionDays} />

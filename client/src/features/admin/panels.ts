@@ -9,6 +9,7 @@ export type PanelId =
   | 'media'
   | 'payments'
   | 'site'
+  | 'mail'
   | 'mongodb'
   | 'nginx'
   | 'nodejs';
@@ -89,6 +90,12 @@ export const PANELS: PanelDefinition[] = [
     label: 'Site',
     icon: '✦',
     component: lazy(() => import('../site/admin/site-panel').then((m) => ({ default: m.SitePanel }))),
+  },
+  {
+    id: 'mail',
+    label: 'Mail',
+    icon: '✉',
+    component: lazy(() => import('../mail/admin/mail-panel').then((m) => ({ default: m.MailPanel }))),
   },
   {
     id: 'mongodb',

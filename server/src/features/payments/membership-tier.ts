@@ -46,10 +46,17 @@ const sourceOf = (source: TierChangeSource, tier: Tier): TierSource =>
  * (`paidSince`), and an Activity entry naming its source, so the owner can tell why anyone is paid.
  */
 export class MembershipTiers {
+  private readonly paidListeners: Array<(user: UserDoc) => void> = [];
+
   constructor(
     private readonly users: UsersRepository,
     private readonly activity: Pick<ActivityLog, 'record'>,
   ) {}
+
+  /** `listener` runs when a free member becomes paid (the paid welcome mail); not awaited, must not throw. */
+  whenPaid(listener: (user: UserDoc) => void): void {
+    this.paidListeners.push(listener);
+  }
 
   /**
    * Moves `user` to `tier`. With `billing` (a Stripe event), the billing read from Stripe is
@@ -82,6 +89,7 @@ export class MembershipTiers {
       throw new AppError('NOT_FOUND', 'User not found.');
     }
     if (user.membershipTier === tier && user.tierSource === tierSource) return updated;
+    if (becomesPaid) for (const listener of this.paidListeners) listener(updated);
     await this.activity.record(source.request, {
       kind: 'membership.tier',
       summary: summaryOf(updated, user, source),

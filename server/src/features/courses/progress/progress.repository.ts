@@ -64,6 +64,29 @@ export class ProgressRepository {
     return this.progress.findInBatches({ courseId }, { batchSize: 500 });
   }
 
+  /**
+   * A page of a course's progress in id order after `after` (a keyset: any page costs the same),
+   * only completed ones when asked: mail to the members of a course reads them so.
+   */
+  pageOfCourse(
+    courseId: string,
+    { after, limit, completedOnly }: { after: string | null; limit: number; completedOnly: boolean },
+  ): Promise<ProgressDoc[]> {
+    return this.progress.find(
+      {
+        courseId,
+        ...(after ? { _id: { $gt: after } } : {}),
+        ...(completedOnly ? { completedAt: { $ne: null } } : {}),
+      },
+      { sort: { _id: 1 }, limit },
+    );
+  }
+
+  /** The progress of several members at once (a batch of the new-lessons digest). */
+  ofMembers(userIds: string[]): Promise<ProgressDoc[]> {
+    return userIds.length ? this.progress.find({ userId: { $in: userIds } }) : Promise.resolve([]);
+  }
+
   /** A member's progress in every course they started. */
   ofMember(userId: string): Promise<ProgressDoc[]> {
     return this.progress.find({ userId });

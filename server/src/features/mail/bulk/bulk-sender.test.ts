@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeliverableMail, MailDelivery } from '../../../mail/mail-delivery';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+import { CoursesRepository } from '../../courses/courses.repository';
+import { ProgressRepository } from '../../courses/progress/progress.repository';
+import { StoreLeases } from '../../shared-state/store-lease';
+import { type UserDoc, UsersRepository } from '../../users/users.repository';
+import { AnnouncementsRepository } from '../announcements/announcements.repository';
+import { Segments } from '../announcements/segments';
+import { MailSettingsRepository } from '../mail-settings.repository';
+import { PreferencesRepository } from '../preferences/preferences.repository';
+import { UnsubscribeLinks } from '../preferences/unsubscribe-links';
+import { BulkSender } from './bulk-sender';
+
+/*
+ * Several senders on one store (as several workers or machines are): each kicks again and again,
+ * and every member gets the announcement once: the lease lets one send at a time, and the
+ * records and the cursor let the next go on where the last stopped.
+ */
+
+const MEMBERS = 60;
+let t: TestApp;
+const delivered: DeliverableMail[] = [];
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined } as never;
+
+function sender(): BulkSender {
+  const store = t.store;
+  const delivery: MailDelivery = {
+    kind: 'outbox',
+    where: 'in the test',
+    deliver: async (mail) => {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      delivered.push(mail);
+    },
+    close: () => undefined,
+  };
+  const users = new UsersRepository(store);
+  return new BulkSender({
+    announcements: new AnnouncementsRepository(store),
+    preferences: new PreferencesRepository(store),
+    segments: new Segments(users, new CoursesRepository(store), new ProgressRepository(store)),
+    settings: new MailSettingsRepository(store),
+    leases: new StoreLeases(store),
+    delivery: () => delivery,
+    links: new UnsubscribeLinks(new Uint8Array(32), 'https://members.example.com'),
+    identity: async () => ({ from: 'site@members.example.com' }),
+    siteName: async () => 'Members',
+    publicUrl: 'https://members.example.com',
+    log: silent,
+  });
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await new MailSettingsRepository(t.store).saveBulk({ perMinute: 6000 });
+  await t.store.collection<UserDoc>('users').insertMany(
+    Array.from({ length: MEMBERS }, (_, i) => ({
+      name: `M ${i}`,
+      email: `m${i}@example.com`,
+      password: 'x',
+      role: 'user' as const,
+      membershipTier: 'free' as const,
+      status: 'active' as const,
+    })),
+  );
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('several senders on one store', () => {
+  it('send each member one copy, never two', async () => {
+    const announcements = new AnnouncementsRepository(t.store);
+    const made = await announcements.create({
+      subject: 'Once each',
+      markdown: 'Hi',
+      html: '<p>Hi</p>',
+      segment: { kind: 'everyone' },
+      segmentLabel: 'Every member',
+      state: 'scheduled',
+      scheduledAt: new Date(),
+      recipients: MEMBERS,
+      cursor: null,
+      retryAt: null,
+      finishedAt: null,
+      createdBy: 'a'.repeat(24),
+    });
+    const senders = [sender(), sender(), sender()];
+    const deadline = Date.now() + 30_000;
+    while ((await announcements.find(made._id))?.state !== 'sent') {
+      if (Date.now() > deadline) throw new Error('not sent within 30 s');
+      await Promise.all(senders.map((one) => one.kick()));
+    }
+    const to = delivered.filter((mail) => mail.mail.subject === 'Once each').map((mail) => mail.mail.to);
+    expect(to).toHaveLength(MEMBERS);
+    expect(new Set(to).size).toBe(MEMBERS);
+    expect(new Set(delivered.map((mail) => mail.messageId)).size).toBe(MEMBERS);
+    expect((await announcements.tallies(made._id)).sent).toBe(MEMBERS);
+    await Promise.all(senders.map((one) => one.close()));
+  });
+});

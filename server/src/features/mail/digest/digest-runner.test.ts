@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeliverableMail, MailDelivery } from '../../../mail/mail-delivery';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+import { CoursesRepository } from '../../courses/courses.repository';
+import { ProgressRepository } from '../../courses/progress/progress.repository';
+import { StoreLeases } from '../../shared-state/store-lease';
+import type { UserDoc } from '../../users/users.repository';
+import { UsersRepository } from '../../users/users.repository';
+import { AnnouncementsRepository } from '../announcements/announcements.repository';
+import { MailSettingsRepository } from '../mail-settings.repository';
+import { PreferencesRepository } from '../preferences/preferences.repository';
+import { UnsubscribeLinks } from '../preferences/unsubscribe-links';
+import { DigestRunner } from './digest-runner';
+
+/*
+ * The daily digest on a real store with a fake clock: the day a section drips open, one mail
+ * per member, only for the courses they started and may open, never twice for one day.
+ */
+
+const DAY = 24 * 60 * 60 * 1000;
+let t: TestApp;
+let clock = Date.now();
+const sent: DeliverableMail[] = [];
+const delivery: MailDelivery = {
+  kind: 'outbox',
+  where: 'in the test',
+  deliver: async (mail) => {
+    sent.push(mail);
+  },
+  close: () => undefined,
+};
+let runner: DigestRunner;
+let preferences: PreferencesRepository;
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined } as never;
+
+async function person(email: string, tier: 'free' | 'paid', joinedDaysAgo: number): Promise<UserDoc> {
+  const joined = new Date(clock - joinedDaysAgo * DAY);
+  await t.store.collection<UserDoc>('users').insertMany([
+    {
+      name: email.split('@')[0]!,
+      email,
+      password: 'x',
+      role: 'user',
+      membershipTier: tier,
+      status: 'active',
+      createdAt: joined,
+      updatedAt: joined,
+    },
+  ]);
+  return (await t.store.collection<UserDoc>('users').findOne({ email }))!;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const courses = new CoursesRepository(t.store);
+  const progress = new ProgressRepository(t.store);
+  const announcements = new AnnouncementsRepository(t.store);
+  preferences = new PreferencesRepository(t.store);
+  const settings = new MailSettingsRepository(t.store);
+  await settings.saveBulk({ perMinute: 6000 });
+  runner = new DigestRunner({
+    store: t.store,
+    users: new UsersRepository(t.store),
+    courses,
+    progress,
+    announcements,
+    preferences,
+    settings,
+    leases: new StoreLeases(t.store),
+    delivery: () => delivery,
+    links: new UnsubscribeLinks(new Uint8Array(32), 'https://members.example.com'),
+    identity: async () => ({ from: 'site@members.example.com' }),
+    siteName: async () => 'Members',
+    publicUrl: 'https://members.example.com',
+    log: silent,
+    now: () => new Date(clock),
+  });
+  const course = async (title: string, access: 'members' | 'paid') => {
+    const made = await courses.insertCourse({
+      title,
+      slug: title.toLowerCase().replace(/\s+/g, '-'),
+      summary: '',
+      coverUrl: null,
+      access,
+      published: true,
+      position: 0,
+      lessonCount: 2,
+      totalMinutes: 0,
+    });
+    const start = await courses.insertSection({
+      courseId: made._id,
+      title: 'Start',
+      position: 0,
+      drip: { kind: 'none' },
+    });
+    const week = await courses.insertSection({
+      courseId: made._id,
+      title: 'Week 2',
+      position: 1,
+      drip: { kind: 'days', days: 7 },
+    });
+    for (const [section, name] of [
+      [start, 'Hello'],
+      [week, 'Second week'],
+    ] as const)
+      await courses.insertLesson({
+        courseId: made._id,
+        sectionId: section._id,
+        title: `${title}: ${name}`,
+        position: 0,
+        freePreview: false,
+        durationMinutes: 5,
+        media: null,
+        downloads: [],
+        rev: 0,
+      });
+    return made;
+  };
+  const yoga = await course('Yoga', 'members');
+  const deep = await course('Deep', 'paid');
+  const started = async (user: UserDoc, courseId: string) =>
+    progress.write(user._id, courseId, () => ({ lastAt: new Date(clock) }));
+  const ada = await person('ada@example.com', 'free', 6.5);
+  await started(ada, yoga._id);
+  await started(ada, deep._id); // free: the paid course never counts
+  const bo = await person('bo@example.com', 'paid', 6.5);
+  await started(bo, yoga._id);
+  await started(bo, deep._id);
+  await person('cy@example.com', 'free', 6.5); // started nothing
+  const di = await person('di@example.com', 'free', 6.5);
+  await started(di, yoga._id);
+  await preferences.turnOff(di._id, 'lessons');
+}, 30_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the new-lessons digest', () => {
+  it('sends nothing on its first day: what opened before is not news', async () => {
+    expect(await runner.runDue()).toBe(0);
+    clock += DAY / 4;
+    expect(await runner.runDue()).toBe(0);
+    expect(sent).toEqual([]);
+  });
+
+  it('a day later, one mail per member whose section opened, with every course they started and may open', async () => {
+    clock += DAY;
+    expect(await runner.runDue()).toBe(2);
+    const to = (email: string) => sent.filter((mail) => mail.mail.to === email);
+    expect(to('ada@example.com').map((mail) => mail.mail.subject)).toEqual(['New lessons in Yoga']);
+    expect(to('ada@example.com')[0]!.mail.text).not.toContain('Deep');
+    expect(to('bo@example.com').map((mail) => mail.mail.subject)).toEqual(['New lessons in your courses']);
+    expect(to('bo@example.com')[0]!.mail.text).toContain('Deep: Second week');
+    expect(to('bo@example.com')[0]!.mail.list?.unsubscribe?.url).toMatch(/-lessons-/);
+    expect(to('cy@example.com')).toEqual([]);
+    expect(to('di@example.com')).toEqual([]);
+  });
+
+  it('never twice a day, and nothing the next day when nothing opened', async () => {
+    expect(await runner.runDue()).toBe(0);
+    clock += DAY;
+    expect(await runner.runDue()).toBe(0);
+    expect(sent).toHaveLength(2);
+  });
+});
