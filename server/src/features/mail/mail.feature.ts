@@ -83,11 +83,13 @@ export async function createMailFeature(
   const preferences = new PreferencesService(preferencesRepository, ctx.users, links);
   const welcome = new WelcomeService(settings, ctx.mailer, ctx.config.publicUrl, siteName, ctx.log);
   // A new account (a sign-up, the console's Add user) is welcomed; a bulk insert tells no one.
-  ctx.users.watch({ changed: async (before, after) => (before || !after ? undefined : welcome.joined(after)) });
+  ctx.users.watch({
+    changed: async (before, after) => (before || !after ? undefined : welcome.joined(after)),
+  });
   needs.tiers.whenPaid((user) => welcome.becamePaid(user));
   return {
     name: 'mail',
-    routes: [{ prefix: '/api/mail', plugin: preferencesRoutes(preferences, siteName, ctx) }],
+    routes: [{ prefix: '/api/mail', plugin: preferencesRoutes(preferences, ctx) }],
     adminRoutes: [
       { prefix: '/mail', plugin: mailRoutes(settings, ctx) },
       { prefix: '/mail/announcements', plugin: announcementsRoutes(announcements, ctx) },

@@ -18,11 +18,7 @@ const PAGE_POLICY =
  * address of every bulk mail: GET shows a page and changes nothing; POST unsubscribes (a mail
  * program's one click, RFC 8058, or the page's button) or saves the page's choices.
  */
-export function preferencesRoutes(
-  preferences: PreferencesService,
-  siteName: () => Promise<string>,
-  ctx: Pick<AppContext, 'guards'>,
-) {
+export function preferencesRoutes(preferences: PreferencesService, ctx: Pick<AppContext, 'guards' | 'site'>) {
   return async (app: FastifyInstance) => {
     app.addContentTypeParser(
       'application/x-www-form-urlencoded',
@@ -54,7 +50,7 @@ export function preferencesRoutes(
       return reply
         .type('text/html; charset=utf-8')
         .header('content-security-policy', PAGE_POLICY)
-        .send(unsubscribePage({ site: await siteName(), email, kind, preferences: current, done }));
+        .send(unsubscribePage({ site: await ctx.site.name(), email, kind, preferences: current, done }));
     };
 
     app.get<{ Params: { token: string } }>('/unsubscribe/:token', async (request, reply) =>

@@ -44,7 +44,7 @@ describe('welcome mails', () => {
     });
     expect(response.statusCode).toBe(201);
     const mail = await mailFor('ada@example.com', /^Welcome to /);
-    expect(mail.subject).toBe('Welcome to Members, Ada Lovelace');
+    expect(mail.subject).toBe('Welcome to My Site, Ada Lovelace');
     expect(mail.text).toContain('Hello Ada Lovelace');
     expect(mail.html).toContain(`href="${SITE}/dashboard"`);
     expect(mail.headers.has('list-unsubscribe')).toBe(false);
