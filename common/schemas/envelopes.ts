@@ -25,6 +25,11 @@ import type { ErrorBody } from '../errors';
  * | `JsonFile<T>`        | GET /api/account/export                                      | the JSON document itself, as a download (no envelope)                                                    |
  * | `TextFile`           | GET /api/admin/users/export.csv, /api/admin/activity/export.csv | CSV, streamed as a download                                                                           |
  * | `TextFile`           | GET /api/slider/defaults/:file                               | an SVG drawing                                                                                           |
+ * | `TextFile`           | GET /api/admin/figures/courses/:id/members.csv               | CSV, streamed as a download                                                                              |
+ * | `TextFile`           | GET /manifest.webmanifest                                    | the web manifest's JSON text itself (browsers read it, no envelope)                                      |
+ * | `ImageFile`          | GET /site-icon/:file                                         | a PNG made from the site's icon                                                                          |
+ * | `HtmlPage`           | GET, POST /api/mail/unsubscribe/:token                       | a page of its own: a mail's link opens it in any browser, without the web client                         |
+ * | `NoContent`          | POST /api/visits                                             | 204: the beacon reads nothing, counted or not                                                            |
  * | (not JSON)           | GET /media/*                                                 | the file's bytes; 304, 416 and HEAD answers have no body (a missing file is an `ErrorBody` 404)            |
  * | (not the API)        | a page address while the web client is not built             | 503 in plain text, saying how to build it                                                                |
  * | (not HTTP's body)    | a stranger's request body that takes too long                | 408 with no body, written on the socket (`http/request-timeouts.ts`), as Node answers a malformed request |
@@ -75,3 +80,12 @@ export type JsonFile<T> = T;
 
 /** Exception: a text download or image (CSV, SVG), whole or streamed. */
 export type TextFile = string | AsyncIterable<string>;
+
+/** Exception: a picture's bytes. */
+export type ImageFile = Uint8Array;
+
+/** Exception: a whole HTML page, made on the server. */
+export type HtmlPage = string;
+
+/** Exception: a 204, no body. */
+export type NoContent = undefined;

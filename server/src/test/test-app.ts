@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { simpleParser } from 'mailparser';
 import { type AppDeps, buildApp } from '../app';
+import { MailSettingsRepository } from '../features/mail/mail-settings.repository';
 import { hashPassword } from '../features/users/passwords';
 import type { UserDoc } from '../features/users/users.repository';
 import { loadConfig } from '../settings/config';
@@ -25,17 +26,21 @@ export async function createTestApp(
   env: Record<string, string> = {},
   {
     openStore = openEmbeddedStore,
+    welcomeMails = false,
     ...options
   }: Pick<
     AppDeps,
     'authLimits' | 'databaseTargets' | 'requestRestart' | 'logger' | 'requestTimeouts' | 'mailRetryDelaysMs'
   > & {
     openStore?: (dataDir: string) => Promise<Store>;
+    /** On in the product; off here unless asked, so a test's first mail in the outbox is its own. */
+    welcomeMails?: boolean;
   } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'members-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
   const store = await openStore(dataDir);
+  if (!welcomeMails) await turnWelcomeMailsOff(store);
   const app = await buildApp({ config, store, ...options });
   await app.ready();
   return {
@@ -48,6 +53,13 @@ export async function createTestApp(
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+async function turnWelcomeMailsOff(store: Store): Promise<void> {
+  const settings = new MailSettingsRepository(store);
+  await settings.init();
+  const { free, paid } = await settings.welcome();
+  await settings.saveWelcome({ free: { ...free, enabled: false }, paid: { ...paid, enabled: false } });
 }
 
 let adminCounter = 0;

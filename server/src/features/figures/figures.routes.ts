@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { TextFile } from '@common/schemas/envelopes';
 import {
   type CourseFiguresListResponse,
   type CourseFiguresResponse,
@@ -61,24 +62,27 @@ export function figuresRoutes(
       data: await timed('course', () => courses.detail(request.params.id)),
     }));
 
-    app.get<{ Params: { id: string } }>('/courses/:id/members.csv', async (request, reply) => {
-      const lines = courses.csv(request.params.id);
-      // The first line is read before answering, so an unknown course is a 404, not an empty file.
-      const iterator = lines[Symbol.asyncIterator]();
-      const first = await iterator.next();
-      const rest = { [Symbol.asyncIterator]: () => iterator };
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="course-${request.params.id}-members.csv"`)
-        .header('cache-control', 'no-store')
-        .send(
-          Readable.from(
-            (async function* () {
-              if (!first.done) yield first.value;
-              yield* rest;
-            })(),
-          ),
-        );
-    });
+    app.get<{ Params: { id: string }; Reply: TextFile }>(
+      '/courses/:id/members.csv',
+      async (request, reply) => {
+        const lines = courses.csv(request.params.id);
+        // The first line is read before answering, so an unknown course is a 404, not an empty file.
+        const iterator = lines[Symbol.asyncIterator]();
+        const first = await iterator.next();
+        const rest = { [Symbol.asyncIterator]: () => iterator };
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="course-${request.params.id}-members.csv"`)
+          .header('cache-control', 'no-store')
+          .send(
+            Readable.from(
+              (async function* () {
+                if (!first.done) yield first.value;
+                yield* rest;
+              })(),
+            ),
+          );
+      },
+    );
   };
 }

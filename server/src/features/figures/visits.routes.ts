@@ -1,3 +1,4 @@
+import type { NoContent } from '@common/schemas/envelopes';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context';
 import type { VisitCounter } from './visit-counter';
@@ -11,7 +12,7 @@ export const VISIT_BODY_LIMIT = 512;
  */
 export function visitsRoutes(counter: VisitCounter, ctx: Pick<AppContext, 'log'>) {
   return async (app: FastifyInstance) => {
-    app.post(
+    app.post<{ Reply: NoContent }>(
       '/visits',
       { bodyLimit: VISIT_BODY_LIMIT, config: { publicBodyLimit: VISIT_BODY_LIMIT } },
       async (request, reply) => {

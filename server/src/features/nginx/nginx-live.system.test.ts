@@ -169,7 +169,7 @@ describe.skipIf(!nginxBinary)('the web-server panel on a real nginx', () => {
   it('proxies a page and an API call to the app, passing the client address on', async () => {
     const page = await viaNginx('/');
     expect(page.status).toBe(200);
-    expect(page.body.toString()).toContain('<title>Members</title>');
+    expect(page.body.toString()).toContain('<title>My Site</title>');
     // The page came from the app, not straight from the folder: it carries the app's security headers.
     expect(page.headers['content-security-policy']).toContain("default-src 'self'");
 

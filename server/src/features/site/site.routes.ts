@@ -1,4 +1,4 @@
-import type { DataAnswer } from '@common/schemas/envelopes';
+import type { DataAnswer, ImageFile, TextFile } from '@common/schemas/envelopes';
 import {
   ownerPageBody,
   ownerPageNameSchema,
@@ -28,13 +28,13 @@ export function siteRoutes(site: SiteService, icons: SiteIcons, ctx: Pick<AppCon
       '/api/site/pages/:name',
       async (request) => ok(await site.page(parseInput(ownerPageNameSchema, request.params.name))),
     );
-    app.get('/manifest.webmanifest', async (_request, reply) =>
+    app.get<{ Reply: TextFile }>('/manifest.webmanifest', async (_request, reply) =>
       reply
         .type('application/manifest+json')
         .header('Cache-Control', 'no-cache')
         .send(await icons.manifest()),
     );
-    app.get<{ Params: { file: string } }>('/site-icon/:file', async (request, reply) => {
+    app.get<{ Params: { file: string }; Reply: ImageFile }>('/site-icon/:file', async (request, reply) => {
       const size = Number(/^(\d+)\.png$/.exec(request.params.file)?.[1]);
       const known = SITE_ICON_SIZES.find((s) => s === size);
       const png = known

@@ -1,3 +1,4 @@
+import type { HtmlPage } from '@common/schemas/envelopes';
 import {
   type MailPreferences,
   type PreferencesResponse,
@@ -53,11 +54,11 @@ export function preferencesRoutes(preferences: PreferencesService, ctx: Pick<App
         .send(unsubscribePage({ site: await ctx.site.name(), email, kind, preferences: current, done }));
     };
 
-    app.get<{ Params: { token: string } }>('/unsubscribe/:token', async (request, reply) =>
+    app.get<{ Params: { token: string }; Reply: HtmlPage }>('/unsubscribe/:token', async (request, reply) =>
       page(reply, request.params.token),
     );
 
-    app.post<{ Params: { token: string }; Body: Record<string, string> | undefined }>(
+    app.post<{ Params: { token: string }; Body: Record<string, string> | undefined; Reply: HtmlPage }>(
       '/unsubscribe/:token',
       async (request, reply) => {
         const { token } = request.params;

@@ -25,7 +25,10 @@ async function mailFor(to: string, subject: RegExp): Promise<ReceivedMail> {
 
 beforeAll(async () => {
   peer = await startSmtpPeer();
-  t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${peer.port}`, PUBLIC_URL: SITE });
+  t = await createTestApp(
+    { SMTP_URL: `smtp://127.0.0.1:${peer.port}`, PUBLIC_URL: SITE },
+    { welcomeMails: true },
+  );
   admin = await createUser(t, { role: 'admin', email: 'owner@example.com' });
   call = adminApi(t, admin.token);
 });
