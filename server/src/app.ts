@@ -15,6 +15,7 @@ import { createNginxFeature } from './features/nginx/nginx.feature';
 import { createPaymentsFeature } from './features/payments/payments.feature';
 import { createPlaylistsFeature } from './features/playlists/playlists.feature';
 import { createSessionsFeature } from './features/sessions/sessions.feature';
+import { createSitemapFeature } from './features/sitemap/sitemap.feature';
 import { createSlideshowFeature } from './features/slideshow/slideshow.feature';
 import { registerApiRateLimit } from './http/api-rate-limit';
 import { FASTIFY_BODY_LIMIT, registerBodyLimit } from './http/body-limit';
@@ -93,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await createAppServerFeature(ctx, { live, siteProcesses: deps.siteProcesses }),
     await createMailFeature(ctx),
     await createNginxFeature(ctx),
+    await createSitemapFeature(ctx, { coursePages: courses.visitorPages }),
   ];
   for (const { close } of features) if (close) app.addHook('onClose', async () => close());
 

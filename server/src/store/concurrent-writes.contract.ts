@@ -75,7 +75,12 @@ export function describeConcurrentWritesContract(
         docs.insertMany([fresh(2)]),
       ]);
       // A server may run the two same inserts in either order: one wins, whichever.
-      expect(results.slice(0, 2).map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+      expect(
+        results
+          .slice(0, 2)
+          .map((r) => r.status)
+          .sort(),
+      ).toEqual(['fulfilled', 'rejected']);
       expect(results[2]!.status).toBe('fulfilled');
       const refused = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(refused?.reason).toBeInstanceOf(DuplicateKeyError);

@@ -1,3 +1,5 @@
+// The store access of courses. Seams, in order: the courses, sections and lessons (with the
+// lessons read in batches for the sitemap), the lesson texts, the Courses section's settings.
 import { createHash } from 'node:crypto';
 import type { CourseAccess, LessonMediaKind } from '@common/courses';
 import type { Drip } from '@common/schemas/courses';
@@ -151,6 +153,11 @@ export class CoursesRepository {
 
   async lessonsOf(courseId: string): Promise<LessonDoc[]> {
     return sortByPosition(await this.lessons.find({ courseId }));
+  }
+
+  /** A course's lessons a batch at a time, in one stable order (the sitemap reads 100,000 of them). */
+  lessonsInBatches(courseId: string, filter: { freePreview?: true } = {}): AsyncIterable<LessonDoc[]> {
+    return this.lessons.findInBatches({ courseId, ...filter }, { sort: { _id: 1 }, batchSize: 1000 });
   }
 
   findLesson(id: string): Promise<LessonDoc | null> {

@@ -1,3 +1,6 @@
+// The one template of the site's server block. Seams, in order: the view it is rendered from,
+// the TLS settings, the value checks (token, quoted, headerValue), the upstream retry rules, and
+// renderSite (the main server, the ACME challenge location, the HTTP-to-HTTPS redirect server).
 import type { NginxConfig } from '@common/nginx-defaults';
 import { proxyTargetsOf } from '@common/nginx-defaults';
 

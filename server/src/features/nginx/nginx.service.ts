@@ -1,3 +1,6 @@
+// The web-server panel's logic. Seams, in order: the refused field, the defaults, save (and the
+// two certificate steps built on it: serveChallenges, installCertificate), restart, history and
+// restore, then the reload, binary lookup, parsing and the one-change-at-a-time queue.
 import { chmod, mkdir } from 'node:fs/promises';
 import type { NginxConfig } from '@common/nginx-defaults';
 import { NGINX_DEFAULTS, NGINX_FIELD_LABELS } from '@common/nginx-defaults';
