@@ -19,7 +19,7 @@ import { CoursePictures, parseCoursePictureUrl } from './pictures/course-picture
 import { CoursePicturesRepository } from './pictures/course-pictures.repository';
 import { ProgressRepository } from './progress/progress.repository';
 import { ProgressService } from './progress/progress.service';
-import { type VisitorPage, visitorPages } from './visitor-pages';
+import { VisitorPages } from './visitor-pages';
 
 /**
  * Courses: `/api/courses` (the catalogue, outlines, lessons, progress), `/api/admin/courses`
@@ -28,7 +28,7 @@ import { type VisitorPage, visitorPages } from './visitor-pages';
  */
 export async function createCoursesFeature(
   ctx: AppContext,
-): Promise<Feature & { pictureUses: CoursePictureUses; visitorPages: () => AsyncIterable<VisitorPage> }> {
+): Promise<Feature & { pictureUses: CoursePictureUses; visitorPages: VisitorPages }> {
   const repository = new CoursesRepository(ctx.store);
   const progress = new ProgressRepository(ctx.store);
   const files = new LessonFilesRepository(ctx.store);
@@ -92,7 +92,7 @@ export async function createCoursesFeature(
     },
     fillPage: (...args) => pages.fill(...args),
     // The course and lesson pages a visitor may open, for the sitemap.
-    visitorPages: () => visitorPages(repository),
+    visitorPages: new VisitorPages(repository),
     // The library pictures the courses' pictures came from: the slideshow leaves them out, and
     // deleting one asks first.
     pictureUses: async () => {

@@ -7,6 +7,7 @@ import {
   type Collection,
   type DocChanges,
   DuplicateKeyError,
+  type Filter,
   type NewDoc,
   type Store,
   type StoredDoc,
@@ -155,9 +156,24 @@ export class CoursesRepository {
     return sortByPosition(await this.lessons.find({ courseId }));
   }
 
-  /** A course's lessons a batch at a time, in one stable order (the sitemap reads 100,000 of them). */
-  lessonsInBatches(courseId: string, filter: { freePreview?: true } = {}): AsyncIterable<LessonDoc[]> {
-    return this.lessons.findInBatches({ courseId, ...filter }, { sort: { _id: 1 }, batchSize: 1000 });
+  /** How many of a course's lessons match `filter` (counted in the store, none read). */
+  countLessons(courseId: string, filter: Filter = {}): Promise<number> {
+    return this.lessons.count({ courseId, ...filter });
+  }
+
+  /**
+   * A course's lessons matching `filter`, a batch at a time, in one stable order (by id), from the
+   * `skip`-th on: the sitemap reads 100,000 of them and starts its later files part-way through.
+   */
+  async *lessonsInBatches(courseId: string, filter: Filter = {}, skip = 0): AsyncIterable<LessonDoc[]> {
+    const where: Filter = { courseId, ...filter };
+    const order = { sort: { _id: 1 as const } };
+    if (skip > 0) {
+      const [first] = await this.lessons.find(where, { ...order, skip, limit: 1 });
+      if (!first) return;
+      where._id = { $gte: first._id };
+    }
+    yield* this.lessons.findInBatches(where, { ...order, batchSize: 1000 });
   }
 
   findLesson(id: string): Promise<LessonDoc | null> {

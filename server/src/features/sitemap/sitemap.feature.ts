@@ -1,7 +1,7 @@
 import type { AppContext } from '../../app-context';
 import type { Feature } from '../../feature';
 import { sitemapRoutes } from './sitemap.routes';
-import { type SitemapPage, SitemapService } from './sitemap.service';
+import { type CoursePagesSource, SitemapService } from './sitemap.service';
 
 /**
  * What search engines read: `/robots.txt` and `/sitemap.xml` (split above 50,000 addresses),
@@ -9,7 +9,7 @@ import { type SitemapPage, SitemapService } from './sitemap.service';
  */
 export async function createSitemapFeature(
   ctx: AppContext,
-  parts: { coursePages: () => AsyncIterable<SitemapPage> },
+  parts: { coursePages: CoursePagesSource },
 ): Promise<Feature> {
   const sitemap = new SitemapService({
     publicUrl: ctx.config.publicUrl,

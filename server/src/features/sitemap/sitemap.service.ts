@@ -16,8 +16,19 @@ export interface SitemapPage {
   updatedAt?: Date;
 }
 
+/** The course and lesson pages, counted and read from any place in their order (courses/visitor-pages.ts). */
+export interface CoursePagesSource {
+  count(): Promise<number>;
+  pages(from: number): AsyncIterable<SitemapPage>;
+}
+
 /** Public pages that are a step of an account's task, not content to find: left out of the sitemap. */
 const NOT_LISTED = new Set(['/login', '/forgot-password']);
+
+/** The home page and the other public pages without a parameter, in their list's order. */
+const PUBLIC: SitemapPage[] = Object.values(PUBLIC_PAGES)
+  .filter((page) => !page.path.includes(':') && !NOT_LISTED.has(page.path))
+  .map((page) => ({ path: page.path }));
 
 /** Where the files of a split sitemap are. */
 export const SITEMAP_FILES = '/sitemaps';
@@ -30,7 +41,8 @@ const COUNT_MAX_AGE_MS = 60_000;
  * every course and lesson page a visitor may open (from the courses feature, a batch at a time).
  * Up to 50,000 addresses `/sitemap.xml` is the list itself; above, it is an index of files of
  * 50,000 each (`/sitemaps/1.xml`, …). Every answer is written as the pages are read, never held
- * whole; only the count is kept (per change of the courses) to know how many files there are.
+ * whole, and a file starts where its addresses start; only the count is kept (per change of the
+ * courses) to know how many files there are.
  */
 export class SitemapService {
   private counted: { revision: number; at: number; total: number } | null = null;
@@ -38,7 +50,7 @@ export class SitemapService {
   constructor(
     private readonly deps: {
       publicUrl: string;
-      coursePages: () => AsyncIterable<SitemapPage>;
+      coursePages: CoursePagesSource;
       changes: Pick<SharedChanges, 'revision'>;
     },
     /** The protocol's 50,000; tests split at fewer. */
@@ -62,15 +74,12 @@ export class SitemapService {
     yield indexClose;
   }
 
-  /** File `n` (from 1) of the addresses: the n-th 50,000, read as it is sent. */
+  /** File `n` (from 1) of the addresses: the n-th 50,000, read as it is sent, from where it starts. */
   async *file(n: number): AsyncIterable<string> {
-    const first = (n - 1) * this.perFile;
-    const end = first + this.perFile;
-    let at = 0;
+    let left = this.perFile;
     let chunk = urlsetOpen;
-    for await (const page of this.pages()) {
-      if (at >= end) break;
-      if (at++ < first) continue;
+    for await (const page of this.pages((n - 1) * this.perFile)) {
+      if (left-- === 0) break;
       chunk += urlEntry(`${this.deps.publicUrl}${page.path}`, page.updatedAt);
       // A few kilobytes at a time: few writes, never the whole file in memory.
       if (chunk.length > 16_384) {
@@ -81,19 +90,16 @@ export class SitemapService {
     yield `${chunk}${urlsetClose}`;
   }
 
-  private async *pages(): AsyncIterable<SitemapPage> {
-    for (const page of Object.values(PUBLIC_PAGES)) {
-      if (!page.path.includes(':') && !NOT_LISTED.has(page.path)) yield { path: page.path };
-    }
-    yield* this.deps.coursePages();
+  private async *pages(from: number): AsyncIterable<SitemapPage> {
+    yield* PUBLIC.slice(from);
+    yield* this.deps.coursePages.pages(Math.max(0, from - PUBLIC.length));
   }
 
   private async total(): Promise<number> {
     const revision = this.deps.changes.revision('courses');
     const kept = this.counted;
     if (kept && kept.revision === revision && Date.now() - kept.at < COUNT_MAX_AGE_MS) return kept.total;
-    let total = 0;
-    for await (const _page of this.pages()) total++;
+    const total = PUBLIC.length + (await this.deps.coursePages.count());
     this.counted = { revision, at: Date.now(), total };
     return total;
   }

@@ -3,6 +3,8 @@ import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltCourse, buildCourse } from '../../test/courses-kit';
 import { createTestApp, createUser, type TestApp } from '../../test/test-app';
+import { CoursesRepository } from '../courses/courses.repository';
+import { VisitorPages } from '../courses/visitor-pages';
 import { DISALLOWED } from './robots';
 import { SitemapService } from './sitemap.service';
 import { SITEMAP_NAMESPACE, URLS_PER_FILE } from './sitemap-xml';
@@ -111,14 +113,29 @@ describe('/robots.txt and /sitemap.xml', () => {
     expect(locs.some((loc) => loc.includes(draft))).toBe(false);
     expect(new Set(locs).size).toBe(locs.length);
   });
+
+  it('reads the course pages from any place in their order, as a later file starts', async () => {
+    const source = new VisitorPages(new CoursesRepository(t.store));
+    const all: string[] = [];
+    for await (const page of source.pages(0)) all.push(page.path);
+    expect(await source.count()).toBe(all.length);
+    expect(all).toHaveLength(2 + 3 + 1); // two course pages, three open lessons, one free preview
+    for (let from = 1; from <= all.length; from++) {
+      const rest: string[] = [];
+      for await (const page of source.pages(from)) rest.push(page.path);
+      expect(rest, `from ${from}`).toEqual(all.slice(from));
+    }
+  });
 });
 
 describe('a sitemap above the limit of one file', () => {
-  const pages = (count: number) =>
-    async function* () {
-      for (let i = 0; i < count; i++)
+  const pages = (count: number) => ({
+    count: async () => count,
+    async *pages(from: number) {
+      for (let i = from; i < count; i++)
         yield { path: `/courses/c/lessons/${i}`, updatedAt: new Date(Date.UTC(2026, 0, 1)) };
-    };
+    },
+  });
   const changes = { revision: () => 1 };
 
   it('becomes an index of files, each within the limit, together every address once', async () => {
@@ -144,8 +161,11 @@ describe('a sitemap above the limit of one file', () => {
     const sitemap = new SitemapService({
       publicUrl: SITE,
       changes,
-      coursePages: async function* () {
-        yield { path: odd };
+      coursePages: {
+        count: async () => 1,
+        async *pages() {
+          yield { path: odd };
+        },
       },
     });
     const xml = await collect(sitemap.main());
