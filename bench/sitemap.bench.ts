@@ -135,6 +135,11 @@ try {
     bare.kill();
   }
   console.log(
+    `load average: ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}`,
+  );
+  console.log(
     `\n${failed ? 'FAIL' : 'PASS'}: each answer < ${TARGET_MS} ms, memory growth < ${TARGET_GROWTH_MB} MB`,
   );
 } finally {
