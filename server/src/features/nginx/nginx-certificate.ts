@@ -8,7 +8,7 @@ import { run } from './nginx-binary';
 export interface Certificate {
   cert: string;
   key: string;
-  /** Made here with openssl for a trial run: browsers warn, and HSTS is never sent with it. */
+  /** Made for a trial run (here with openssl, or by Let's Encrypt's staging server): browsers warn, and HSTS is never sent with it. */
   selfSigned: boolean;
 }
 
@@ -99,7 +99,7 @@ async function makeSelfSigned(sslDir: string, cert: string, key: string, serverN
  */
 export async function swapCertificate(
   sslDir: string,
-  pem: { cert: string; key: string },
+  pem: { cert: string; key: string; trial?: boolean },
 ): Promise<() => Promise<void>> {
   const files = {
     cert: path.join(sslDir, 'cert.pem'),
@@ -116,7 +116,13 @@ export async function swapCertificate(
   await mkdir(sslDir, { recursive: true, mode: 0o700 });
   await writeFileDurably(files.key, pem.key);
   await writeFileDurably(files.cert, pem.cert);
-  await rm(files.marker, { force: true });
+  // A staging certificate is a trial too: browsers do not trust it, so HSTS must never come with it.
+  if (pem.trial)
+    await writeFileDurably(
+      files.marker,
+      "cert.pem and key.pem here come from Let's Encrypt's staging server, for a trial: browsers do not trust them.\n",
+    );
+  else await rm(files.marker, { force: true });
   return async () => {
     for (const name of Object.keys(files) as Array<keyof typeof files>) {
       const text = before[name];

@@ -115,7 +115,7 @@ export class NginxService {
    * and reloads nginx. Should nginx refuse it, the previous files come back and nothing changes.
    */
   installCertificate(
-    pem: { cert: string; key: string },
+    pem: { cert: string; key: string; trial: boolean },
     domain: string,
     savedBy: string,
   ): Promise<SaveResult> {
@@ -157,8 +157,8 @@ export class NginxService {
     return {
       config,
       warning: certificate?.selfSigned
-        ? `HTTPS uses a self-signed certificate made for a trial run (browsers will warn). ` +
-          `Put your own cert.pem and key.pem in ${this.layout.sslDir}.`
+        ? `HTTPS uses a self-signed or staging certificate, for a trial run (browsers will warn). ` +
+          `Get one in the HTTPS certificate card, or put your own cert.pem and key.pem in ${this.layout.sslDir}.`
         : undefined,
     };
   }

@@ -60,7 +60,7 @@ export class CertificatesService {
   private readonly challenges: ChallengeFolder;
   private readonly accountKeyFile: string;
   private readonly ready: Promise<void>;
-  private timer: NodeJS.Timeout | null = null;
+  private timers: NodeJS.Timeout[] = [];
 
   constructor(
     private readonly deps: {
@@ -151,14 +151,15 @@ export class CertificatesService {
         this.deps.log.error({ err: error }, 'Certificate renewal check failed'),
       );
     };
-    this.timer = setInterval(look, this.options.checkEveryMs ?? CHECK_EVERY_MS);
-    this.timer.unref();
-    setTimeout(look, Math.min(5000, this.options.checkEveryMs ?? 5000)).unref();
+    const every = this.options.checkEveryMs ?? CHECK_EVERY_MS;
+    // Soon after the start (a certificate due while the site was down), then every `every`.
+    this.timers = [setTimeout(look, Math.min(5000, every)), setInterval(look, every)];
+    for (const timer of this.timers) timer.unref();
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers = [];
   }
 
   private refuseWithinTheHour(state: CertificateState, domain: string, now = new Date()): void {
@@ -194,7 +195,8 @@ export class CertificatesService {
             accountKeyFile: this.accountKeyFile,
             challenges: this.challenges,
           });
-          await this.deps.nginx.installCertificate(obtained, domain, by);
+          const trial = state.authority === 'letsencrypt-staging';
+          await this.deps.nginx.installCertificate({ ...obtained, trial }, domain, by);
           const { [domain]: _cleared, ...failedAt } = state.failedAt;
           await this.state.change({
             certificate: {
