@@ -31,8 +31,8 @@ export function domainProblem(value: string): string | null {
   const label = CERTIFICATE_FIELD_LABELS.domain;
   if (value === '') return `${label} is required`;
   if (/[\r\n]/.test(value)) return `${label} must be one line: it holds a line break`;
-  if (/\s/.test(value)) return `${label} must be one name without spaces, such as coach.example.com`;
   if (value.includes(';')) return `${label} must not hold ";": type only the name, such as coach.example.com`;
+  if (/\s/.test(value)) return `${label} must be one name without spaces, such as coach.example.com`;
   if (/^[a-z]+:\/\//i.test(value) || value.includes('/'))
     return `${label} is the name alone, without http:// or a path: such as coach.example.com`;
   if (value.startsWith('*')) return `${label} cannot be a wildcard: name one site, such as coach.example.com`;

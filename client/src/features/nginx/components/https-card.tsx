@@ -34,15 +34,18 @@ const moment = (iso: string) =>
 export function HttpsCard({ status, busy, refused, onObtain }: HttpsCardProps) {
   const [form, setForm] = useState<CertificateRequestForm>({ domain: '', authority: 'letsencrypt' });
   const [checked, setChecked] = useState(false);
+  const [loaded, setLoaded] = useState(false);
+  // Filled from the saved domain once, when it arrives: a later refresh never overwrites typing.
   useEffect(() => {
-    if (status)
-      setForm({
-        domain: status.domain ?? '',
-        authority: status.authority,
-        directoryUrl: status.directoryUrl && status.authority === 'custom' ? status.directoryUrl : '',
-        email: status.email,
-      });
-  }, [status]);
+    if (!status || loaded) return;
+    setLoaded(true);
+    setForm({
+      domain: status.domain ?? '',
+      authority: status.authority,
+      directoryUrl: status.directoryUrl && status.authority === 'custom' ? status.directoryUrl : '',
+      email: status.email,
+    });
+  }, [status, loaded]);
 
   const domainError = checked ? domainProblem(form.domain.trim()) : null;
   const fieldError = (field: string) =>
@@ -86,7 +89,8 @@ export function HttpsCard({ status, busy, refused, onObtain }: HttpsCardProps) {
           </FormMessage>
         </div>
       )}
-      <form className="mt-5 space-y-4" onSubmit={submit} noValidate>
+      {!loaded && <p className="mt-5 text-sm text-stone-400">Loading…</p>}
+      <form className="mt-5 space-y-4" onSubmit={submit} noValidate hidden={!loaded}>
         <TextField
           label={CERTIFICATE_FIELD_LABELS.domain}
           value={form.domain}
