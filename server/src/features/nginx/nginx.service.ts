@@ -98,7 +98,7 @@ export class NginxService {
     if (status.state !== 'running') {
       throw new AppError(
         'CONFLICT',
-        `nginx is not running (${status.message}): start it with Restart first, the certificate authority checks ${domain} through it.`,
+        `nginx is not running: start it first (Start Nginx), as the certificate authority checks ${domain} through it.`,
       );
     }
     await this.exclusive(async () => {

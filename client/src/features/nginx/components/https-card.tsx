@@ -10,7 +10,7 @@ import type { CertificateRequestForm } from '../api';
 
 const AUTHORITIES: ReadonlyArray<{ value: CertificateAuthority; label: string }> = [
   { value: 'letsencrypt', label: "Let's Encrypt" },
-  { value: 'letsencrypt-staging', label: "Let's Encrypt staging (a trial: browsers do not trust it)" },
+  { value: 'letsencrypt-staging', label: "Let's Encrypt staging (a trial)" },
   { value: 'custom', label: 'Another ACME directory' },
 ];
 
@@ -105,6 +105,11 @@ export function HttpsCard({ status, busy, refused, onObtain }: HttpsCardProps) {
           label={CERTIFICATE_FIELD_LABELS.authority}
           value={form.authority}
           options={AUTHORITIES}
+          hint={
+            form.authority === 'letsencrypt-staging'
+              ? 'The same steps with higher limits; browsers do not trust its certificates.'
+              : undefined
+          }
           onChange={(event) => setForm({ ...form, authority: event.target.value as CertificateAuthority })}
         />
         {form.authority === 'custom' && (
