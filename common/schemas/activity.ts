@@ -21,6 +21,8 @@ export const ACTIVITY_KINDS = {
   'nginx.saved': 'Nginx saved',
   'nginx.restored': 'Nginx version restored',
   'nginx.restarted': 'Nginx restarted',
+  'nginx.certificate': 'HTTPS certificate obtained',
+  'nginx.certificate-failed': 'HTTPS certificate not obtained',
   'nodejs.saved': 'Node.js settings saved',
   'nodejs.restarted': 'Server restarted',
   'signin.succeeded': 'Administrator signed in',

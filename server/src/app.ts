@@ -17,6 +17,7 @@ import { createPaymentsFeature } from './features/payments/payments.feature';
 import { createPlaylistsFeature } from './features/playlists/playlists.feature';
 import { createSessionsFeature } from './features/sessions/sessions.feature';
 import { createSiteFeature } from './features/site/site.feature';
+import { createSitemapFeature } from './features/sitemap/sitemap.feature';
 import { createSlideshowFeature } from './features/slideshow/slideshow.feature';
 import { registerApiRateLimit } from './http/api-rate-limit';
 import { FASTIFY_BODY_LIMIT, registerBodyLimit } from './http/body-limit';
@@ -100,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await createMailFeature(ctx, { tiers: payments.tiers }),
     await createNginxFeature(ctx),
     await createFiguresFeature(ctx, { payments: payments.service, courses: courses.figuresSource }),
+    await createSitemapFeature(ctx, { coursePages: courses.visitorPages }),
   ];
   for (const { close } of features) if (close) app.addHook('onClose', async () => close());
 

@@ -28,6 +28,8 @@ export interface NginxSettings {
   /** A certificate and key of one's own for HTTPS (both or neither). */
   sslCert?: string;
   sslKey?: string;
+  /** ACME_CA_FILE: the CA (PEM) of a private ACME server's HTTPS, trusted beside the usual ones. */
+  acmeCaFile?: string;
 }
 
 const optional = z
@@ -70,6 +72,7 @@ export const nginxEnvFields = {
   ),
   NGINX_SSL_CERT: absolute,
   NGINX_SSL_KEY: absolute,
+  ACME_CA_FILE: absolute,
   PATH: z.string().optional(),
 };
 
@@ -109,5 +112,6 @@ export function nginxSettings(env: NginxEnv, dataDir: string): NginxSettings {
     listenAddress: env.NGINX_LISTEN_ADDRESS,
     sslCert: env.NGINX_SSL_CERT,
     sslKey: env.NGINX_SSL_KEY,
+    acmeCaFile: env.ACME_CA_FILE,
   };
 }

@@ -1,4 +1,6 @@
+import type { CertificateAuthority } from '@common/certificates';
 import type { NginxConfig } from '@common/nginx-defaults';
+import type { CertificateObtainedResponse, CertificateStatusResponse } from '@common/schemas/certificates';
 import type { NginxConfigResponse, NginxHistoryResponse, NginxStatusResponse } from '@common/schemas/nginx';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
@@ -84,3 +86,42 @@ export const useRestoreNginxVersion = () =>
       auth: true,
     }),
   );
+
+export const certificateKeys = { status: ['nginx', 'certificate'] as const };
+
+/** The HTTPS card: the domain, the certificate nginx serves, the last try and when the next may start. */
+export function useCertificate() {
+  return useQuery({
+    queryKey: certificateKeys.status,
+    queryFn: async ({ signal }) =>
+      (await api<CertificateStatusResponse>('/api/system/certificate', { auth: true, signal })).data,
+  });
+}
+
+/**
+ * "Get a certificate": ordered, installed and nginx reloaded in one call (seconds to a minute).
+ * Everything the panel shows may have changed, even when it failed (the last try is recorded).
+ */
+export function useObtainCertificate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: CertificateRequestForm) =>
+      api<CertificateObtainedResponse>('/api/system/certificate', {
+        method: 'POST',
+        body: request,
+        auth: true,
+      }),
+    onSettled: () => {
+      for (const queryKey of [certificateKeys.status, nginxKeys.config, nginxKeys.status, nginxKeys.history])
+        void queryClient.invalidateQueries({ queryKey });
+    },
+  });
+}
+
+/** What the card sends: the domain and the authority (with its address when it is another one). */
+export interface CertificateRequestForm {
+  domain: string;
+  authority: CertificateAuthority;
+  directoryUrl?: string;
+  email?: string;
+}

@@ -5,17 +5,22 @@ import { useEffect, useState } from 'react';
 import { useConfirm } from '../../components/console/confirm-dialog';
 import { useNotices } from '../../components/console/notices';
 import { FormMessage } from '../../components/ui/form-message';
+import { ApiError } from '../../lib/api-client';
 import {
+  type CertificateRequestForm,
   type NginxAnswer,
+  useCertificate,
   useNginxConfig,
   useNginxHistory,
   useNginxStatus,
+  useObtainCertificate,
   useRestartNginx,
   useRestoreNginxVersion,
   useSaveNginxConfig,
 } from './api';
 import { ConfigForm } from './components/config-form';
 import { HistoryCard } from './components/history-card';
+import { HttpsCard } from './components/https-card';
 import { StatusCard } from './components/status-card';
 import {
   type ActionTexts,
@@ -50,6 +55,26 @@ export function NginxPanel() {
   const notices = useNotices();
   const [invalid, setInvalid] = useState<keyof NginxConfig | null>(null);
   const [refusal, setRefusal] = useState<Pick<Outcome, 'refusal' | 'targets'>>({});
+  const certificateQuery = useCertificate();
+  const obtainMutation = useObtainCertificate();
+  const [certificateRefusal, setCertificateRefusal] = useState<{ field?: string; message: string } | null>(
+    null,
+  );
+
+  async function obtain(request: CertificateRequestForm) {
+    setCertificateRefusal(null);
+    try {
+      const answer = await obtainMutation.mutateAsync(request);
+      notices.success(answer.message, { seconds: 7 });
+    } catch (failure) {
+      const message = failure instanceof Error ? failure.message : String(failure);
+      const field =
+        failure instanceof ApiError ? (failure.body as { field?: string } | undefined)?.field : undefined;
+      // A failed order is shown on the card with what to fix; a refused field at the field.
+      if (field) setCertificateRefusal({ field, message });
+      else notices.error(`No certificate: ${message}`);
+    }
+  }
 
   // The form follows the saved configuration: on load, and when it reloads after a save or restart.
   useEffect(() => {
@@ -142,12 +167,20 @@ export function NginxPanel() {
         ) : (
           <p className="text-stone-400">Loading configuration…</p>
         )}
-        <HistoryCard
-          history={historyQuery.data}
-          loadFailed={historyQuery.isError}
-          busy={busy !== null}
-          onRestore={restore}
-        />
+        <div className="space-y-6">
+          <HttpsCard
+            status={certificateQuery.data}
+            busy={obtainMutation.isPending}
+            refused={certificateRefusal}
+            onObtain={(request) => void obtain(request)}
+          />
+          <HistoryCard
+            history={historyQuery.data}
+            loadFailed={historyQuery.isError}
+            busy={busy !== null}
+            onRestore={restore}
+          />
+        </div>
       </div>
     </section>
   );

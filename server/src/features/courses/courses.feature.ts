@@ -19,6 +19,7 @@ import { CoursePictures, parseCoursePictureUrl } from './pictures/course-picture
 import { CoursePicturesRepository } from './pictures/course-pictures.repository';
 import { ProgressRepository } from './progress/progress.repository';
 import { ProgressService } from './progress/progress.service';
+import { VisitorPages } from './visitor-pages';
 
 /** What the owner's figures read of the courses (features/figures/course-figures.ts). */
 export interface CourseFiguresSource {
@@ -34,7 +35,9 @@ export interface CourseFiguresSource {
 export async function createCoursesFeature(
   ctx: AppContext,
   deps: { frame: PageFrame },
-): Promise<Feature & { pictureUses: CoursePictureUses; figuresSource: CourseFiguresSource }> {
+): Promise<
+  Feature & { pictureUses: CoursePictureUses; figuresSource: CourseFiguresSource; visitorPages: VisitorPages }
+> {
   const repository = new CoursesRepository(ctx.store);
   const progress = new ProgressRepository(ctx.store);
   const files = new LessonFilesRepository(ctx.store);
@@ -99,6 +102,8 @@ export async function createCoursesFeature(
     fillPage: (...args) => pages.fill(...args),
     // The owner's course figures read the courses and their progress.
     figuresSource: { courses: repository, progress },
+    // The course and lesson pages a visitor may open, for the sitemap.
+    visitorPages: new VisitorPages(repository),
     // The library pictures the courses' pictures came from: the slideshow leaves them out, and
     // deleting one asks first.
     pictureUses: async () => {

@@ -1,3 +1,5 @@
+// The store access of courses. Seams, in order: the courses, sections and lessons (with the
+// lessons read in batches for the sitemap), the lesson texts, the Courses section's settings.
 import { createHash } from 'node:crypto';
 import type { CourseAccess, LessonMediaKind } from '@common/courses';
 import type { Drip } from '@common/schemas/courses';
@@ -5,6 +7,7 @@ import {
   type Collection,
   type DocChanges,
   DuplicateKeyError,
+  type Filter,
   type NewDoc,
   type Store,
   type StoredDoc,
@@ -151,6 +154,26 @@ export class CoursesRepository {
 
   async lessonsOf(courseId: string): Promise<LessonDoc[]> {
     return sortByPosition(await this.lessons.find({ courseId }));
+  }
+
+  /** How many of a course's lessons match `filter` (counted in the store, none read). */
+  countLessons(courseId: string, filter: Filter = {}): Promise<number> {
+    return this.lessons.count({ courseId, ...filter });
+  }
+
+  /**
+   * A course's lessons matching `filter`, a batch at a time, in one stable order (by id), from the
+   * `skip`-th on: the sitemap reads 100,000 of them and starts its later files part-way through.
+   */
+  async *lessonsInBatches(courseId: string, filter: Filter = {}, skip = 0): AsyncIterable<LessonDoc[]> {
+    const where: Filter = { courseId, ...filter };
+    const order = { sort: { _id: 1 as const } };
+    if (skip > 0) {
+      const [first] = await this.lessons.find(where, { ...order, skip, limit: 1 });
+      if (!first) return;
+      where._id = { $gte: first._id };
+    }
+    yield* this.lessons.findInBatches(where, { ...order, batchSize: 1000 });
   }
 
   findLesson(id: string): Promise<LessonDoc | null> {

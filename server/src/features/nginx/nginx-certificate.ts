@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, chmod, mkdir, rm } from 'node:fs/promises';
+import { access, chmod, mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../lib/app-error';
 import { writeFileDurably } from '../../lib/durable-file';
@@ -8,7 +8,7 @@ import { run } from './nginx-binary';
 export interface Certificate {
   cert: string;
   key: string;
-  /** Made here with openssl for a trial run: browsers warn, and HSTS is never sent with it. */
+  /** Made for a trial run (here with openssl, or by Let's Encrypt's staging server): browsers warn, and HSTS is never sent with it. */
   selfSigned: boolean;
 }
 
@@ -91,4 +91,43 @@ async function makeSelfSigned(sslDir: string, cert: string, key: string, serverN
     `cert.pem and key.pem here were made by the console for a trial run (self-signed, ${TRIAL_DAYS} days).\n` +
       'Replace both with your own certificate and key, and delete this file.\n',
   );
+}
+
+/**
+ * Puts an obtained certificate in `sslDir` as cert.pem and key.pem (the key 0600), in place of a
+ * trial one or an older one; answers how to put back what was there, should nginx refuse it.
+ */
+export async function swapCertificate(
+  sslDir: string,
+  pem: { cert: string; key: string; trial?: boolean },
+): Promise<() => Promise<void>> {
+  const files = {
+    cert: path.join(sslDir, 'cert.pem'),
+    key: path.join(sslDir, 'key.pem'),
+    marker: path.join(sslDir, TRIAL_MARKER),
+  };
+  const before = Object.fromEntries(
+    await Promise.all(
+      Object.entries(files).map(
+        async ([name, file]) => [name, await readFile(file).catch(() => null)] as const,
+      ),
+    ),
+  ) as Record<keyof typeof files, Buffer | null>;
+  await mkdir(sslDir, { recursive: true, mode: 0o700 });
+  await writeFileDurably(files.key, pem.key);
+  await writeFileDurably(files.cert, pem.cert);
+  // A staging certificate is a trial too: browsers do not trust it, so HSTS must never come with it.
+  if (pem.trial)
+    await writeFileDurably(
+      files.marker,
+      "cert.pem and key.pem here come from Let's Encrypt's staging server, for a trial: browsers do not trust them.\n",
+    );
+  else await rm(files.marker, { force: true });
+  return async () => {
+    for (const name of Object.keys(files) as Array<keyof typeof files>) {
+      const text = before[name];
+      if (text === null) await rm(files[name], { force: true });
+      else await writeFileDurably(files[name], text);
+    }
+  };
 }

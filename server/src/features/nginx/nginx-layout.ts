@@ -16,6 +16,10 @@ export interface NginxLayout {
   sslDir: string;
   settingsFile: string;
   historyFile: string;
+  /** The ACME account key and the certificate order's state (certificates/), the owner's alone. */
+  acmeDir: string;
+  /** The HTTP-01 challenge tokens nginx serves at /.well-known/acme-challenge/: readable by nginx's workers. */
+  challengeDir: string;
 }
 
 export function nginxLayout(settings: NginxSettings): NginxLayout {
@@ -25,6 +29,8 @@ export function nginxLayout(settings: NginxSettings): NginxLayout {
     sslDir: path.join(dir, 'ssl'),
     settingsFile: path.join(dir, 'config.json'),
     historyFile: path.join(dir, 'history.json'),
+    acmeDir: path.join(dir, 'acme'),
+    challengeDir: path.join(dir, 'acme-challenge'),
   };
   if (settings.mode === 'system' && settings.mainConf && settings.siteFile) {
     return {
@@ -58,7 +64,12 @@ export function dataDirRules(config: { dataDir: string; nginx: NginxSettings }):
   const dir = config.nginx.dir;
   return {
     passable: [config.dataDir, dir, path.join(dir, 'temp')],
-    skip: [path.join(config.dataDir, 'media'), ...TEMP_PATHS.map((name) => path.join(dir, 'temp', name))],
+    skip: [
+      path.join(config.dataDir, 'media'),
+      // Challenge tokens are public by nature (nginx serves them to anyone asking).
+      path.join(dir, 'acme-challenge'),
+      ...TEMP_PATHS.map((name) => path.join(dir, 'temp', name)),
+    ],
   };
 }
 

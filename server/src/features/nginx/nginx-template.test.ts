@@ -53,6 +53,22 @@ describe('renderSite', () => {
     expect(trial).not.toContain('Strict-Transport-Security');
   });
 
+  it('serves the ACME challenge folder on plain HTTP, ahead of the HTTPS redirect and the dot-file rule', () => {
+    const challengeDir = '/data/nginx/acme-challenge';
+    const location = 'location ^~ /.well-known/acme-challenge/ {';
+    const plain = renderSite({ config, challengeDir });
+    expect(plain).toContain(location);
+    expect(plain).toContain('alias "/data/nginx/acme-challenge/";');
+    const ssl = { cert: '/etc/ssl/site.pem', key: '/etc/ssl/site.key', hsts: true };
+    const secure = renderSite({ config: { ...config, sslEnabled: true }, ssl, challengeDir });
+    // Only in the port-80 server, and before its redirect of everything else.
+    expect(secure.split(location)).toHaveLength(2);
+    const redirectServer = secure.slice(secure.lastIndexOf('server {'));
+    expect(redirectServer.indexOf(location)).toBeGreaterThan(-1);
+    expect(redirectServer.indexOf(location)).toBeLessThan(redirectServer.indexOf('return 301'));
+    expect(() => renderSite({ config, challengeDir: '/data/x";\ndeny all;' })).toThrow(/Unsafe/);
+  });
+
   it('reads the upstream and an optional path from the proxy address', () => {
     expect(splitProxyPass('https://app.internal/base/')).toEqual({
       scheme: 'https',

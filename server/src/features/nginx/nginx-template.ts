@@ -1,3 +1,6 @@
+// The one template of the site's server block. Seams, in order: the view it is rendered from,
+// the TLS settings, the value checks (token, quoted, headerValue), the upstream retry rules, and
+// renderSite (the main server, the ACME challenge location, the HTTP-to-HTTPS redirect server).
 import type { NginxConfig } from '@common/nginx-defaults';
 import { proxyTargetsOf } from '@common/nginx-defaults';
 
@@ -17,6 +20,11 @@ export interface SiteView {
    * nginx with the files it serves itself, so a page is as protected whoever serves it.
    */
   pageHeaders?: Readonly<Record<string, string>>;
+  /**
+   * The folder of the ACME HTTP-01 challenges (certificates/): served on plain HTTP at
+   * /.well-known/acme-challenge/, before any redirect, so a certificate authority can check the domain.
+   */
+  challengeDir?: string;
 }
 
 /**
@@ -91,7 +99,14 @@ export function splitProxyPass(proxyPass: string): { scheme: string; address: st
  * The one template of the managed server-block file. Names are prefixed `members_site_` so the
  * file can sit beside other sites in a system nginx without clashing.
  */
-export function renderSite({ config, panelAddress, listenAddress, ssl, pageHeaders = {} }: SiteView): string {
+export function renderSite({
+  config,
+  panelAddress,
+  listenAddress,
+  ssl,
+  pageHeaders = {},
+  challengeDir,
+}: SiteView): string {
   const nameList = config.serverName.split(' ').map((name) => token(name, 'server name'));
   const names = nameList.join(' ');
   const root = quoted(config.staticRoot, 'static root');
@@ -151,6 +166,16 @@ export function renderSite({ config, panelAddress, listenAddress, ssl, pageHeade
     ...hsts,
   ];
   const block = (head: string, lines: string[]) => [`${head} {`, ...lines.map((line) => `    ${line}`), '}'];
+  // `^~`: ahead of the dot-file rule below; only the token files the certificate order writes are there.
+  const challenges = challengeDir
+    ? [
+        '# ACME HTTP-01 challenges: a certificate authority checks the domain here, on plain HTTP.',
+        ...block('location ^~ /.well-known/acme-challenge/', [
+          `alias ${quoted(`${challengeDir}/`, 'challenge folder')};`,
+          'default_type text/plain;',
+        ]),
+      ]
+    : [];
 
   const site = [
     ssl ? listen(listenAddress, config.sslPort, ' ssl http2') : listen(listenAddress, config.port),
@@ -168,6 +193,7 @@ export function renderSite({ config, panelAddress, listenAddress, ssl, pageHeade
     ...gzip,
     ...proxySettings,
     '',
+    ...(ssl ? [] : challenges),
     `root ${root};`,
     '# Files in the static root are served by nginx; everything else goes to the app.',
     ...block('location /', [
@@ -219,7 +245,8 @@ export function renderSite({ config, panelAddress, listenAddress, ssl, pageHeade
         ...block('server', [
           listen(listenAddress, config.port),
           `server_name ${names};`,
-          `return 301 https://$members_site_https_host${httpsSuffix}$request_uri;`,
+          ...challenges,
+          ...block('location /', [`return 301 https://$members_site_https_host${httpsSuffix}$request_uri;`]),
         ]),
       ]
     : [];

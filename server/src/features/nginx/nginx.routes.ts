@@ -1,13 +1,13 @@
 import type { NginxConfig } from '@common/nginx-defaults';
+import type { RefusalWithError } from '@common/schemas/envelopes';
 import type {
   NginxConfigResponse,
   NginxHistoryResponse,
-  NginxRefusal,
   NginxRestartResponse,
   NginxSaveResponse,
   NginxStatusResponse,
 } from '@common/schemas/nginx';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { errorBody } from '../../http/error-handler';
 import { AppError } from '../../lib/app-error';
@@ -26,22 +26,30 @@ const saved = (result: SaveResult): NginxSaveResponse => ({
 });
 
 /**
+ * How every /api/system route refuses: the panel reads `error` on a failed save or restart
+ * (SPEC); a refused field is also named (`field`, and the proxy addresses at fault).
+ */
+export function refusalHandler(log: AppContext['log']) {
+  return (error: unknown, _request: FastifyRequest, reply: FastifyReply) => {
+    if (!(error instanceof AppError)) throw error;
+    if (error.status >= 500) log.error({ err: error }, error.message);
+    const field = 'field' in error ? String(error.field) : undefined;
+    return reply.code(error.status).send({
+      ...errorBody(error.code, error.message),
+      error: error.message,
+      ...(field ? { field } : {}),
+      ...(error instanceof NginxFieldError && error.targets ? { targets: error.targets } : {}),
+    } satisfies RefusalWithError<{ field?: string; targets?: number[] }>);
+  };
+}
+
+/**
  * /api/system: the web-server panel (config, status, save, restart, saved versions).
  * Registered inside the admin-only /api/system scope (app.ts).
  */
 export function nginxRoutes(nginx: NginxService, ctx: Pick<AppContext, 'log' | 'reauth' | 'activity'>) {
   return async (app: FastifyInstance) => {
-    // The panel reads `error` on a failed save or restart (SPEC); a refused field is also named.
-    app.setErrorHandler((error, _request, reply) => {
-      if (!(error instanceof AppError)) throw error;
-      if (error.status >= 500) ctx.log.error({ err: error }, error.message);
-      return reply.code(error.status).send({
-        ...errorBody(error.code, error.message),
-        error: error.message,
-        ...(error instanceof NginxFieldError ? { field: error.field } : {}),
-        ...(error instanceof NginxFieldError && error.targets ? { targets: error.targets } : {}),
-      } satisfies NginxRefusal);
-    });
+    app.setErrorHandler(refusalHandler(ctx.log));
 
     app.get<{ Reply: NginxConfigResponse }>('/config', async () => ({
       success: true,

@@ -1,3 +1,7 @@
+// The web-server panel's logic. Seams, in order: the refused field, the defaults, save (and the
+// two certificate steps built on it: serveChallenges, installCertificate), restart, history and
+// restore, then the reload, binary lookup, parsing and the one-change-at-a-time queue.
+import { chmod, mkdir } from 'node:fs/promises';
 import type { NginxConfig } from '@common/nginx-defaults';
 import { NGINX_DEFAULTS, NGINX_FIELD_LABELS } from '@common/nginx-defaults';
 import { type NginxHistory, type NginxStatusResponse, nginxConfigBody } from '@common/schemas/nginx';
@@ -5,7 +9,7 @@ import { pageSecurityHeaders } from '../../http/security-headers';
 import { AppError } from '../../lib/app-error';
 import type { Config } from '../../settings/config';
 import { NginxBinary } from './nginx-binary';
-import { ensureCertificate } from './nginx-certificate';
+import { ensureCertificate, swapCertificate } from './nginx-certificate';
 import { NginxFiles } from './nginx-files';
 import { configArgs, type NginxLayout, nginxLayout } from './nginx-layout';
 import { processesOfLayout, readPid, stopProcesses } from './nginx-process';
@@ -79,33 +83,84 @@ export class NginxService {
   /** Both save calls and a restore from history come through here. */
   save(body: unknown, savedBy: string, restoredFrom?: string): Promise<SaveResult> {
     // Inside the queue from the start: fields left out are filled from the config as saved last.
-    return this.exclusive(async () => {
-      const config = await this.parse(body);
-      const binary = await this.binary();
-      const certificate = config.sslEnabled
-        ? await ensureCertificate(
-            { cert: this.app.nginx.sslCert, key: this.app.nginx.sslKey },
-            this.layout.sslDir,
-            config.serverName,
-          )
-        : undefined;
-      const rendered = renderSite({
-        config,
-        panelAddress: this.ownAddress(),
-        listenAddress: this.app.nginx.listenAddress,
-        ssl: certificate && { ...certificate, hsts: !certificate.selfSigned },
-        pageHeaders: await pageSecurityHeaders(),
-      });
-      await this.files.apply(binary, rendered, (master) => this.reload(binary, master));
-      await this.store.record({ config, rendered, savedBy, ...(restoredFrom ? { restoredFrom } : {}) });
-      return {
-        config,
-        warning: certificate?.selfSigned
-          ? `HTTPS uses a self-signed certificate made for a trial run (browsers will warn). ` +
-            `Put your own cert.pem and key.pem in ${this.layout.sslDir}.`
-          : undefined,
-      };
+    return this.exclusive(() => this.saveNow(body, savedBy, restoredFrom));
+  }
+
+  /**
+   * Before a certificate order: nginx runs and serves the challenge folder on plain HTTP for
+   * `domain` (one of its server names). Saves the settings again when the live file lacks either.
+   */
+  async serveChallenges(domain: string, savedBy: string): Promise<void> {
+    await mkdir(this.layout.challengeDir, { recursive: true });
+    // nginx's workers (nobody, when started by root) read the tokens; they are public anyway.
+    await chmod(this.layout.challengeDir, 0o755);
+    const status = await this.status();
+    if (status.state !== 'running') {
+      throw new AppError(
+        'CONFLICT',
+        `nginx is not running: start it first (Start Nginx), as the certificate authority checks ${domain} through it.`,
+      );
+    }
+    await this.exclusive(async () => {
+      const config = await this.config();
+      const live = (await this.files.liveSite()) ?? '';
+      const named = config.serverName.split(' ').includes(domain);
+      if (named && live.includes(this.layout.challengeDir)) return;
+      await this.saveNow({ serverName: withName(config.serverName, domain) }, savedBy);
     });
+  }
+
+  /**
+   * Installs an obtained certificate as cert.pem and key.pem are installed by hand, turns HTTPS on
+   * and reloads nginx. Should nginx refuse it, the previous files come back and nothing changes.
+   */
+  installCertificate(
+    pem: { cert: string; key: string; trial: boolean },
+    domain: string,
+    savedBy: string,
+  ): Promise<SaveResult> {
+    return this.exclusive(async () => {
+      const config = await this.config();
+      const putBack = await swapCertificate(this.layout.sslDir, pem);
+      try {
+        return await this.saveNow(
+          { serverName: withName(config.serverName, domain), sslEnabled: true },
+          savedBy,
+        );
+      } catch (error) {
+        await putBack();
+        throw error;
+      }
+    });
+  }
+
+  private async saveNow(body: unknown, savedBy: string, restoredFrom?: string): Promise<SaveResult> {
+    const config = await this.parse(body);
+    const binary = await this.binary();
+    const certificate = config.sslEnabled
+      ? await ensureCertificate(
+          { cert: this.app.nginx.sslCert, key: this.app.nginx.sslKey },
+          this.layout.sslDir,
+          config.serverName,
+        )
+      : undefined;
+    const rendered = renderSite({
+      config,
+      panelAddress: this.ownAddress(),
+      listenAddress: this.app.nginx.listenAddress,
+      ssl: certificate && { ...certificate, hsts: !certificate.selfSigned },
+      pageHeaders: await pageSecurityHeaders(),
+      challengeDir: this.layout.challengeDir,
+    });
+    await this.files.apply(binary, rendered, (master) => this.reload(binary, master));
+    await this.store.record({ config, rendered, savedBy, ...(restoredFrom ? { restoredFrom } : {}) });
+    return {
+      config,
+      warning: certificate?.selfSigned
+        ? `HTTPS uses a self-signed or staging certificate, for a trial run (browsers will warn). ` +
+          `Get one in the HTTPS certificate card, or put your own cert.pem and key.pem in ${this.layout.sslDir}.`
+        : undefined,
+    };
   }
 
   /**
@@ -132,6 +187,7 @@ export class NginxService {
           panelAddress: this.ownAddress(),
           listenAddress: this.app.nginx.listenAddress,
           pageHeaders: await pageSecurityHeaders(),
+          challengeDir: this.layout.challengeDir,
         });
         await this.files.apply(binary, site);
       }
@@ -194,4 +250,10 @@ export class NginxService {
     this.queue = next.catch(() => undefined);
     return next;
   }
+}
+
+/** The server names with `domain` first when it is not among them yet (at most 10 names). */
+function withName(serverName: string, domain: string): string {
+  const names = serverName.split(' ');
+  return names.includes(domain) ? serverName : [domain, ...names].slice(0, 10).join(' ');
 }
