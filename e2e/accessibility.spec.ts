@@ -56,6 +56,8 @@ const CONSOLE_SECTIONS = [
   'Background Manager',
   'Media Manager',
   'Payments',
+  'Site',
+  'Mail',
   'MongoDB',
   'Nginx',
   'Node.js',

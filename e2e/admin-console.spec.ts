@@ -35,6 +35,7 @@ test('the sidebar lists every section in order and switches panels without leavi
     /Background Manager/,
     /Media Manager/,
     /Payments/,
+    /Site/,
     /Mail/,
     /MongoDB/,
     /Nginx/,
