@@ -118,7 +118,7 @@ describe('Save Configuration', () => {
       success: true,
       message: 'MongoDB configuration saved successfully!',
       restarting: true,
-      // The settings: the slideshow's and the mail's (the test app turns the welcome mails off).
+      // Two settings documents: one the app writes at start, and the mail's (the test app turns welcome mails off).
       copied: { users: 2, settings: 2 },
     });
     expect(uris[0]).toBe(
