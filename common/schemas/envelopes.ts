@@ -26,6 +26,7 @@ import type { ErrorBody } from '../errors';
  * | `TextFile`           | GET /api/admin/users/export.csv, /api/admin/activity/export.csv | CSV, streamed as a download                                                                           |
  * | `TextFile`           | GET /api/slider/defaults/:file                               | an SVG drawing                                                                                           |
  * | `TextFile`           | GET /api/admin/figures/courses/:id/members.csv               | CSV, streamed as a download                                                                              |
+ * | `TextFile`           | GET /robots.txt, /sitemap.xml, /sitemaps/:file               | plain text and XML for search engines, the sitemaps streamed                                             |
  * | `TextFile`           | GET /manifest.webmanifest                                    | the web manifest's JSON text itself (browsers read it, no envelope)                                      |
  * | `ImageFile`          | GET /site-icon/:file                                         | a PNG made from the site's icon                                                                          |
  * | `HtmlPage`           | GET, POST /api/mail/unsubscribe/:token                       | a page of its own: a mail's link opens it in any browser, without the web client                         |
