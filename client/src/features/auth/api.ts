@@ -4,19 +4,24 @@ import type { AuthResponse, MessageResponse } from '@common/schemas/auth';
 import { api } from '../../lib/api-client';
 import { readSession, setToken } from '../../lib/auth-token';
 
-/** Where this visit came from, as the page-view beacon kept it on landing (public/beacon.js). */
-function arrival(): unknown {
+/**
+ * Where this visit came from, as the page-view beacon kept it on landing (public/beacon.js); none
+ * for a visit that came straight here, so the registration stays the spec's name, e-mail, password.
+ */
+function arrival(): object | undefined {
   try {
-    return JSON.parse(sessionStorage.getItem(ARRIVAL_KEY) ?? 'null') ?? undefined;
+    const kept: unknown = JSON.parse(sessionStorage.getItem(ARRIVAL_KEY) ?? 'null');
+    return kept && typeof kept === 'object' && Object.keys(kept).length > 0 ? kept : undefined;
   } catch {
     return undefined;
   }
 }
 
 export async function register(body: { name: string; email: string; password: string }) {
+  const from = arrival();
   const result = await api<AuthResponse>('/api/auth/register', {
     method: 'POST',
-    body: { ...body, arrival: arrival() },
+    body: from ? { ...body, arrival: from } : body,
   });
   setToken(result.token);
   return result;

@@ -29,7 +29,7 @@ export interface PageView {
 
 /**
  * The page a path is counted under: a public page, with a course's slug kept and any other
- * parameter (a reset link's token) left out. A page of the app that is not public (the
+ * parameter (a reset link's token) left out with its segment. A page of the app that is not public (the
  * console, a member's pages) is null: not counted. Anything else is refused.
  */
 export function countedPage(path: string): string | null {
@@ -41,7 +41,8 @@ export function countedPage(path: string): string | null {
       throw new AppError('VALIDATION', 'Not a page of this site.');
     return path;
   }
-  if (page) return PUBLIC_PAGES[page].path;
+  // A parameter's segment goes with it: a reset link counts as `/reset-password`, nothing of its token.
+  if (page) return PUBLIC_PAGES[page].path.replace(/\/:[^/]+/g, '');
   if (isAppPath(path)) return null;
   throw new AppError('VALIDATION', 'Not a page of this site.');
 }
