@@ -7,6 +7,7 @@ import { Card } from '../../../components/ui/card';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { INPUT_CLASS, TextField } from '../../../components/ui/text-field';
 import '../lesson-body.css';
+import { MarkdownPreview } from '../../../components/console/markdown-preview';
 import { previewMarkdown, useAdminLesson, useDeleteLesson, useUpdateLesson } from './api';
 import { LessonFiles } from './lesson-files';
 
@@ -139,23 +140,12 @@ function LessonForm({
               }
             />
           </div>
-          <div>
-            <p id={`${ids}-preview`} className="mb-1.5 text-sm font-medium text-stone-300">
-              Preview
-            </p>
-            <section
-              aria-labelledby={`${ids}-preview`}
-              className="min-h-72 overflow-auto rounded-lg border border-white/10 bg-black/20 p-4"
-            >
-              {preview === null ? (
-                <p className="text-sm text-stone-400">The lesson as members will read it shows here.</p>
-              ) : (
-                // Rendered by the server with the rules lessons are saved with (marked, then sanitize-html).
-                // biome-ignore lint/security/noDangerouslySetInnerHtml: see above
-                <div className="lesson-body" dangerouslySetInnerHTML={{ __html: preview }} />
-              )}
-            </section>
-          </div>
+          <MarkdownPreview
+            id={`${ids}-preview`}
+            html={preview}
+            height="min-h-72"
+            empty={<p className="text-sm text-stone-400">The lesson as members will read it shows here.</p>}
+          />
         </div>
         <div className="flex flex-wrap gap-3">
           <Button type="submit" disabled={changed.length === 0 || update.isPending}>

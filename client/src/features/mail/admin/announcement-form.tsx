@@ -1,6 +1,7 @@
 import type { Segment, SegmentKind } from '@common/schemas/mail-members';
 import { type FormEvent, useId, useState } from 'react';
 import { useConfirm } from '../../../components/console/confirm-dialog';
+import { MarkdownPreview } from '../../../components/console/markdown-preview';
 import { useNotices } from '../../../components/console/notices';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -144,23 +145,12 @@ export function AnnouncementForm() {
                 }
               />
             </div>
-            <div>
-              <p id={`${ids}-preview`} className="mb-1.5 text-sm font-medium text-stone-300">
-                Preview
-              </p>
-              <section
-                aria-labelledby={`${ids}-preview`}
-                className="min-h-60 overflow-auto rounded-lg border border-white/10 bg-black/20 p-4"
-              >
-                {preview === null ? (
-                  <p className="text-sm text-stone-400">The mail as members will read it shows here.</p>
-                ) : (
-                  // Rendered by the server with the lessons' rules (marked, then sanitize-html).
-                  // biome-ignore lint/security/noDangerouslySetInnerHtml: see above
-                  <div className="lesson-body" dangerouslySetInnerHTML={{ __html: preview }} />
-                )}
-              </section>
-            </div>
+            <MarkdownPreview
+              id={`${ids}-preview`}
+              html={preview}
+              height="min-h-60"
+              empty={<p className="text-sm text-stone-400">The mail as members will read it shows here.</p>}
+            />
           </div>
           <TextField
             label="Send at (optional)"

@@ -1,5 +1,6 @@
 import type { WelcomeSettings } from '@common/schemas/mail-members';
 import { type FormEvent, useEffect, useId, useState } from 'react';
+import { MarkdownPreview } from '../../../components/console/markdown-preview';
 import { useNotices } from '../../../components/console/notices';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -107,21 +108,7 @@ export function WelcomeCard() {
                   onChange={(e) => set({ markdown: e.target.value })}
                 />
               </div>
-              <div>
-                <p id={`${ids}-preview`} className="mb-1.5 text-sm font-medium text-stone-300">
-                  Preview
-                </p>
-                <section
-                  aria-labelledby={`${ids}-preview`}
-                  className="min-h-56 overflow-auto rounded-lg border border-white/10 bg-black/20 p-4"
-                >
-                  {preview !== null && (
-                    // Rendered by the server with the lessons' rules (marked, then sanitize-html).
-                    // biome-ignore lint/security/noDangerouslySetInnerHtml: see above
-                    <div className="lesson-body" dangerouslySetInnerHTML={{ __html: preview }} />
-                  )}
-                </section>
-              </div>
+              <MarkdownPreview id={`${ids}-preview`} html={preview} height="min-h-56" />
             </div>
             <div className="flex flex-col gap-3 sm:flex-row sm:justify-end">
               <Button variant="secondary" disabled={test.isPending} onClick={onTest}>
