@@ -62,19 +62,31 @@ interface Run {
   report: Report;
 }
 
+/** Lighthouse sometimes fails to record a trace on a busy machine (NO_NAVSTART): tried again. */
+const ATTEMPTS = 3;
+
 async function audit(url: string, outputPath: string): Promise<Run> {
-  await promisify(execFile)(
-    path.join(ROOT, 'node_modules/.bin/lighthouse'),
-    [
-      url,
-      `--chrome-flags=${CHROME_FLAGS}`,
-      `--only-categories=${CATEGORIES.join(',')}`,
-      '--output=json',
-      `--output-path=${outputPath}`,
-      '--quiet',
-    ],
-    { env: { ...process.env, CHROME_PATH: CHROME }, maxBuffer: 64 * 1024 * 1024 },
-  );
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await promisify(execFile)(
+        path.join(ROOT, 'node_modules/.bin/lighthouse'),
+        [
+          url,
+          `--chrome-flags=${CHROME_FLAGS}`,
+          `--only-categories=${CATEGORIES.join(',')}`,
+          '--output=json',
+          `--output-path=${outputPath}`,
+          '--quiet',
+        ],
+        { env: { ...process.env, CHROME_PATH: CHROME }, maxBuffer: 64 * 1024 * 1024 },
+      );
+      break;
+    } catch (error) {
+      if (attempt >= ATTEMPTS) throw error;
+      const said = String((error as { stderr?: string }).stderr ?? error).trim();
+      console.log(`    (Lighthouse failed on ${url}, trying again: ${said.split('\n').at(-1)})`);
+    }
+  }
   const report = JSON.parse(await readFile(outputPath, 'utf8')) as Report;
   const value = (id: string) => report.audits[id]?.numericValue ?? Number.NaN;
   return {
