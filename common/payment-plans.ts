@@ -18,19 +18,22 @@ export interface PaymentPlan {
 /** "£12.00 a month", "€100.00 every 2 years", "price_123" when the amount is unknown. */
 export function describePlan(plan: PaymentPlan, locale?: string): string {
   if (plan.amount === null || !plan.currency) return plan.name ?? 'Paid membership';
-  let price: string;
-  try {
-    price = new Intl.NumberFormat(locale, {
-      style: 'currency',
-      currency: plan.currency.toUpperCase(),
-    }).format(plan.amount / 100);
-  } catch {
-    price = `${(plan.amount / 100).toFixed(2)} ${plan.currency.toUpperCase()}`;
-  }
+  const price = formatAmount(plan.amount, plan.currency, locale);
   if (!plan.interval) return price;
   return plan.intervalCount > 1
     ? `${price} every ${plan.intervalCount} ${plan.interval}s`
     : `${price} a ${plan.interval}`;
+}
+
+/** "£49.00": an amount in the currency's smallest unit (cents), as the reader's locale writes it. */
+export function formatAmount(amount: number, currency: string, locale?: string): string {
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() }).format(
+      amount / 100,
+    );
+  } catch {
+    return `${(amount / 100).toFixed(2)} ${currency.toUpperCase()}`;
+  }
 }
 
 /**

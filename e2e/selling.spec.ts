@@ -174,6 +174,52 @@ for (const viewport of VIEWPORTS) {
   });
 }
 
+const VISITOR_WAYS = [
+  { viewport: VIEWPORTS[0]!, way: 'joins' },
+  { viewport: VIEWPORTS[1]!, way: 'signs in' },
+] as const;
+for (const { viewport, way } of VISITOR_WAYS) {
+  test(`a visitor sees a course's own price, ${way} and comes back to the course to buy it (${viewport.width}px)`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    await page.goto(`/courses/${COURSE.slug}`);
+    const lock = page.getByTestId('lock-note');
+    await expect(lock.getByText('Or buy this course on its own for £49.00')).toBeVisible();
+    await expect(page.getByRole('button', { name: /Buy this course/ })).toHaveCount(0);
+    await settle(page);
+    await expectNoSeriousViolations(page, `a locked course's price for a visitor at ${viewport.width}px`);
+    await shoot(page, `course-visitor-price-${viewport.width}`);
+
+    if (way === 'joins') {
+      await lock.getByRole('link', { name: 'Create an account to buy it' }).click();
+      await expect(page).toHaveURL(/\/join\?next=%2Fcourses%2F/);
+      await page.getByLabel('Full Name').fill('Vi Visitor');
+      await page.getByLabel('Email Address').fill(`visitor-buyer-${Date.now()}@e2e.test`);
+      await page.getByLabel('Create Password').fill('visitor-pass-1');
+      await page.getByRole('button', { name: 'Complete Enrollment' }).click();
+    } else {
+      const member = await registerMember('visitor-buyer');
+      await lock.getByRole('link', { name: 'Sign in to buy it' }).click();
+      await expect(page).toHaveURL(/\/login\?next=%2Fcourses%2F/);
+      await page.getByLabel('Email').fill(member.email);
+      await page.getByLabel('Password', { exact: true }).fill(member.password);
+      await page.getByRole('button', { name: 'Sign In' }).click();
+    }
+    // Back on the course, signed in as a free member: Buy is there.
+    await expect(page).toHaveURL(new RegExp(`/courses/${COURSE.slug}$`));
+    await expect(page.getByRole('button', { name: 'Buy this course — £49.00' })).toBeVisible();
+    if (way === 'joins')
+      await expect(page.getByRole('status').filter({ hasText: 'Welcome, Vi Visitor' })).toBeVisible();
+    await settle(page);
+    await expectNoSeriousViolations(
+      page,
+      `the course after ${way === 'joins' ? 'joining' : 'signing in'} at ${viewport.width}px`,
+    );
+    await shoot(page, `course-visitor-back-${viewport.width}`);
+  });
+}
+
 test('a member on a free trial without a card, with a promotion code, sees both on their account page', async ({
   page,
 }) => {

@@ -83,6 +83,17 @@ export interface CourseDetail extends CourseCard {
   viewer: ViewerInfo;
   /** The owner's upgrade offer, when the course is locked for want of the paid tier. */
   offer: UpgradeOfferSettings | null;
+  /**
+   * The course price, when the course is locked for want of the paid tier and sold on its own:
+   * its amount and currency only (a visitor reads it too), null otherwise.
+   */
+  coursePrice: CoursePrice | null;
+}
+
+/** A course's one-time price as its page shows it: in the currency's smallest unit (cents). */
+export interface CoursePrice {
+  amount: number;
+  currency: string;
 }
 
 export interface LessonFileLink {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RETURN_PATH } from '../next-page';
 import type { PaymentPlan, PriceListing } from '../payment-plans';
 import type { BillingDiscount, SubscriptionStatus, TierSource } from './billing';
 import type { Tier } from './user';
@@ -218,11 +219,6 @@ export interface MemberBillingResponse {
   data: MemberBilling;
 }
 
-/**
- * Where a member comes back to after a checkout or the billing portal: the site's own pages only
- * (never a full address), so the calls cannot be used to send someone elsewhere.
- */
-const RETURN_PATH = /^\/(?:dashboard|account|courses(?:\/[A-Za-z0-9_-]{1,100}){0,3})$/;
 const returnPath = z
   .string({ error: 'returnPath must be text' })
   .regex(RETURN_PATH, 'returnPath must be /dashboard, /account or a page under /courses');

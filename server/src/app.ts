@@ -81,7 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const site = await createSiteFeature(ctx);
   // The course pages are drawn in the site's frame: its name, its data, its icons. The slideshow
   // never plays a course's pictures, and deleting one from the library asks first.
-  const courses = await createCoursesFeature(ctx, { frame: site.html });
+  const courses = await createCoursesFeature(ctx, { frame: site.html, coursePrice: payments.coursePrice });
   const features: Feature[] = [
     await createHealthFeature(ctx),
     auth,

@@ -1,13 +1,15 @@
 import { MIN_PASSWORD_LENGTH } from '@common/constants';
+import { nextPageOf, withNextPage } from '@common/next-page';
 import { PUBLIC_PAGES } from '@common/public-pages';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { usePageMeta } from '../../components/page/page-meta';
 import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { PasswordField } from '../../components/ui/password-field';
 import { TextField } from '../../components/ui/text-field';
 import { leaveNotice } from '../../lib/next-page-notice';
+import { useHydrated } from '../../lib/use-hydrated';
 import { JoinPaymentNote } from '../payments/components/join-payment-note';
 import { register } from './api';
 import { AuthLayout, LINK_CLASS } from './auth-layout';
@@ -16,14 +18,19 @@ import { useSubmit } from './use-submit';
 export function JoinPage() {
   usePageMeta(PUBLIC_PAGES.join);
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  // The page that sent the person here (`?next=`, a course to buy); after hydration, as the
+  // pre-rendered page has none.
+  const next = useHydrated() ? nextPageOf(params) : null;
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { onSubmit, error, pending } = useSubmit(async () => {
     // Only these three values are sent; the card fields below never leave the page.
     await register({ name, email, password });
+    // The welcome is said by the next page: the course they came to buy, or the home page.
     leaveNotice(`Welcome, ${name.trim()}: your account is ready and you are signed in.`);
-    navigate('/', { replace: true });
+    navigate(next ?? '/', { replace: true });
   }, 'Something went wrong');
 
   return (
@@ -68,7 +75,7 @@ export function JoinPage() {
       </form>
       <p className="mt-6 text-center text-sm text-stone-300">
         Already a member?{' '}
-        <Link to="/login" className={LINK_CLASS}>
+        <Link to={withNextPage('/login', next)} className={LINK_CLASS}>
           Sign in
         </Link>
       </p>

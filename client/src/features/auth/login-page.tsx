@@ -1,6 +1,7 @@
+import { nextPageOf, withNextPage } from '@common/next-page';
 import { PUBLIC_PAGES } from '@common/public-pages';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { preloadRoute } from '../../components/page/lazy-page';
 import { usePageMeta } from '../../components/page/page-meta';
 import { Button } from '../../components/ui/button';
@@ -8,6 +9,7 @@ import { FormMessage } from '../../components/ui/form-message';
 import { PasswordField } from '../../components/ui/password-field';
 import { TextField } from '../../components/ui/text-field';
 import { takeNotice } from '../../lib/next-page-notice';
+import { useHydrated } from '../../lib/use-hydrated';
 import { login } from './api';
 import { AuthLayout, LINK_CLASS } from './auth-layout';
 import { useSubmit } from './use-submit';
@@ -15,6 +17,10 @@ import { useSubmit } from './use-submit';
 export function LoginPage() {
   usePageMeta(PUBLIC_PAGES.login);
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  // The page that sent the person here (`?next=`, a course to buy); after hydration, as the
+  // pre-rendered page has none.
+  const next = useHydrated() ? nextPageOf(params) : null;
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   // Why the console signed this person out (account deleted or suspended), shown once.
@@ -25,7 +31,8 @@ export function LoginPage() {
     if (message) setSignedOut(message);
   }, []);
   const { onSubmit, error, pending } = useSubmit(async () => {
-    const destination = await login({ email, password });
+    const home = await login({ email, password });
+    const destination = next ?? home;
     // Its code arrives while the button still says it is signing in, so the next page shows at once.
     await preloadRoute(destination);
     navigate(destination, { replace: true });
@@ -62,7 +69,7 @@ export function LoginPage() {
       </form>
       <p className="mt-6 text-center text-sm text-stone-300">
         New here?{' '}
-        <Link to="/join" className={LINK_CLASS}>
+        <Link to={withNextPage('/join', next)} className={LINK_CLASS}>
           Create an account
         </Link>
       </p>

@@ -62,6 +62,7 @@ function course(paid: boolean): CourseDetail {
     next: paid ? { id: 'l1', title: 'First steps' } : null,
     viewer: { kind: paid ? 'paid' : 'free', preview: null },
     offer: paid ? null : OFFER,
+    coursePrice: null,
   };
 }
 

@@ -1,5 +1,6 @@
 import { COURSE_ACCESS_LABELS, COVER_SIZES } from '@common/courses';
 import { Link, useParams } from 'react-router';
+import { NextPageNotice } from '../../components/page/next-page-notice';
 import { usePageMeta } from '../../components/page/page-meta';
 import { PageShell } from '../../components/page/page-shell';
 import { CourseCover } from './components/course-cover';
@@ -32,6 +33,8 @@ export function CoursePage() {
     <PageShell nav={<CourseNav showCourses />}>
       <div className="mb-auto w-full max-w-3xl self-stretch sm:self-center">
         <PreviewBanner preview={preview} />
+        {/* "Welcome…" when they joined to buy this course. */}
+        <NextPageNotice className="mb-4" />
         <Link
           to="/courses"
           className="inline-flex rounded-full bg-stone-950/85 px-3 py-1 text-sm font-semibold text-accent-300 hover:text-accent-400"
@@ -92,6 +95,8 @@ export function CoursePage() {
                           lock={course.lock}
                           offer={course.offer}
                           signedIn={preview ? preview !== 'visitor' : signedIn}
+                          coursePrice={course.coursePrice}
+                          returnPath={`/courses/${course.slug}`}
                           memberOffer={
                             course.viewer.kind === 'free' && (!preview || preview === 'free') ? (
                               <MemberOffer

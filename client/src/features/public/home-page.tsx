@@ -1,11 +1,10 @@
 import { PUBLIC_PAGES } from '@common/public-pages';
-import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { NextPageNotice } from '../../components/page/next-page-notice';
 import { usePageMeta } from '../../components/page/page-meta';
 import { PageShell } from '../../components/page/page-shell';
 import { useSiteIdentity } from '../../components/page/site-context';
 import { readSession } from '../../lib/auth-token';
-import { takeNotice } from '../../lib/next-page-notice';
 import { useStoredToken } from '../../lib/use-stored-token';
 import { PageText, useOwnerPage } from '../site/owner-page';
 
@@ -16,9 +15,6 @@ export function HomePage() {
   usePageMeta(page ? { title: site.name, description: page.description } : PUBLIC_PAGES.home);
   const session = readSession(useStoredToken());
   const destination = session?.role === 'admin' ? '/admin/dashboard' : '/dashboard';
-  // Why the person landed here (account made, account deleted), said once; read after hydration.
-  const [notice, setNotice] = useState<string | null>(null);
-  useEffect(() => setNotice(takeNotice()), []);
   return (
     <PageShell
       nav={
@@ -28,12 +24,8 @@ export function HomePage() {
       }
     >
       <div className="scrim-soft max-w-2xl text-center">
-        <p
-          role="status"
-          className="mx-auto mb-8 max-w-md rounded-lg border border-emerald-400/40 bg-stone-950/85 px-4 py-3 text-sm text-emerald-200 empty:hidden"
-        >
-          {notice}
-        </p>
+        {/* Why the person landed here (account made, account deleted), said once. */}
+        <NextPageNotice className="mx-auto mb-8 max-w-md" />
         <h1 className="font-display text-5xl leading-tight text-white drop-shadow-lg sm:text-7xl">
           {site.name}
         </h1>

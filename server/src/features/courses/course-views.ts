@@ -157,5 +157,6 @@ export function detailOf(
     next: continueLesson(placed, progress),
     viewer: viewerInfo(viewer),
     offer: null,
+    coursePrice: null,
   };
 }

@@ -1,3 +1,4 @@
+import type { CoursePrice } from '@common/schemas/course-views';
 import type { AppContext } from '../../app-context';
 import type { Feature } from '../../feature';
 import { srcsetsOfUrls } from '../media/copies/layout';
@@ -34,7 +35,11 @@ export interface CourseFiguresSource {
  */
 export async function createCoursesFeature(
   ctx: AppContext,
-  deps: { frame: PageFrame },
+  deps: {
+    frame: PageFrame;
+    /** A course's price when it is sold on its own (the payments feature's `coursePrice`). */
+    coursePrice?: (courseId: string) => Promise<CoursePrice | null>;
+  },
 ): Promise<
   Feature & { pictureUses: CoursePictureUses; figuresSource: CourseFiguresSource; visitorPages: VisitorPages }
 > {
@@ -58,7 +63,7 @@ export async function createCoursesFeature(
   };
   // A cover's resized copies are its library original's (public, like the cover); a lesson's
   // pictures have none, so nothing of a lesson is under /media.
-  const courses = new CoursesService(repository, progress, links, async (urls) => {
+  const copiesOf = async (urls: string[]) => {
     if (urls.length === 0) return new Map();
     const origins = await originsOf(urls);
     const library = [...new Set([...origins.values()].flat().filter((url) => url.startsWith('/media/')))];
@@ -72,7 +77,8 @@ export async function createCoursesFeature(
         return srcset ? [[url, srcset] as const] : [];
       }),
     );
-  });
+  };
+  const courses = new CoursesService(repository, progress, links, copiesOf, deps.coursePrice);
   const lessonAdmin = new LessonAdminService(repository, files, folder, pictures);
   const courseAdmin = new CourseAdminService(repository, progress, lessonAdmin, ctx.log, pictures);
   const sessions = new SessionsRepository(ctx.store);

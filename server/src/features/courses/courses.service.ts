@@ -2,6 +2,7 @@ import type {
   ContinueEntry,
   CourseCard,
   CourseDetail,
+  CoursePrice,
   LessonFileLink,
   LessonView,
   MemberHome,
@@ -38,6 +39,8 @@ export class CoursesService {
     private readonly links: FileLinks,
     /** The `srcset` of media library pictures' resized copies by URL (covers, lesson pictures), once made. */
     private readonly pictureCopies: (urls: string[]) => Promise<Map<string, string>> = async () => new Map(),
+    /** The course price when the course is sold on its own (the payments feature knows), else null. */
+    private readonly coursePrice: (courseId: string) => Promise<CoursePrice | null> = async () => null,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -77,7 +80,8 @@ export class CoursesService {
     const tree = await this.tree(slug, who);
     const progress = await this.progressOf(who.viewer, tree.course._id);
     const [detail] = await this.withCovers([detailOf(tree, who.viewer, progress, this.clock())]);
-    if (detail!.lock?.reason === 'upgrade') detail!.offer = await this.offer();
+    if (detail!.lock?.reason === 'upgrade')
+      [detail!.offer, detail!.coursePrice] = await Promise.all([this.offer(), this.coursePrice(detail!.id)]);
     return detail!;
   }
 

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openStore as openChosenStore } from '../../store/open-store';
@@ -294,5 +295,53 @@ describe('The owner sets a course’s price', () => {
     });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toMatch(/already open to you/);
+  });
+});
+
+describe('A course’s own price on its public page', () => {
+  let dist = '';
+  beforeEach(async () => {
+    // A built client of one page each, so that the course page's HTML (its data) is served.
+    dist = await mkdtemp(path.join(tmpdir(), 'dist-'));
+    await mkdir(path.join(dist, 'pages'));
+    const page = '<!doctype html><html><head><title>built</title></head><body></body></html>';
+    await writeFile(path.join(dist, 'index.html'), page);
+    await writeFile(path.join(dist, 'pages', 'course.html'), page);
+    t = await createTestApp({
+      STRIPE_SECRET_KEY: stripe.apiKey,
+      STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
+      STRIPE_API_BASE: stripe.url,
+      CLIENT_DIST_DIR: dist,
+    });
+  });
+  afterEach(() => rm(dist, { recursive: true, force: true }));
+
+  const pageData = async (slug: string) => {
+    const html = (await get(null, `/courses/${slug}`)).body;
+    const json = /<script type="application\/json" id="course-page-data">([^<]*)<\/script>/.exec(html)![1]!;
+    return JSON.parse(json).course;
+  };
+
+  it('is in the course answer for a visitor and a free member at the paid lock: amount and currency, nothing else of billing', async () => {
+    const { course, setPrice } = await soldCourse();
+    const free = await createUser(t);
+    const paid = await createUser(t, { membershipTier: 'paid' });
+    const visitor = await get(null, `/api/courses/${course.slug}`);
+    expect(visitor.json().data.lock).toMatchObject({ reason: 'upgrade' });
+    expect(visitor.json().data.coursePrice).toEqual({ amount: 4900, currency: 'gbp' });
+    // The Stripe price id, its name or product, the settings: none of it.
+    expect(visitor.body).not.toMatch(/price_|prod_|Stripe|webhook/i);
+    expect((await pageData(course.slug)).coursePrice).toEqual({ amount: 4900, currency: 'gbp' });
+    expect((await get(free.token, `/api/courses/${course.slug}`)).json().data.coursePrice).toEqual({
+      amount: 4900,
+      currency: 'gbp',
+    });
+    // Open to a paid member: nothing to buy, no price.
+    expect((await get(paid.token, `/api/courses/${course.slug}`)).json().data.coursePrice).toBeNull();
+
+    // No longer sold on its own: gone from the answer and, at once, from the page a visitor loads.
+    expect((await setPrice(null)).statusCode).toBe(200);
+    expect((await get(null, `/api/courses/${course.slug}`)).json().data.coursePrice).toBeNull();
+    expect((await pageData(course.slug)).coursePrice).toBeNull();
   });
 });

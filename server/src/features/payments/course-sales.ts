@@ -1,4 +1,5 @@
 import type { PaymentPlan } from '@common/payment-plans';
+import type { CoursePrice } from '@common/schemas/course-views';
 import {
   CHECKOUT_RETURN_PARAM,
   type CourseCheckoutBody,
@@ -9,6 +10,7 @@ import { AppError } from '../../lib/app-error';
 import type { DocChanges } from '../../store/store';
 import type { ActivityLog } from '../activity/activity.service';
 import type { CoursesRepository } from '../courses/courses.repository';
+import type { SharedChanges } from '../shared-state/shared-changes';
 import { BILLING_FIELDS, boughtCourseIds } from '../users/billing-record';
 import type { UserDoc, UsersRepository } from '../users/users.repository';
 import { ProviderError } from './payment-provider';
@@ -24,6 +26,8 @@ export interface CourseSalesDeps {
   users: UsersRepository;
   courses: Pick<CoursesRepository, 'findCourse'>;
   activity: Pick<ActivityLog, 'record'>;
+  /** The public course pages show the price: a change of it rebuilds them on every process. */
+  changes: Pick<SharedChanges, 'bump'>;
   publicUrl: string;
   log: FastifyBaseLogger;
 }
@@ -58,6 +62,15 @@ export class CourseSales {
     }
     this.offers.set(priceId, { price, until: Date.now() + OFFER_TTL_MS });
     return { available: price !== null, price };
+  }
+
+  /**
+   * The course price as a public page may show it: amount and currency, nothing else of billing
+   * (no price id, no name); null when the course is not sold on its own now.
+   */
+  async coursePrice(courseId: string): Promise<CoursePrice | null> {
+    const { price } = await this.offer(courseId);
+    return price?.amount && price.currency ? { amount: price.amount, currency: price.currency } : null;
   }
 
   /** Starts Stripe Checkout for one course; answers the address of Stripe's page. */
@@ -114,7 +127,8 @@ export class CourseSales {
     const before = (await this.deps.settings.effective()).coursePrices[courseId] ?? null;
     const view = await this.deps.settings.setCoursePrice(courseId, priceId);
     this.offers.clear();
-    if (before !== priceId)
+    if (before !== priceId) {
+      await this.deps.changes.bump('courses');
       await this.deps.activity.record(request, {
         kind: 'payments.course-price',
         summary: priceId
@@ -123,6 +137,7 @@ export class CourseSales {
         before: { courseId, priceId: before },
         after: { courseId, priceId },
       });
+    }
     return view;
   }
 }

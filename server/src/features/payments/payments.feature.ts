@@ -1,3 +1,4 @@
+import type { CoursePrice } from '@common/schemas/course-views';
 import type { AppContext } from '../../app-context';
 import type { Feature } from '../../feature';
 import { CoursesRepository } from '../courses/courses.repository';
@@ -21,6 +22,8 @@ export interface PaymentsFeature extends Feature {
   tiers: MembershipTiers;
   /** Checkout, portal, plans; `cancelForDeletion` ends a subscription before its account goes. */
   service: PaymentsService;
+  /** A course's price while it is sold on its own (amount and currency only), for its public page. */
+  coursePrice: (courseId: string) => Promise<CoursePrice | null>;
 }
 
 /**
@@ -43,6 +46,7 @@ export async function createPaymentsFeature(
     users: ctx.users,
     courses,
     activity: ctx.activity,
+    changes: ctx.changes,
     publicUrl: ctx.config.publicUrl,
     log: ctx.log,
   });
@@ -79,5 +83,6 @@ export async function createPaymentsFeature(
     close: () => clearInterval(timer),
     tiers,
     service,
+    coursePrice: (courseId) => sales.coursePrice(courseId),
   };
 }

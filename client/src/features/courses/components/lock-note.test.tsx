@@ -38,6 +38,30 @@ describe('LockNote at a paid lock', () => {
     expect(within(shown).getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login');
   });
 
+  it('shows a visitor a course’s own price, and joining or signing in that comes back to the course', () => {
+    render(
+      <MemoryRouter>
+        <LockNote
+          lock={paid}
+          offer={OFFER}
+          signedIn={false}
+          coursePrice={{ amount: 4900, currency: 'gbp' }}
+          returnPath="/courses/drawing-rooms"
+        />
+      </MemoryRouter>,
+    );
+    const shown = screen.getByTestId('lock-note');
+    expect(shown.textContent).toContain('Or buy this course on its own for £49.00, paid once');
+    expect(
+      within(shown).getByRole('link', { name: 'Create an account to buy it' }).getAttribute('href'),
+    ).toBe('/join?next=%2Fcourses%2Fdrawing-rooms');
+    expect(within(shown).getByRole('link', { name: 'Sign in to buy it' }).getAttribute('href')).toBe(
+      '/login?next=%2Fcourses%2Fdrawing-rooms',
+    );
+    // One way in, not two: the plain links give way to the ones that come back.
+    expect(within(shown).queryByRole('link', { name: 'Sign in' })).toBeNull();
+  });
+
   it('shows a signed-in member what the page gives for them (the offer with the Upgrade button), and no sign-in', () => {
     const shown = note(paid, true, <p>the member’s offer</p>);
     expect(shown.textContent).toContain('the member’s offer');

@@ -1,4 +1,6 @@
-import type { Lock, UpgradeOfferSettings } from '@common/schemas/course-views';
+import { withNextPage } from '@common/next-page';
+import { formatAmount } from '@common/payment-plans';
+import type { CoursePrice, Lock, UpgradeOfferSettings } from '@common/schemas/course-views';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { LockIcon } from './lock-icon';
@@ -15,12 +17,18 @@ export function LockNote({
   offer,
   signedIn,
   memberOffer,
+  coursePrice,
+  returnPath,
 }: {
   lock: Lock;
   offer: UpgradeOfferSettings | null;
   signedIn: boolean;
   /** What a signed-in member sees at a paid lock instead of the owner's offer alone (it with the Upgrade button). */
   memberOffer?: ReactNode;
+  /** A visitor at the paid lock of a course sold on its own: its price, and joining to buy it. */
+  coursePrice?: CoursePrice | null;
+  /** The page a visitor comes back to after joining or signing in to buy. */
+  returnPath?: string;
 }) {
   return (
     <div className="space-y-3" data-testid="lock-note">
@@ -45,16 +53,46 @@ export function LockNote({
         ) : (
           <>
             <UpgradeOffer offer={offer} />
-            <p className="flex flex-wrap gap-3 text-sm">
-              <Link to="/join" className={ACTION_LINK}>
-                Create an account
-              </Link>
-              <Link to="/login" className={ACTION_LINK}>
-                Sign in
-              </Link>
-            </p>
+            {coursePrice && returnPath ? (
+              <VisitorBuyNote price={coursePrice} returnPath={returnPath} />
+            ) : (
+              <p className="flex flex-wrap gap-3 text-sm">
+                <Link to="/join" className={ACTION_LINK}>
+                  Create an account
+                </Link>
+                <Link to="/login" className={ACTION_LINK}>
+                  Sign in
+                </Link>
+              </p>
+            )}
           </>
         ))}
+    </div>
+  );
+}
+
+/**
+ * A visitor at the paid lock of a course sold on its own: the same price line a free member
+ * reads, and the way to Buy: joining or signing in first, which brings them back to the course
+ * (`?next=`), where Buy waits. The price is the course answer's, so no payments code loads here.
+ */
+function VisitorBuyNote({ price, returnPath }: { price: CoursePrice; returnPath: string }) {
+  const words = formatAmount(price.amount, price.currency);
+  return (
+    <div className="space-y-3 rounded-xl border border-white/10 bg-black/20 p-4">
+      <p className="text-stone-200">
+        Or buy this course on its own for <strong className="font-semibold text-white">{words}</strong>, paid
+        once: it stays yours whatever your membership. Create a free account or sign in, and you come back
+        here to buy it.
+      </p>
+      <p className="flex flex-wrap gap-3 text-sm">
+        <Link to={withNextPage('/join', returnPath)} className={ACTION_LINK}>
+          Create an account to buy it
+        </Link>
+        <Link to={withNextPage('/login', returnPath)} className={ACTION_LINK}>
+          Sign in to buy it
+        </Link>
+      </p>
     </div>
   );
 }
