@@ -4,16 +4,18 @@
 //    and the server processes' peak resident memory from then on;
 // 3. the reset mail's latency again while that announcement goes out at the owner's pace, and
 //    the pace reached; duplicates counted by Message-ID at the SMTP server.
-// Usage: npx tsx bench/member-mail.bench.ts [--users 1000000] [--data-dir DIR] [--send-seconds 30] [--resets 30]
-//   --data-dir reuses a folder seeded before by this bench (it keeps the folder when given).
+// Usage: npx tsx bench/member-mail.bench.ts [--users 1000000] [--data-dir DIR] [--send-seconds 30] [--resets 30] [--seed-only]
+//   --data-dir keeps the folder: seeded by the first run (--seed-only: then stops), reused by the next ones.
 // Targets: queuing < 5 s of the owner's wait at 1,000,000; reset p95 with a bulk send within 10 % of
 // the p95 without (or within 50 ms, the SMTP round trip's own noise); no duplicate.
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import type { PreferencesDoc } from '../server/src/features/mail/preferences/preferences.repository';
 import { hashPassword } from '../server/src/features/users/passwords';
 import { UsersRepository } from '../server/src/features/users/users.repository';
 import { openEmbeddedStore } from '../server/src/store/sqlite/store';
@@ -26,6 +28,7 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
     'send-seconds': { type: 'string', default: '30' },
     resets: { type: 'string', default: '30' },
+    'seed-only': { type: 'boolean', default: false },
   },
 });
 const USERS = Number(values.users);
@@ -34,9 +37,18 @@ const ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-passwor
 const resetAddress = (phase: string, i: number) => `reset-${phase}-${i}@bench.example`;
 
 const dataDir = values['data-dir'] ?? (await mkdtemp(path.join(tmpdir(), 'bench-member-mail-')));
-if (!values['data-dir']) {
+if (!existsSync(path.join(dataDir, 'db'))) {
   const started = performance.now();
-  await seedUsers(dataDir, USERS);
+  // Members who turned announcements off (one in 50) and addresses that bounced (one in 1,000):
+  // each segment's count leaves them out.
+  const offIds: string[] = [];
+  const stoppedIds: string[] = [];
+  await seedUsers(dataDir, USERS, (ids) =>
+    ids.forEach((id, i) => {
+      if (i % 50 === 7) offIds.push(id);
+      else if (i % 1000 === 3) stoppedIds.push(id);
+    }),
+  );
   const store = await openEmbeddedStore(dataDir);
   const users = new UsersRepository(store);
   const hash = await hashPassword('reset-password');
@@ -52,8 +64,16 @@ if (!values['data-dir']) {
       })),
     ),
   );
+  const preferences = store.collection<PreferencesDoc>('mail_preferences');
+  await preferences.insertMany([
+    ...offIds.map((_id) => ({ _id, announcements: false, lessons: true })),
+    ...stoppedIds.map((_id) => ({ _id, announcements: true, lessons: true, stopReason: 'bounce' as const })),
+  ]);
   await store.close();
-  console.log(`seeded ${USERS} members in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${USERS} members (${offIds.length} with announcements off, ${stoppedIds.length} stopped) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  if (values['seed-only']) process.exit(0);
 }
 
 // The SMTP server: when each message arrived, and how many times each Message-ID did.

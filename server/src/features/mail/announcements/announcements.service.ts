@@ -103,7 +103,8 @@ export class AnnouncementsService {
       this.repository.tallies(doc._id),
       this.repository.failures(doc._id, 20),
     ]);
-    const done = tallies.sent + tallies.failed + tallies.unsubscribed;
+    // `recipients` leaves out who takes no announcements: their records (unsubscribed) are not "to go".
+    const done = tallies.sent + tallies.failed;
     return {
       id: doc._id,
       subject: doc.subject,
