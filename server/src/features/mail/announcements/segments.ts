@@ -62,17 +62,19 @@ export class Segments {
   }
 
   /**
-   * Everyone, free or paid: the store's kept count (the whole collection, or a tier's) less the
-   * few it holds that are not members: administrators and suspended accounts, read on their own
-   * indexes. A course's members are counted by reading them: the tier rule needs each one's tier.
+   * Everyone, free or paid: a count on one field's index (active accounts, or a tier: on SQLite a
+   * kept count, on MongoDB a count of the index's keys) less the few among them that are not
+   * members (administrators, suspended accounts), read on their own indexes. A course's members
+   * are counted by reading them: the tier rule needs each one's tier and bought courses.
    */
   private async members(segment: Segment): Promise<number> {
     if (segment.kind === 'everyone' || segment.kind === 'free' || segment.kind === 'paid') {
       const tier = segment.kind === 'everyone' ? null : segment.kind;
+      const within = (user: UserDoc) => (tier ? user.membershipTier === tier : user.status === 'active');
       let outsiders = 0;
       for await (const batch of this.users.findInBatches(NOT_MEMBERS, { batchSize: 1000 }))
-        outsiders += tier ? batch.filter((user) => user.membershipTier === tier).length : batch.length;
-      return (await this.users.count(tier ? { membershipTier: tier } : {})) - outsiders;
+        outsiders += batch.filter(within).length;
+      return (await this.users.count(tier ? { membershipTier: tier } : { status: 'active' })) - outsiders;
     }
     let total = 0;
     let after: string | null = null;
