@@ -1,5 +1,5 @@
 import type { Segment } from '@common/schemas/mail-members';
-import { ROLES, STATUSES } from '@common/schemas/user';
+import { ROLES, STATUSES, TIERS } from '@common/schemas/user';
 import { AppError } from '../../../lib/app-error';
 import { courseLock, viewerOf } from '../../courses/access/access-rules';
 import type { CourseDoc, CoursesRepository } from '../../courses/courses.repository';
@@ -64,17 +64,19 @@ export class Segments {
   /**
    * Everyone, free or paid: a count on one field's index (active accounts, or a tier: on SQLite a
    * kept count, on MongoDB a count of the index's keys) less the few among them that are not
-   * members (administrators, suspended accounts), read on their own indexes. A course's members
-   * are counted by reading them: the tier rule needs each one's tier and bought courses.
+   * members (administrators, suspended accounts), counted on the role and status indexes. A
+   * course's members are counted by reading them: the tier rule needs each one's tier and bought
+   * courses.
    */
   private async members(segment: Segment): Promise<number> {
     if (segment.kind === 'everyone' || segment.kind === 'free' || segment.kind === 'paid') {
-      const tier = segment.kind === 'everyone' ? null : segment.kind;
-      const within = (user: UserDoc) => (tier ? user.membershipTier === tier : user.status === 'active');
-      let outsiders = 0;
-      for await (const batch of this.users.findInBatches(NOT_MEMBERS, { batchSize: 1000 }))
-        outsiders += batch.filter(within).length;
-      return (await this.users.count(tier ? { membershipTier: tier } : { status: 'active' })) - outsiders;
+      const [all, outsiders] = await Promise.all([
+        this.users.count(
+          segment.kind === 'everyone' ? { status: 'active' } : { membershipTier: segment.kind },
+        ),
+        this.users.count({ ...NOT_MEMBERS, ...within(segment) }),
+      ]);
+      return all - outsiders;
     }
     let total = 0;
     let after: string | null = null;
@@ -90,24 +92,26 @@ export class Segments {
   private async unwillingIn(segment: Segment): Promise<number> {
     let total = 0;
     for await (const ids of this.preferences.unwilling('announcements', 1000))
-      total += (await this.among(segment, ids)).length;
+      total +=
+        segment.kind === 'everyone' || segment.kind === 'free' || segment.kind === 'paid'
+          ? await this.users.count({ _id: { $in: ids }, ...MEMBERS, ...within(segment) })
+          : await this.courseMembersAmong(segment, ids);
     return total;
   }
 
-  /** Which of these members the segment holds. */
-  async among(segment: Segment, userIds: string[]): Promise<string[]> {
-    if (segment.kind === 'everyone' || segment.kind === 'free' || segment.kind === 'paid') {
-      const users = await this.users.find({ ...memberFilter(segment), _id: { $in: userIds } });
-      return users.map((user) => user._id);
-    }
+  /** How many of these members a course's segment holds (a few: their progress and records are read). */
+  private async courseMembersAmong(
+    segment: Extract<Segment, { courseId: string }>,
+    userIds: string[],
+  ): Promise<number> {
     const course = await this.courses.findCourse(segment.courseId);
-    if (!course) return [];
+    if (!course) return 0;
     const started = (await this.progress.ofMembers(userIds)).filter(
       (doc) => doc.courseId === course._id && (segment.kind === 'course' || doc.completedAt !== null),
     );
-    if (started.length === 0) return [];
+    if (started.length === 0) return 0;
     const users = await this.users.find({ _id: { $in: started.map((doc) => doc.userId) } });
-    return users.filter((user) => allowed(user, course)).map((user) => user._id);
+    return users.filter((user) => allowed(user, course)).length;
   }
 
   async page(segment: Segment, after: string | null, limit: number): Promise<SegmentPage> {
@@ -152,6 +156,12 @@ function memberFilter(segment: { kind: 'everyone' | 'free' | 'paid' }) {
   };
 }
 
+/** Members, as conditions no index answers (see `within`). */
+const MEMBERS = {
+  role: { $nin: ROLES.filter((role) => role !== 'user') },
+  status: { $nin: STATUSES.filter((status) => status !== 'active') },
+};
+
 /** Accounts that are not members: never sent bulk mail, and few (administrators, suspended members). */
 const NOT_MEMBERS = {
   $or: [
@@ -159,6 +169,17 @@ const NOT_MEMBERS = {
     { status: { $in: STATUSES.filter((status) => status !== 'active') } },
   ],
 };
+
+/**
+ * The segment as conditions a store cannot answer from an index (`$nin`): added to a filter that
+ * an index answers (the few outsiders, a batch of ids), they are checked on those documents alone,
+ * never chosen by the store's planner to walk a tier's hundreds of thousands of entries instead.
+ */
+function within(segment: { kind: 'everyone' | 'free' | 'paid' }) {
+  return segment.kind === 'everyone'
+    ? { status: { $nin: STATUSES.filter((status) => status !== 'active') } }
+    : { membershipTier: { $nin: TIERS.filter((tier) => tier !== segment.kind) } };
+}
 
 /** A member who may open the course (the tier rule, bought courses included). */
 const allowed = (user: UserDoc, course: CourseDoc) =>
