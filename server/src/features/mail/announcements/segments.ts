@@ -74,7 +74,12 @@ export class Segments {
         this.users.count(
           segment.kind === 'everyone' ? { status: 'active' } : { membershipTier: segment.kind },
         ),
-        this.users.count({ ...NOT_MEMBERS, ...within(segment) }),
+        // Among the active accounts, only administrators are not members: no suspended one is read.
+        this.users.count(
+          segment.kind === 'everyone'
+            ? { ...NOT_MEMBERS.$or[0], ...within(segment) }
+            : { ...NOT_MEMBERS, ...within(segment) },
+        ),
       ]);
       return all - outsiders;
     }
