@@ -131,9 +131,13 @@ async function resetLatencies(phase: string): Promise<number[]> {
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 let peakMb = 0;
+/** Each process's own peak (the supervisor first, then the workers). */
+const peakOf = new Map<number, number>();
 const sample = async () => {
   const pids = [product.supervisorPid, ...(await product.workerPids())];
-  const total = (await Promise.all(pids.map(residentMb))).reduce((a, b) => a + b, 0);
+  const each = await Promise.all(pids.map(residentMb));
+  for (const [i, pid] of pids.entries()) peakOf.set(pid, Math.max(peakOf.get(pid) ?? 0, each[i]!));
+  const total = each.reduce((a, b) => a + b, 0);
   peakMb = Math.max(peakMb, total);
   return total;
 };
@@ -197,7 +201,7 @@ try {
   if (duplicates > 0) failed = true;
   console.log(`duplicates by Message-ID: ${duplicates}`);
   console.log(
-    `server processes' memory: ${before.toFixed(0)} MB before queuing, peak ${peakMb.toFixed(0)} MB after`,
+    `server processes' memory: ${before.toFixed(0)} MB before queuing, peak ${peakMb.toFixed(0)} MB after; each process's peak: ${[...peakOf.values()].map((mb) => `${mb.toFixed(0)} MB`).join(', ')} (supervisor first)`,
   );
 } finally {
   await product.stop();
