@@ -37,7 +37,7 @@ export async function createMailFeature(
   await Promise.all([announcementsRepository.init(), preferencesRepository.init(), settings.init()]);
   const courses = new CoursesRepository(ctx.store);
   const progress = new ProgressRepository(ctx.store);
-  const segments = new Segments(ctx.users, courses, progress);
+  const segments = new Segments(ctx.users, courses, progress, preferencesRepository);
   // The bulk transport opens with the first bulk mail this process sends, not at start.
   let delivery: MailDelivery | undefined;
   const bulkDelivery = () => {

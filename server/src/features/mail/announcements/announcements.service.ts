@@ -9,6 +9,8 @@ import type { Segments } from './segments';
 
 /** A time to send a few seconds old is "now" (the owner's clock, the request's trip); older is refused. */
 const PAST_SLACK_MS = 60_000;
+/** How long after queuing the segment is counted for the progress shown. */
+const COUNT_AFTER_MS = 100;
 
 /**
  * Announcements: written by the owner in Markdown (rendered by the lessons' sanitising renderer),
@@ -74,12 +76,16 @@ export class AnnouncementsService {
       finishedAt: null,
       createdBy: ownerId,
     });
-    void this.segments
-      .count(input.segment)
-      .then((recipients) => this.repository.setRecipients(doc._id, recipients))
-      .catch(() => undefined);
     this.queued();
-    return this.view(doc);
+    const view = await this.view(doc);
+    // Counted a moment after the answer has left: the count's reads would otherwise come first.
+    setTimeout(() => {
+      void this.segments
+        .count(input.segment)
+        .then((recipients) => this.repository.setRecipients(doc._id, recipients))
+        .catch(() => undefined);
+    }, COUNT_AFTER_MS).unref();
+    return view;
   }
 
   async list(): Promise<AnnouncementView[]> {
@@ -103,7 +109,8 @@ export class AnnouncementsService {
       this.repository.tallies(doc._id),
       this.repository.failures(doc._id, 20),
     ]);
-    const done = tallies.sent + tallies.failed + tallies.unsubscribed;
+    // `recipients` leaves out who takes no announcements: their records (unsubscribed) are not "to go".
+    const done = tallies.sent + tallies.failed;
     return {
       id: doc._id,
       subject: doc.subject,

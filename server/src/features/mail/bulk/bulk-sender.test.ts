@@ -35,10 +35,11 @@ function sender(): BulkSender {
     close: () => undefined,
   };
   const users = new UsersRepository(store);
+  const preferences = new PreferencesRepository(store);
   return new BulkSender({
     announcements: new AnnouncementsRepository(store),
-    preferences: new PreferencesRepository(store),
-    segments: new Segments(users, new CoursesRepository(store), new ProgressRepository(store)),
+    preferences,
+    segments: new Segments(users, new CoursesRepository(store), new ProgressRepository(store), preferences),
     settings: new MailSettingsRepository(store),
     leases: new StoreLeases(store),
     delivery: () => delivery,
