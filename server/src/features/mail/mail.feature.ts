@@ -55,6 +55,7 @@ export async function createMailFeature(
   const env = { identity: () => identity.current(), siteName, publicUrl: ctx.config.publicUrl, links };
   // Announcements and the digest go out at one pace, the owner's, together.
   const pace = new SharedPace(ctx.store.counters);
+  ctx.mailer.watchSending(pace.transactional);
   const sender = new BulkSender({
     announcements: announcementsRepository,
     preferences: preferencesRepository,

@@ -24,9 +24,9 @@ import { SharedPace } from './pace';
  * to one real SMTP server, which counts what it receives: every member gets exactly one copy.
  */
 
-const MEMBERS = 240;
-const INSTANCES = Number(process.env.XI ?? 3);
-const WORKERS = Number(process.env.XW ?? 2);
+const MEMBERS = 150;
+const INSTANCES = 3;
+const WORKERS = 2;
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined } as never;
 
 const ferret = ferretDbForFile();

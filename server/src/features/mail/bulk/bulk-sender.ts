@@ -178,12 +178,11 @@ export class BulkSender {
         if (record?.state === 'sending') warnRepeat(this.deps.log, announcement._id, recipient);
         return { recipient, attempts: (record?.attempts ?? 0) + 1, fresh: !record };
       });
+      // The budget first: records are not left `sending` while the pace holds the chunk back.
+      await this.deps.pace.wait(perMinute, chunk.length);
       await announcements.markSending(announcement._id, chunk);
       const outcomes = await Promise.all(
-        chunk.map(async ({ recipient, attempts }) => {
-          await this.deps.pace.wait(perMinute);
-          return this.deliver(announcement, recipient, attempts);
-        }),
+        chunk.map(({ recipient, attempts }) => this.deliver(announcement, recipient, attempts)),
       );
       if (outcomes.includes('retry')) retry = true;
     }
