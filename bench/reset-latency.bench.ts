@@ -7,7 +7,7 @@
 // Usage: npx tsx bench/reset-latency.bench.ts [--members 20000] [--resets 200] [--rounds 4]
 //   [--per-minute 6000] [--workers 2]
 // Target: p95 WITH within 10 % of p95 WITHOUT.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -112,10 +112,25 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const times: Record<Phase, number[]> = { without: [], with: [] };
 const paces: number[] = [];
+/** CPU seconds the product's processes used, and wall seconds, per condition (from /proc). */
+const cpu: Record<Phase, { cpu: number; wall: number }> = {
+  without: { cpu: 0, wall: 0 },
+  with: { cpu: 0, wall: 0 },
+};
+const ticks = async (pid: number) => {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
+};
+const productCpu = async () => {
+  const pids = [product.supervisorPid, ...(await product.workerPids())];
+  return (await Promise.all(pids.map(ticks))).reduce((a, b) => a + b, 0);
+};
 const next: Record<Phase, number> = { without: 0, with: 0 };
 
 /** Forgot-password for fresh addresses one at a time; the time until each mail is at the SMTP server. */
 async function measure(phase: Phase): Promise<void> {
+  const [cpuAtStart, wallAtStart] = [await productCpu(), performance.now()];
   for (let n = 0; n < PER_ROUND; n++) {
     const i = next[phase]++;
     const to = resetAddress(phase, i);
@@ -131,6 +146,8 @@ async function measure(phase: Phase): Promise<void> {
     times[phase].push((arrivals.get(to) ?? Number.NaN) - asked);
     await sleep(50 + Math.random() * 50);
   }
+  cpu[phase].cpu += (await productCpu()) - cpuAtStart;
+  cpu[phase].wall += (performance.now() - wallAtStart) / 1000;
 }
 
 async function withBulk(): Promise<void> {
@@ -176,10 +193,13 @@ try {
       `| ${phase} a bulk send | ${list.length} | ${pct(list, 0.5).toFixed(0)} ms | ${pct(list, 0.95).toFixed(0)} ms | ${pct(list, 0.99).toFixed(0)} ms | ${pct(list, 1).toFixed(0)} ms |`,
     );
   }
+  console.log(
+    `\nproduct CPU while measuring: without ${(cpu.without.cpu / cpu.without.wall).toFixed(2)} cores, with ${(cpu.with.cpu / cpu.with.wall).toFixed(2)} cores`,
+  );
   const ratio = pct(times.with, 0.95) / pct(times.without, 0.95);
   if (ratio > 1.1 || times.with.some(Number.isNaN) || times.without.some(Number.isNaN)) failed = true;
   console.log(
-    `\np95 with / without: ${ratio.toFixed(2)} (${ratio <= 1.1 ? 'ok' : 'OVER TARGET'}); bulk pace while measuring: ${paces.map((p) => p.toFixed(0)).join(', ')} a minute (asked ${PER_MINUTE})`,
+    `\np95 with / without: ${ratio.toFixed(2)} (${ratio <= 1.1 ? 'ok' : 'OVER TARGET'}); bulk pace while measuring: ${paces.map((p) => p.toFixed(0)).join(', ')} a minute (asked ${PER_MINUTE}); load average ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`,
   );
 } finally {
   await product.stop();

@@ -119,15 +119,17 @@ export class MailQueue {
       attempts: 0,
       nextAttemptAt: now.toISOString(),
     };
+    // Bulk mail gives way from now: the message's own write to the disk is part of its wait.
+    await this.tell('queued');
     try {
       await this.files.prepare();
       await this.files.add(message);
     } catch (error) {
+      await this.tell('settled');
       const problem = plainMailError(error, `the mail queue (${this.options.root})`);
       this.lastProblem = { message: problem, at: new Date().toISOString() };
       throw new Error(problem, { cause: error });
     }
-    await this.tell('queued');
     this.kick();
   }
 

@@ -113,17 +113,17 @@ describe.skipIf(!ferret)('several workers and instances on MongoDB (FerretDB)', 
     const smtpUrl = `smtp://127.0.0.1:${smtp.port}`;
     const senders = stores.flatMap((store) => Array.from({ length: WORKERS }, () => sender(store, smtpUrl)));
 
-    const deadline = Date.now() + 100_000;
-    while ((await announcements.find(made._id))?.state !== 'sent') {
-      if (Date.now() > deadline) throw new Error('not sent within 100 s');
+    // Until sent, or 90 s: then what arrived is counted all the same (a copy twice is the failure to see).
+    const deadline = Date.now() + 90_000;
+    while ((await announcements.find(made._id))?.state !== 'sent' && Date.now() < deadline)
       await Promise.all(senders.map(({ sender: one }) => one.kick()));
-    }
 
     const mails = smtp.received.filter((mail) => mail.subject === 'Once each');
     const byRecipient = new Map<string, number>();
     for (const mail of mails) byRecipient.set(mail.to, (byRecipient.get(mail.to) ?? 0) + 1);
     const twice = [...byRecipient].filter(([, n]) => n > 1).map(([to]) => to);
     expect(twice).toEqual([]);
+    expect((await announcements.find(made._id))?.state).toBe('sent');
     expect(byRecipient.size).toBe(MEMBERS);
     expect(new Set(mails.map((mail) => mail.messageId)).size).toBe(mails.length);
     expect(mails).toHaveLength(MEMBERS);
