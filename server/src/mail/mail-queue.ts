@@ -10,6 +10,7 @@ import type { DkimSigning, MailDelivery } from './mail-delivery';
 import { plainMailError } from './mail-errors';
 import { type MailContent, MailQueueFiles, type QueuedMail } from './mail-queue-files';
 import { type QueueStatus, queueStatus } from './mail-queue-status';
+import type { SendingWatcher } from './mailer';
 
 /** Pauses after the 1st, 2nd, ... failed attempt; the last one repeats until the message expires. */
 export const RETRY_DELAYS_MS = [10_000, 30_000, 60_000, 2 * 60_000, 5 * 60_000] as const;
@@ -20,6 +21,8 @@ const IDLE_CHECK_MS = 10_000;
 /** On shutdown, a send in progress gets this long to finish: a restart must not wait on a slow mail server. */
 const FINISH_WAIT_MS = 1_000;
 const RECEIPT_LIFE_MS = 2 * 24 * 60 * 60 * 1000;
+/** Old receipts are looked for this often, not before every message: reading them all took longer the more mail went out. */
+const RECEIPT_SWEEP_MS = 60_000;
 
 export interface OutgoingMail {
   to: string;
@@ -71,6 +74,7 @@ export class MailQueue {
   private running: Promise<void> | null = null;
   private again = false;
   private closed = false;
+  private receiptsSweptAt = 0;
   /** A problem that left nothing on disk to show it (the queue itself could not be written). */
   private lastProblem: { message: string; at: string } | null = null;
 
@@ -91,6 +95,8 @@ export class MailQueue {
 
   /** Set once the feature that keeps the console's From and key is built. */
   identity: MailQueueOptions['identity'];
+  /** Set once mail to members is built (it gives way while a message here is on its way). */
+  watcher: SendingWatcher | undefined;
 
   async add(mail: OutgoingMail): Promise<void> {
     const from = (await this.readIdentity())?.from ?? this.options.from;
@@ -113,10 +119,13 @@ export class MailQueue {
       attempts: 0,
       nextAttemptAt: now.toISOString(),
     };
+    // Bulk mail gives way from now: the message's own write to the disk is part of its wait.
+    await this.tell('queued');
     try {
       await this.files.prepare();
       await this.files.add(message);
     } catch (error) {
+      await this.tell('settled');
       const problem = plainMailError(error, `the mail queue (${this.options.root})`);
       this.lastProblem = { message: problem, at: new Date().toISOString() };
       throw new Error(problem, { cause: error });
@@ -205,13 +214,21 @@ export class MailQueue {
         continue;
       }
       if (!(await this.files.claim(message.id))) continue; // another process took it
-      const retryAt = await this.attempt(message);
+      const retryAt = await this.attempt(message).finally(() => this.tell('settled'));
       if (retryAt !== null) next = Math.min(next, retryAt);
     }
     if (!this.closed) {
       this.timer = setTimeout(() => this.kick(), Math.max(0, next - Date.now()));
       this.timer.unref();
     }
+  }
+
+  /** Tells the watcher (bulk mail) what happened; its problem never stops the queue. */
+  private tell(what: keyof SendingWatcher): Promise<void> {
+    const told = this.watcher?.[what]() ?? Promise.resolve();
+    return told.catch((error: unknown) =>
+      this.options.log.warn({ err: error }, 'Bulk mail not told to give way'),
+    );
   }
 
   /** One delivery attempt of a claimed message; answers when to try again, or null when done. */
@@ -273,6 +290,8 @@ export class MailQueue {
         'A mail left half-sent by a stopped server process waits again',
       );
     }
+    if (Date.now() - this.receiptsSweptAt < RECEIPT_SWEEP_MS) return;
+    this.receiptsSweptAt = Date.now();
     const old = Date.now() - RECEIPT_LIFE_MS;
     for (const receipt of await this.files.receipts()) {
       if (Date.parse(receipt.sentAt) < old) await this.files.dropReceipt(receipt.id);

@@ -23,7 +23,19 @@ export interface Mailer {
   retryNow(id: string): Promise<boolean>;
   /** Where every message's From and DKIM key come from (the console's); MAIL_FROM, unsigned, until set. */
   signWith(identity: () => Promise<MailIdentity | null>): void;
+  /** Told when a message is queued and when its attempt ends, so bulk mail can give way (features/mail/bulk/pace.ts). */
+  watchSending(watcher: SendingWatcher): void;
   close(): Promise<void>;
+}
+
+/**
+ * Told when a message joins the queue and when an attempt to send it ends (sent, failed, or to be
+ * retried): bulk mail gives way meanwhile, so that a reset mail never waits behind it. A watcher's
+ * problem is logged and leaves the mail as it is.
+ */
+export interface SendingWatcher {
+  queued(): Promise<void>;
+  settled(): Promise<void>;
 }
 
 export interface MailerOptions {
@@ -71,6 +83,9 @@ export async function createMailer(options: MailerOptions): Promise<Mailer> {
     retryNow: (id) => queue.retryNow(id),
     signWith: (identity) => {
       queue.identity = identity;
+    },
+    watchSending: (watcher) => {
+      queue.watcher = watcher;
     },
     close: () => queue.close(),
   };

@@ -9,6 +9,7 @@ import { announcementsRoutes } from './announcements/announcements.routes';
 import { AnnouncementsService } from './announcements/announcements.service';
 import { Segments } from './announcements/segments';
 import { BULK_CONNECTIONS, BulkSender } from './bulk/bulk-sender';
+import { SharedPace } from './bulk/pace';
 import { DigestRunner } from './digest/digest-runner';
 import { identityRoutes } from './identity/identity.routes';
 import { IdentityService } from './identity/identity.service';
@@ -52,11 +53,15 @@ export async function createMailFeature(
   ctx.mailer.signWith(() => identity.current());
   const siteName = () => ctx.site.name();
   const env = { identity: () => identity.current(), siteName, publicUrl: ctx.config.publicUrl, links };
+  // Announcements and the digest go out at one pace, the owner's, together.
+  const pace = new SharedPace(ctx.store.counters);
+  ctx.mailer.watchSending(pace.transactional);
   const sender = new BulkSender({
     announcements: announcementsRepository,
     preferences: preferencesRepository,
     segments,
     settings,
+    pace,
     leases: ctx.leases,
     delivery: bulkDelivery,
     log: ctx.log,
@@ -71,6 +76,7 @@ export async function createMailFeature(
     announcements: announcementsRepository,
     preferences: preferencesRepository,
     settings,
+    pace,
     leases: ctx.leases,
     delivery: bulkDelivery,
     log: ctx.log,

@@ -11,6 +11,7 @@ import { MailSettingsRepository } from '../mail-settings.repository';
 import { PreferencesRepository } from '../preferences/preferences.repository';
 import { UnsubscribeLinks } from '../preferences/unsubscribe-links';
 import { BulkSender } from './bulk-sender';
+import { SharedPace } from './pace';
 
 /*
  * Several senders on one store (as several workers or machines are): each kicks again and again,
@@ -41,6 +42,7 @@ function sender(): BulkSender {
     preferences,
     segments: new Segments(users, new CoursesRepository(store), new ProgressRepository(store), preferences),
     settings: new MailSettingsRepository(store),
+    pace: new SharedPace(store.counters),
     leases: new StoreLeases(store),
     delivery: () => delivery,
     links: new UnsubscribeLinks(new Uint8Array(32), 'https://members.example.com'),

@@ -13,7 +13,8 @@ import type { MailSettingsRepository } from '../mail-settings.repository';
 import { type PreferencesRepository, wants } from '../preferences/preferences.repository';
 import type { UnsubscribeLinks } from '../preferences/unsubscribe-links';
 import { bulkMessage } from './bulk-message';
-import { Pace, sendOne, warnRepeat } from './send-one';
+import type { SharedPace } from './pace';
+import { sendOne, warnRepeat } from './send-one';
 
 /** Open SMTP connections of a bulk send (the transactional queue keeps its own). */
 export const BULK_CONNECTIONS = 3;
@@ -30,6 +31,8 @@ export interface BulkSenderDeps {
   preferences: PreferencesRepository;
   segments: Segments;
   settings: MailSettingsRepository;
+  /** The one pace of all bulk mail (the digest's too), across processes. */
+  pace: SharedPace;
   leases: StoreLeases;
   delivery: () => MailDelivery;
   links: UnsubscribeLinks;
@@ -37,6 +40,8 @@ export interface BulkSenderDeps {
   siteName: () => Promise<string>;
   publicUrl: string;
   log: FastifyBaseLogger;
+  /** How long one holding of the lease sends before letting others have it (tests shorten it). */
+  roundMs?: number;
 }
 
 type BatchOutcome = 'done' | 'stopped' | 'retry';
@@ -52,10 +57,13 @@ type BatchOutcome = 'done' | 'stopped' | 'retry';
 export class BulkSender {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
-  private readonly pace = new Pace();
   private closed = false;
 
-  constructor(private readonly deps: BulkSenderDeps) {}
+  private readonly roundMs: number;
+
+  constructor(private readonly deps: BulkSenderDeps) {
+    this.roundMs = deps.roundMs ?? ROUND_MS;
+  }
 
   start(): void {
     this.timer = setInterval(() => this.kick(), TICK_MS);
@@ -99,7 +107,7 @@ export class BulkSender {
 
   private async work(held: { assertHeld(): void }): Promise<void> {
     const started = Date.now();
-    while (!this.closed && Date.now() - started < ROUND_MS) {
+    while (!this.closed && Date.now() - started < this.roundMs) {
       let announcement = await this.deps.announcements.due(new Date());
       if (!announcement || (announcement.retryAt && announcement.retryAt > new Date())) return;
       if (announcement.state === 'scheduled') {
@@ -156,7 +164,7 @@ export class BulkSender {
     // A chunk per round trip: as many as there are connections, noted `sending` in one write, then
     // handed over together. At most a chunk is in flight, so a crash repeats at most one per connection.
     for (let i = 0; i < todo.length; i += BULK_CONNECTIONS) {
-      if (this.closed || retry || Date.now() - started > ROUND_MS) {
+      if (this.closed || retry || Date.now() - started > this.roundMs) {
         stopped = true;
         break;
       }
@@ -170,12 +178,11 @@ export class BulkSender {
         if (record?.state === 'sending') warnRepeat(this.deps.log, announcement._id, recipient);
         return { recipient, attempts: (record?.attempts ?? 0) + 1, fresh: !record };
       });
+      // The budget first: records are not left `sending` while the pace holds the chunk back.
+      await this.deps.pace.wait(perMinute, chunk.length);
       await announcements.markSending(announcement._id, chunk);
       const outcomes = await Promise.all(
-        chunk.map(async ({ recipient, attempts }) => {
-          await this.pace.wait(perMinute);
-          return this.deliver(announcement, recipient, attempts);
-        }),
+        chunk.map(({ recipient, attempts }) => this.deliver(announcement, recipient, attempts)),
       );
       if (outcomes.includes('retry')) retry = true;
     }

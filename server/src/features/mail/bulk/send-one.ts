@@ -68,19 +68,6 @@ export async function sendOne(
   }
 }
 
-/** Spaces messages at a rate per minute, across the batches of one sender. */
-export class Pace {
-  private nextSlot = 0;
-
-  async wait(perMinute: number): Promise<void> {
-    const gap = 60_000 / perMinute;
-    const now = Date.now();
-    const at = Math.max(now, this.nextSlot);
-    this.nextSlot = at + gap;
-    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
-  }
-}
-
 /** The log line of a copy that may be a second one (the process died between the server's OK and the record). */
 export function warnRepeat(log: FastifyBaseLogger, run: string, recipient: Recipient): void {
   log.warn(

@@ -7,6 +7,9 @@ import { StoreLeases } from '../../shared-state/store-lease';
 import type { UserDoc } from '../../users/users.repository';
 import { UsersRepository } from '../../users/users.repository';
 import { AnnouncementsRepository } from '../announcements/announcements.repository';
+import { Segments } from '../announcements/segments';
+import { BulkSender } from '../bulk/bulk-sender';
+import { SharedPace } from '../bulk/pace';
 import { MailSettingsRepository } from '../mail-settings.repository';
 import { PreferencesRepository } from '../preferences/preferences.repository';
 import { UnsubscribeLinks } from '../preferences/unsubscribe-links';
@@ -21,16 +24,22 @@ const DAY = 24 * 60 * 60 * 1000;
 let t: TestApp;
 let clock = Date.now();
 const sent: DeliverableMail[] = [];
+/** When each of `sent` was handed over (the real clock: the pace is timed by it). */
+const sentAt: number[] = [];
 const delivery: MailDelivery = {
   kind: 'outbox',
   where: 'in the test',
   deliver: async (mail) => {
     sent.push(mail);
+    sentAt.push(Date.now());
   },
   close: () => undefined,
 };
 let runner: DigestRunner;
 let preferences: PreferencesRepository;
+let settings: MailSettingsRepository;
+let progress: ProgressRepository;
+let yogaId: string;
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined } as never;
 
@@ -54,10 +63,10 @@ async function person(email: string, tier: 'free' | 'paid', joinedDaysAgo: numbe
 beforeAll(async () => {
   t = await createTestApp();
   const courses = new CoursesRepository(t.store);
-  const progress = new ProgressRepository(t.store);
+  progress = new ProgressRepository(t.store);
   const announcements = new AnnouncementsRepository(t.store);
   preferences = new PreferencesRepository(t.store);
-  const settings = new MailSettingsRepository(t.store);
+  settings = new MailSettingsRepository(t.store);
   await settings.saveBulk({ perMinute: 6000 });
   runner = new DigestRunner({
     store: t.store,
@@ -67,6 +76,7 @@ beforeAll(async () => {
     announcements,
     preferences,
     settings,
+    pace: new SharedPace(t.store.counters),
     leases: new StoreLeases(t.store),
     delivery: () => delivery,
     links: new UnsubscribeLinks(new Uint8Array(32), 'https://members.example.com'),
@@ -118,6 +128,7 @@ beforeAll(async () => {
     return made;
   };
   const yoga = await course('Yoga', 'members');
+  yogaId = yoga._id;
   const deep = await course('Deep', 'paid');
   const started = async (user: UserDoc, courseId: string) =>
     progress.write(user._id, courseId, () => ({ lastAt: new Date(clock) }));
@@ -163,5 +174,70 @@ describe('the new-lessons digest', () => {
     clock += DAY;
     expect(await runner.runDue()).toBe(0);
     expect(sent).toHaveLength(2);
+  });
+});
+
+describe('one pace for the digest and announcements', () => {
+  it("keeps a digest and an announcement going out together within the owner's messages per minute", async () => {
+    // 20 a second: windows of 1 s with 20 messages each (bulk/pace.ts).
+    await settings.saveBulk({ perMinute: 1200 });
+    for (let i = 0; i < 24; i++) {
+      const member = await person(`pace${i}@example.com`, 'free', 6.5);
+      await progress.write(member._id, yogaId, () => ({ lastAt: new Date(clock) }));
+    }
+    clock += DAY;
+    // The pace's window of the tests above (1 s at 6,000 a minute) ends first: this one starts afresh.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const announcements = new AnnouncementsRepository(t.store);
+    const made = await announcements.create({
+      subject: 'Together',
+      markdown: 'Hi',
+      html: '<p>Hi</p>',
+      segment: { kind: 'everyone' },
+      segmentLabel: 'Every member',
+      state: 'scheduled',
+      scheduledAt: new Date(),
+      recipients: 0,
+      cursor: null,
+      retryAt: null,
+      finishedAt: null,
+      createdBy: 'a'.repeat(24),
+    });
+    const users = new UsersRepository(t.store);
+    // Another process's sender: its own pace object, the same budget in the store.
+    const sender = new BulkSender({
+      announcements,
+      preferences,
+      segments: new Segments(users, new CoursesRepository(t.store), progress),
+      settings,
+      pace: new SharedPace(t.store.counters),
+      leases: new StoreLeases(t.store),
+      delivery: () => delivery,
+      links: new UnsubscribeLinks(new Uint8Array(32), 'https://members.example.com'),
+      identity: async () => ({ from: 'site@members.example.com' }),
+      siteName: async () => 'Members',
+      publicUrl: 'https://members.example.com',
+      log: silent,
+    });
+    const from = sent.length;
+    await Promise.all([
+      runner.runDue(),
+      (async () => {
+        while ((await announcements.find(made._id))?.state !== 'sent') await sender.kick();
+      })(),
+    ]);
+    await sender.close();
+
+    const subjects = sent.slice(from).map((mail) => mail.mail.subject);
+    const digests = subjects.filter((subject) => subject.startsWith('New lessons')).length;
+    const announced = subjects.filter((subject) => subject === 'Together').length;
+    expect(digests).toBe(24);
+    // (The app's own sender, ticking in this process, may have taken a few: it draws from the same pace.)
+    expect(announced).toBeGreaterThan(20);
+    // n messages at 20 a second fill ceil(n / 20) windows: (that - 1) seconds from the first to the last at least.
+    const times = sentAt.slice(from);
+    expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual((Math.ceil(times.length / 20) - 1) * 1000 - 50);
+    // And never more than two windows' worth within a second, whichever of the two sent them.
+    for (let i = 0; i + 40 < times.length; i++) expect(times[i + 40]! - times[i]!).toBeGreaterThan(900);
   });
 });

@@ -10,7 +10,8 @@ import type { StoreLeases } from '../../shared-state/store-lease';
 import type { UsersRepository } from '../../users/users.repository';
 import type { AnnouncementsRepository } from '../announcements/announcements.repository';
 import { bulkMessage } from '../bulk/bulk-message';
-import { Pace, sendOne, warnRepeat } from '../bulk/send-one';
+import type { SharedPace } from '../bulk/pace';
+import { sendOne, warnRepeat } from '../bulk/send-one';
 import type { MailSettingsRepository } from '../mail-settings.repository';
 import { type PreferencesRepository, wants } from '../preferences/preferences.repository';
 import type { UnsubscribeLinks } from '../preferences/unsubscribe-links';
@@ -38,6 +39,8 @@ export interface DigestDeps {
   announcements: AnnouncementsRepository;
   preferences: PreferencesRepository;
   settings: MailSettingsRepository;
+  /** The one pace of all bulk mail (announcements' too), across processes. */
+  pace: SharedPace;
   leases: StoreLeases;
   delivery: () => MailDelivery;
   links: UnsubscribeLinks;
@@ -59,7 +62,6 @@ export interface DigestDeps {
  */
 export class DigestRunner {
   private readonly state: StoredSettingsRepository<DigestState>;
-  private readonly pace = new Pace();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
 
@@ -142,7 +144,7 @@ export class DigestRunner {
         const courses = new Set(progress.filter((doc) => doc.userId === user._id).map((doc) => doc.courseId));
         const opened = digestFor(user, courses, outlines, from, to);
         if (opened.length === 0) continue;
-        await this.pace.wait(perMinute);
+        await this.deps.pace.wait(perMinute);
         held.assertHeld();
         const recipient = { userId: user._id, email: user.email, name: user.name };
         if (record?.state === 'sending') warnRepeat(this.deps.log, run.id, recipient);
