@@ -34,6 +34,27 @@ export type ProgressChange = Partial<
   position?: { lessonId: string; seconds: number };
 };
 
+/**
+ * What one progress write changed for the owner's figures (features/figures/course-roll-ups.ts):
+ * told only of members' progress (administrators trying a course are never counted).
+ */
+export interface ProgressStep {
+  courseId: string;
+  /** When the member's drip clock for the course started, as of this write (accessClockStart). */
+  clock: Date;
+  /** This write made the member's progress in the course: they started it. */
+  started: boolean;
+  /** The lesson this write reached (completed or played) for the first time, or null. */
+  reached: string | null;
+  /** The lesson this write completed for the first time, or null. */
+  completed: string | null;
+}
+
+/** Told of each member's progress step after it was written; it never fails the write. */
+export interface ProgressWatcher {
+  stepped(step: ProgressStep): Promise<void>;
+}
+
 const MAX_TRIES = 40;
 
 export function progressId(userId: string, courseId: string): string {
@@ -45,6 +66,8 @@ export class ProgressRepository {
   readonly progress: Collection<ProgressDoc>;
   readonly counts: Collection<CourseCountsDoc>;
 
+  private readonly watchers: ProgressWatcher[] = [];
+
   constructor(store: Store) {
     this.progress = store.collection<ProgressDoc>('course_progress');
     this.counts = store.collection<CourseCountsDoc>('course_counts');
@@ -55,6 +78,16 @@ export class ProgressRepository {
     await this.progress.ensureIndex({ field: 'courseId' });
   }
 
+  /** Registers a watcher told of every member's progress step (the owner's figures). */
+  watch(watcher: ProgressWatcher): void {
+    this.watchers.push(watcher);
+  }
+
+  /** Tells the watchers of a step written (each reports its own errors). */
+  async told(step: ProgressStep): Promise<void> {
+    await Promise.all(this.watchers.map((watcher) => watcher.stepped(step)));
+  }
+
   find(userId: string, courseId: string): Promise<ProgressDoc | null> {
     return this.progress.findById(progressId(userId, courseId));
   }
@@ -62,6 +95,11 @@ export class ProgressRepository {
   /** Every member's progress in a course, a batch at a time (the owner's course figures). */
   ofCourse(courseId: string): AsyncIterable<ProgressDoc[]> {
     return this.progress.findInBatches({ courseId }, { batchSize: 500 });
+  }
+
+  /** Every progress document, a batch at a time (the owner's figures filled once at first start). */
+  everyInBatches(): AsyncIterable<ProgressDoc[]> {
+    return this.progress.findInBatches({}, { batchSize: 1000 });
   }
 
   /**
@@ -98,7 +136,8 @@ export class ProgressRepository {
    * and none is worked out from what is stored, so this overwrites nothing another write changes,
    * and a completion's compare-and-set (on `rev`, which this leaves alone) never writes them
    * from a stale read. Answers the document as written, or null when the member has no progress
-   * in the course yet (`write` then creates it, counting the start).
+   * in the course yet or no position in this lesson yet (`write` then creates it, counting the
+   * start or the lesson's first play).
    */
   setPosition(
     userId: string,
@@ -106,11 +145,14 @@ export class ProgressRepository {
     position: { lessonId: string; seconds: number },
     at: Date,
   ): Promise<ProgressDoc | null> {
-    return this.progress.updateById(progressId(userId, courseId), {
-      [`positions.${position.lessonId}`]: position.seconds,
-      lastLessonId: position.lessonId,
-      lastAt: at,
-    });
+    return this.progress.updateOne(
+      { _id: progressId(userId, courseId), [`positions.${position.lessonId}`]: { $exists: true } },
+      {
+        [`positions.${position.lessonId}`]: position.seconds,
+        lastLessonId: position.lessonId,
+        lastAt: at,
+      },
+    );
   }
 
   /**
