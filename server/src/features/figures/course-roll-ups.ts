@@ -76,7 +76,7 @@ export async function backfillCourses(
     for (const doc of batch) {
       const user = byId.get(doc.userId);
       const kind = access.get(doc.courseId);
-      if (!user || user.role !== 'user' || !kind) continue;
+      if (user?.role !== 'user' || !kind) continue;
       const into = byCourse.get(doc.courseId) ?? {};
       const plus = (name: string) => {
         into[name] = (into[name] ?? 0) + 1;
