@@ -84,6 +84,12 @@ export interface MoneyFigures {
   paidLost: number;
   /** paidLost / payingAtStart, between 0 and 1 (null when nobody paid at the start). */
   churn: number | null;
+  /**
+   * Courses bought on their own during the period (one-time payments, not in MRR), in minor
+   * units, full refunds taken off; test-mode payments never count.
+   */
+  courseSales: number;
+  coursesSold: number;
 }
 
 export interface MoneyAnswer {
