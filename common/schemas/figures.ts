@@ -98,8 +98,8 @@ export interface MoneyAnswer {
   /** Free members who became paid / (free members at the start + free sign-ups), null when none. */
   conversion: number | null;
   currencies: MoneyFigures[];
-  /** MRR at the end of each step, per currency (same order as `currencies`). */
-  points: Array<{ start: string; mrr: number[] }>;
+  /** MRR at the end of each step and course sales during it, per currency (same order as `currencies`). */
+  points: Array<{ start: string; mrr: number[]; courseSales: number[] }>;
 }
 
 export type MembersFiguresResponse = DataAnswer<MembersFigures>;

@@ -166,12 +166,15 @@ describe('the money figures of the hand-worked month', () => {
   it('reads MRR at the end of each step: 2200 before the trial ended, 3400 at the end', async () => {
     const { points } = await figures.money(march());
     expect(points).toHaveLength(31);
-    expect(points[0]).toEqual({ start: '2026-03-01', mrr: [2200] });
-    expect(points[2]).toEqual({ start: '2026-03-03', mrr: [3400] });
+    expect(points[0]).toEqual({ start: '2026-03-01', mrr: [2200], courseSales: [0] });
+    expect(points[2]).toEqual({ start: '2026-03-03', mrr: [3400], courseSales: [0] });
+    // F's sale of the 6th was refunded in full: taken off the 6th; G's of the 7th stays.
+    expect(points[5]).toEqual({ start: '2026-03-06', mrr: [4600], courseSales: [0] });
+    expect(points[6]).toEqual({ start: '2026-03-07', mrr: [4600], courseSales: [4900] });
     // On the 10th A stopped while H paid (B, D, F, H); on the 12th H stopped.
-    expect(points[9]).toEqual({ start: '2026-03-10', mrr: [4600] });
-    expect(points[11]).toEqual({ start: '2026-03-12', mrr: [3400] });
-    expect(points[30]).toEqual({ start: '2026-03-31', mrr: [3400] });
+    expect(points[9]).toEqual({ start: '2026-03-10', mrr: [4600], courseSales: [0] });
+    expect(points[11]).toEqual({ start: '2026-03-12', mrr: [3400], courseSales: [0] });
+    expect(points[30]).toEqual({ start: '2026-03-31', mrr: [3400], courseSales: [0] });
   });
 
   it('answers no money while Stripe is not connected', async () => {

@@ -60,8 +60,15 @@ export function moneyFigures(
     });
   const totals = currencies.map(() => ({ gained: 0, lost: 0, lostOfStart: 0 }));
   const currencyIndex = (price: string) => currencies.indexOf(priced.get(price)?.currency ?? '');
+  // Course sales of the step under way, per currency (shown step by step beside MRR).
+  let stepSales = currencies.map(() => 0);
   const apply = (counts: Counts, inPeriod: boolean) => {
     for (const name in counts) {
+      if (inPeriod && name.startsWith('sales:')) {
+        const at = currencies.indexOf(counterText(name.slice('sales:'.length)));
+        if (at >= 0) stepSales[at]! += counts[name]!;
+        continue;
+      }
       // Most counters are members' and sources': told apart by their first letter, never split.
       const first = name.charCodeAt(0);
       if (first !== P && first !== G && first !== L) continue;
@@ -88,7 +95,8 @@ export function moneyFigures(
   const readStepsUpTo = (day: string | null) => {
     if (start.payers === null && (day === null || day > dayBefore)) start.payers = payersOf();
     while (step < steps.length && (day === null || steps[step]!.end < day)) {
-      points.push({ start: steps[step]!.start, mrr: mrrOf() });
+      points.push({ start: steps[step]!.start, mrr: mrrOf(), courseSales: stepSales });
+      stepSales = currencies.map(() => 0);
       step += 1;
     }
   };
