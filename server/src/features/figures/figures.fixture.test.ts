@@ -158,7 +158,10 @@ describe('the money figures of the hand-worked month', () => {
 
   it('counts February’s course sales with its refund taken off, and none before any sale', async () => {
     const february = figuresQuery.parse({ from: '2026-02-01', to: '2026-02-28' });
-    expect((await figures.money(february)).currencies[0]).toMatchObject({ courseSales: 2500, coursesSold: 1 });
+    expect((await figures.money(february)).currencies[0]).toMatchObject({
+      courseSales: 2500,
+      coursesSold: 1,
+    });
     const january = figuresQuery.parse({ from: '2026-01-01', to: '2026-01-31' });
     expect((await figures.money(january)).currencies[0]).toMatchObject({ courseSales: 0, coursesSold: 0 });
   });

@@ -102,7 +102,11 @@ export function countersOf(
  * purchase new and not refunded adds, a purchase now fully refunded takes off. Test-mode payments
  * never count; a deleted member's purchases stay sold.
  */
-export function salesOf(before: UserDoc | null, after: UserDoc | null, live: boolean): Map<string, Record<string, number>> {
+export function salesOf(
+  before: UserDoc | null,
+  after: UserDoc | null,
+  live: boolean,
+): Map<string, Record<string, number>> {
   const byDay = new Map<string, Record<string, number>>();
   if (!live || !isMember(after)) return byDay;
   const counted = new Set(

@@ -129,7 +129,11 @@ export function moneyFigures(
 }
 
 /** Course sales (one-time purchases, full refunds taken off) made from `from` to `to`, by currency. */
-function salesIn(days: FigureDayDoc[], from: string, to: string): Map<string, { amount: number; count: number }> {
+function salesIn(
+  days: FigureDayDoc[],
+  from: string,
+  to: string,
+): Map<string, { amount: number; count: number }> {
   const byCurrency = new Map<string, { amount: number; count: number }>();
   for (const doc of days) {
     if (doc._id < from || doc._id > to) continue;
