@@ -1,5 +1,11 @@
+// Course progress and the courses' kept counts. Seams: the progress documents (one per member
+// and course, compare-and-set on `rev`), the kept counts (`course_counts`), and the watchers told
+// of each member's progress step (progress-steps.ts, the owner's figures).
 import { createHash } from 'node:crypto';
 import { type Collection, DuplicateKeyError, type Store, type StoredDoc } from '../../../store/store';
+import type { ProgressStep, ProgressWatcher } from './progress-steps';
+
+export type { ProgressStep, ProgressWatcher } from './progress-steps';
 
 /**
  * One member's progress in one course: a single document, so that a course page, a lesson page
@@ -33,27 +39,6 @@ export type ProgressChange = Partial<
   /** One lesson's playing position, written alone (`positions.<lesson id>`), never the whole map. */
   position?: { lessonId: string; seconds: number };
 };
-
-/**
- * What one progress write changed for the owner's figures (features/figures/course-roll-ups.ts):
- * told only of members' progress (administrators trying a course are never counted).
- */
-export interface ProgressStep {
-  courseId: string;
-  /** When the member's drip clock for the course started, as of this write (accessClockStart). */
-  clock: Date;
-  /** This write made the member's progress in the course: they started it. */
-  started: boolean;
-  /** The lesson this write reached (completed or played) for the first time, or null. */
-  reached: string | null;
-  /** The lesson this write completed for the first time, or null. */
-  completed: string | null;
-}
-
-/** Told of each member's progress step after it was written; it never fails the write. */
-export interface ProgressWatcher {
-  stepped(step: ProgressStep): Promise<void>;
-}
 
 const MAX_TRIES = 40;
 
