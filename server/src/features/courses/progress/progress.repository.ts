@@ -121,17 +121,22 @@ export class ProgressRepository {
    * and none is worked out from what is stored, so this overwrites nothing another write changes,
    * and a completion's compare-and-set (on `rev`, which this leaves alone) never writes them
    * from a stale read. Answers the document as written, or null when the member has no progress
-   * in the course yet or no position in this lesson yet (`write` then creates it, counting the
-   * start or the lesson's first play).
+   * in the course yet (`write` then creates it, counting the start). With `onlyIfPlayed`, writes
+   * only a lesson that has a position already (null otherwise): its first play goes through
+   * `write`, whose compare-and-set sees what it changes (the owner's figures count it).
    */
   setPosition(
     userId: string,
     courseId: string,
     position: { lessonId: string; seconds: number },
     at: Date,
+    { onlyIfPlayed = false }: { onlyIfPlayed?: boolean } = {},
   ): Promise<ProgressDoc | null> {
     return this.progress.updateOne(
-      { _id: progressId(userId, courseId), [`positions.${position.lessonId}`]: { $exists: true } },
+      {
+        _id: progressId(userId, courseId),
+        ...(onlyIfPlayed ? { [`positions.${position.lessonId}`]: { $exists: true } } : {}),
+      },
       {
         [`positions.${position.lessonId}`]: position.seconds,
         lastLessonId: position.lessonId,

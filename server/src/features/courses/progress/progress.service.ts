@@ -55,11 +55,13 @@ export class ProgressService {
       lesson.media && duration && duration > 0 && seconds >= duration * AUTO_COMPLETE_SHARE,
     );
     // What a playing lesson sends every ~10 s: the position alone, one write (see setPosition).
-    // The first save in a course (the start is counted) and a save past the share (completion
-    // is worked out from the stored list) go through record's compare-and-set.
+    // The first save in a course (the start is counted), a lesson's first play (the figures count it) and
+    // a save past the share (completion is worked out from the stored list) go through record's compare-and-set.
     if (!watched) {
       const kept = { lessonId: lesson._id, seconds: position };
-      const doc = await this.progress.setPosition(progressOwner(viewer)!, course._id, kept, this.clock());
+      const doc = await this.progress.setPosition(progressOwner(viewer)!, course._id, kept, this.clock(), {
+        onlyIfPlayed: true,
+      });
       if (doc) return { saved: true, completed: doc.completed.includes(lesson._id) };
     }
     const lessonIds = watched ? (await this.courses.lessonsOf(course._id)).map((l) => l._id) : undefined;
