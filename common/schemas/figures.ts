@@ -84,6 +84,12 @@ export interface MoneyFigures {
   paidLost: number;
   /** paidLost / payingAtStart, between 0 and 1 (null when nobody paid at the start). */
   churn: number | null;
+  /**
+   * Courses bought on their own during the period (one-time payments, not in MRR), in minor
+   * units, full refunds taken off; test-mode payments never count.
+   */
+  courseSales: number;
+  coursesSold: number;
 }
 
 export interface MoneyAnswer {
@@ -92,8 +98,8 @@ export interface MoneyAnswer {
   /** Free members who became paid / (free members at the start + free sign-ups), null when none. */
   conversion: number | null;
   currencies: MoneyFigures[];
-  /** MRR at the end of each step, per currency (same order as `currencies`). */
-  points: Array<{ start: string; mrr: number[] }>;
+  /** MRR at the end of each step and course sales during it, per currency (same order as `currencies`). */
+  points: Array<{ start: string; mrr: number[]; courseSales: number[] }>;
 }
 
 export type MembersFiguresResponse = DataAnswer<MembersFigures>;

@@ -1,7 +1,7 @@
 import type { ActivityLog } from '../activity/activity.service';
 import type { UserDoc, UsersRepository } from '../users/users.repository';
 import type { FigureDaysRepository } from './figure-days.repository';
-import { COUNTERS, countersOf, dayOf } from './member-events';
+import { COUNTERS, countersOf, dayOf, salesOf } from './member-events';
 
 type Counts = Record<string, number>;
 
@@ -14,7 +14,8 @@ interface TierFacts {
 /**
  * Fills empty roll-ups once from what is there already (a site that ran before the figures, or
  * data copied in): each member's sign-up on the day they joined, a paid member's upgrade (and
- * their revenue subscription) on the day they became paid, and each paid → free change the
+ * their revenue subscription) on the day they became paid, each course sale not refunded on the
+ * day of its purchase, and each paid → free change the
  * Activity log still holds (with the upgrade before it). Members deleted before have left no
  * trace: past totals are worked back from today's counts, so they read as if they never joined.
  * One process does it: the first to write the backfill mark.
@@ -40,6 +41,8 @@ export async function backfill(
       add(user.createdAt, countersOf(null, joined, live));
       if (user.membershipTier === 'paid')
         add(user.paidSince ?? user.createdAt, countersOf(joined, user, live));
+      for (const [day, counts] of salesOf({ ...user, purchases: [] }, user, live))
+        add(new Date(`${day}T00:00:00Z`), counts);
     }
   }
   for (const entry of await activity.all({ kind: 'membership.tier' })) {

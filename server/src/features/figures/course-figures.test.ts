@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltCourse, buildCourse, member } from '../../test/courses-kit';
 import { bearer, createTestApp, createUser, type TestApp } from '../../test/test-app';
+import { CoursesRepository } from '../courses/courses.repository';
+import { ProgressRepository } from '../courses/progress/progress.repository';
+import { UsersRepository } from '../users/users.repository';
+import { backfillCourses } from './course-roll-ups';
+import { FigureDaysRepository } from './figure-days.repository';
 
 /*
  * A members' course (kit: preview, video, a lesson 7 days after joining, one on a date to come, one
@@ -78,18 +83,61 @@ describe('course figures', () => {
     ]);
   });
 
+  it('counts progress written after the figures were first asked, at once', async () => {
+    const lessonsNow = async () =>
+      (await get(`/api/admin/figures/courses/${built.course.id}`))
+        .json()
+        .data.lessons.map(({ open, reached }: Record<string, number>) => [open, reached]);
+    expect(await lessonsNow()).toEqual([
+      [2, 2],
+      [2, 2],
+      [1, 1],
+      [0, 0],
+      [2, 0],
+    ]);
+    const m3 = await member(t, { daysAgo: 3 });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/lessons/${built.lessons.datePast}/complete`,
+      headers: bearer(m3.token),
+    });
+    expect(response.statusCode).toBe(200);
+    // M3 started 3 days ago: the 7-day lesson is not open to them yet, the past-date one is reached.
+    expect(await lessonsNow()).toEqual([
+      [3, 2],
+      [3, 2],
+      [1, 1],
+      [0, 0],
+      [3, 1],
+    ]);
+  });
+
+  it('fills the same figures from the progress already there at first start', async () => {
+    const asked = async () => (await get(`/api/admin/figures/courses/${built.course.id}`)).json().data;
+    const kept = await asked();
+    const rollUps = new FigureDaysRepository(t.store, 'course_figures');
+    const stored = t.store.collection('course_figures');
+    for (const doc of await stored.find({})) await stored.deleteById(doc._id);
+    const progress = new ProgressRepository(t.store);
+    const courses = new CoursesRepository(t.store);
+    const users = new UsersRepository(t.store);
+    expect(await backfillCourses(rollUps, { progress, courses, users })).toBe(true);
+    expect(await backfillCourses(rollUps, { progress, courses, users })).toBe(false);
+    expect(await asked()).toEqual(kept);
+  });
+
   it('hands out the course’s members with their progress as CSV', async () => {
     const response = await get(`/api/admin/figures/courses/${built.course.id}/members.csv`);
     expect(response.headers['content-type']).toContain('text/csv');
     const lines = response.body.trim().split('\r\n');
     expect(lines[0]).toContain('"Lessons completed"');
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
     expect(
       lines
         .slice(1)
         .map((line) => line.split(',')[5])
         .sort(),
-    ).toEqual(['"2"', '"2"']);
+    ).toEqual(['"1"', '"2"', '"2"']);
   });
 
   it('refuses an unknown course', async () => {

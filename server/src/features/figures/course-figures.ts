@@ -1,17 +1,29 @@
 import type { CourseFigures, CourseFiguresRow, LessonFigures } from '@common/schemas/figures';
 import { AppError } from '../../lib/app-error';
 import { csvHeader, csvRow } from '../../lib/csv';
-import { viewerOf } from '../courses/access/access-rules';
-import { placeLessons, treeOf } from '../courses/course-views';
+import { lessonLock, type Viewer } from '../courses/access/access-rules';
+import { treeOf } from '../courses/course-views';
 import type { CourseFiguresSource } from '../courses/courses.feature';
-import type { CourseDoc } from '../courses/courses.repository';
+import type { CourseDoc, SectionDoc } from '../courses/courses.repository';
 import { NO_SUCH_COURSE } from '../courses/courses.service';
 import type { ProgressDoc } from '../courses/progress/progress.repository';
 import type { UserDoc, UsersRepository } from '../users/users.repository';
+import { type CourseRollUps, completedCounter, reachedCounter, STARTED_PREFIX } from './course-roll-ups';
 import type { MembersNow } from './members-figures';
 
-/** How long a course's lesson-by-lesson figures are kept once worked out. */
-const DETAIL_KEPT_MS = 60_000;
+/** A member who started the course, as far as its drip goes: their clock started on `day`. */
+const starterOn = (day: string, courseId: string): Viewer => {
+  const clock = new Date(`${day}T00:00:00.000Z`);
+  return {
+    kind: 'member',
+    userId: null,
+    tier: 'paid',
+    joinedAt: clock,
+    paidSince: clock,
+    preview: null,
+    bought: [courseId],
+  };
+};
 
 /** A member's progress in the course, with the member (administrators' own progress left out). */
 interface Learner {
@@ -20,22 +32,27 @@ interface Learner {
 }
 
 /**
- * The owner's course figures. Started and completed are the counts the courses keep as members
- * write progress; the lesson-by-lesson figures and the CSV read the course's progress a batch at
- * a time with its members, and a lesson a member's drip has not opened yet is not theirs to reach.
+ * The owner's course figures, read from roll-ups kept as members write progress: started and
+ * completed are the counts the courses keep; lesson by lesson, each course's roll-up
+ * (course-roll-ups.ts) holds who reached and completed each lesson, and who started by the day
+ * their drip clock started, from which each lesson's "could reach" is worked out: a lesson a
+ * member's drip has not opened yet is not theirs to reach. Only the CSV reads the progress rows.
  */
 export class CourseFiguresService {
-  private readonly kept = new Map<string, { figures: CourseFigures; until: number }>();
-
   constructor(
     private readonly source: CourseFiguresSource,
     private readonly users: UsersRepository,
+    private readonly rollUps: CourseRollUps,
     private readonly membersNow: () => Promise<MembersNow>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   async list(): Promise<CourseFiguresRow[]> {
     const courses = await this.source.courses.allCourses();
+    return this.rows(courses);
+  }
+
+  private async rows(courses: CourseDoc[]): Promise<CourseFiguresRow[]> {
     const [counts, members] = await Promise.all([
       this.source.progress.countsOf(courses.map((course) => course._id)),
       this.membersNow(),
@@ -50,54 +67,50 @@ export class CourseFiguresService {
     }));
   }
 
-  /**
-   * A course's lesson-by-lesson figures, read from its progress (a scan of the course's rows)
-   * and kept DETAIL_KEPT_MS, so an owner going back and forth never waits twice.
-   */
+  /** A course's lesson-by-lesson figures: one read of its roll-up, its sections and lessons. */
   async detail(courseId: string): Promise<CourseFigures> {
-    const kept = this.kept.get(courseId);
-    if (kept && kept.until > Date.now()) return kept.figures;
-    const figures = await this.work(courseId);
-    if (this.kept.size > 50) this.kept.clear();
-    this.kept.set(courseId, { figures, until: Date.now() + DETAIL_KEPT_MS });
-    return figures;
-  }
-
-  private async work(courseId: string): Promise<CourseFigures> {
     const course = await this.course(courseId);
-    const row = (await this.list()).find((candidate) => candidate.courseId === courseId)!;
-    const tree = treeOf(
-      course,
-      await this.source.courses.sectionsOf(courseId),
-      await this.source.courses.lessonsOf(courseId),
+    const [[row], sections, lessonDocs, counts] = await Promise.all([
+      this.rows([course]),
+      this.source.courses.sectionsOf(courseId),
+      this.source.courses.lessonsOf(courseId),
+      this.rollUps.of(courseId),
+    ]);
+    const tree = treeOf(course, sections, lessonDocs);
+    const starts = Object.entries(counts).flatMap(([name, count]) =>
+      name.startsWith(STARTED_PREFIX) ? [[name.slice(STARTED_PREFIX.length), count] as const] : [],
     );
-    const lessons: LessonFigures[] = tree.lessons.map((lesson) => ({
-      lessonId: lesson._id,
-      title: lesson.title,
-      kind: lesson.media?.kind ?? 'text',
-      open: 0,
-      reached: 0,
-      played: lesson.media ? 0 : null,
-      watchedThrough: lesson.media ? 0 : null,
-    }));
     const now = this.now();
-    for await (const batch of this.learners(courseId)) {
-      for (const { user, progress } of batch) {
-        const done = new Set(progress.completed);
-        placeLessons(tree, viewerOf(user), now).forEach(({ lesson, lock }, index) => {
-          const figures = lessons[index]!;
-          const completed = done.has(lesson._id);
-          const played = progress.positions[lesson._id] !== undefined || completed;
-          // A lesson reached before the member's access changed counts; a closed one not reached does not.
-          if (lock && !completed && !played) return;
-          figures.open += 1;
-          if (completed || played) figures.reached += 1;
-          if (figures.played !== null && played) figures.played += 1;
-          if (figures.watchedThrough !== null && completed) figures.watchedThrough += 1;
-        });
+    // Members whose drip opened a lesson: worked out once per section (and once for free previews).
+    const openTo = new Map<string, number>();
+    const opened = (key: string, drip: SectionDoc['drip'], freePreview: boolean) => {
+      let sum = openTo.get(key);
+      if (sum === undefined) {
+        sum = 0;
+        for (const [day, count] of starts)
+          if (!lessonLock(starterOn(day, courseId), course, drip, { freePreview }, now)) sum += count;
+        openTo.set(key, sum);
       }
-    }
-    return { ...row, lessons };
+      return sum;
+    };
+    const byId = new Map(tree.sections.map((section) => [section._id, section]));
+    const lessons: LessonFigures[] = tree.lessons.map((lesson) => {
+      const section = byId.get(lesson.sectionId)!;
+      const reached = counts[reachedCounter(lesson._id)] ?? 0;
+      const completed = counts[completedCounter(lesson._id)] ?? 0;
+      const open = opened(lesson.freePreview ? 'preview' : section._id, section.drip, lesson.freePreview);
+      return {
+        lessonId: lesson._id,
+        title: lesson.title,
+        kind: lesson.media?.kind ?? 'text',
+        // Who reached a lesson could reach it, even if the owner has since moved its drip later.
+        open: Math.max(open, reached),
+        reached,
+        played: lesson.media ? reached : null,
+        watchedThrough: lesson.media ? completed : null,
+      };
+    });
+    return { ...row!, lessons };
   }
 
   /** One course's members with their progress, as CSV lines (the header first). */

@@ -37,9 +37,10 @@ export function counterText(name: string): string {
 
 /**
  * The roll-ups' collections: members and money (`figure_days`), page views (`visit_days`,
- * apart so that reading members over ten years never reads every page's counters).
+ * apart so that reading members over ten years never reads every page's counters), and one
+ * document per course (`course_figures`, `_id` the course's: see course-roll-ups.ts).
  */
-export type RollUps = 'figure_days' | 'visit_days';
+export type RollUps = 'figure_days' | 'visit_days' | 'course_figures';
 
 /** The only code of the daily roll-ups. */
 export class FigureDaysRepository {
@@ -133,6 +134,11 @@ export class FigureDaysRepository {
       throw error;
     });
     return to > settled ? [...docs, ...(await this.read(nextDay(settled), to))] : docs;
+  }
+
+  /** One roll-up by its id (a course's, in `course_figures`), or null. */
+  one(id: string): Promise<FigureDayDoc | null> {
+    return this.days.findById(id);
   }
 
   private read(from: string, to: string): Promise<FigureDayDoc[]> {

@@ -3,6 +3,7 @@ import type { Feature } from '../../feature';
 import type { CourseFiguresSource } from '../courses/courses.feature';
 import { backfill } from './backfill';
 import { CourseFiguresService } from './course-figures';
+import { backfillCourses, CourseRollUps } from './course-roll-ups';
 import { FigureDaysRepository } from './figure-days.repository';
 import { figuresRoutes } from './figures.routes';
 import { FiguresService, type PricesPort } from './figures.service';
@@ -49,7 +50,18 @@ export async function createFiguresFeature(
   const timer = setInterval(forget, DAY_MS / 24);
   timer.unref();
   const figures = new FiguresService({ members: days, visits: visitDays }, ctx.users, needs.payments);
-  const courses = new CourseFiguresService(needs.courses, ctx.users, () => figures.membersNow());
+  const courseRollUps = new FigureDaysRepository(ctx.store, 'course_figures');
+  const progressSteps = new CourseRollUps(courseRollUps, ctx.log);
+  needs.courses.progress.watch(progressSteps);
+  const fillingCourses = backfillCourses(courseRollUps, { ...needs.courses, users: ctx.users }).catch(
+    (error: unknown) =>
+      ctx.log.error({ err: error }, 'Could not fill the course figures from the progress there'),
+  );
+  if ((await ctx.users.count({}, { limit: BACKFILL_AWAITED_UP_TO })) < BACKFILL_AWAITED_UP_TO)
+    await fillingCourses;
+  const courses = new CourseFiguresService(needs.courses, ctx.users, progressSteps, () =>
+    figures.membersNow(),
+  );
   return {
     name: 'figures',
     routes: [{ prefix: '/api', plugin: visitsRoutes(counter, ctx) }],

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { UserDoc, UsersRepository } from '../users/users.repository';
 import type { FigureDayDoc, FigureDaysRepository } from './figure-days.repository';
 import { FiguresService } from './figures.service';
-import { countersOf } from './member-events';
+import { additionsOf } from './member-events';
 
 /*
  * A month worked out by hand (March 2026; prices: 12.00 USD a month, 120.00 USD a year).
@@ -19,6 +19,10 @@ import { countersOf } from './member-events';
  * counts A alone (H was not paying at the start): 1 / 2. Members at the end 8, paid B C D E F = 5;
  * sign-ups F G H = 3; upgrades F H = 2 (D was paid already); cancellations A H = 2; conversion
  * 2 / (0 free at the start + 3 sign-ups).
+ * Course sales (one-time, USD): B bought a course for 25.00 on Feb 20 (before March); G buys one
+ * for 49.00 on the 7th; F buys one for 30.00 on the 6th, fully refunded on the 20th; E buys one
+ * for 99.00 on the 9th with the test key; C's 15.00 of Feb 27 is refunded on March 2 (taken off
+ * February). By hand: March's course sales are G's 49.00 alone, 1 course; MRR is unchanged.
  */
 const PLANS: PaymentPlan[] = [
   { id: 'price_month', name: null, amount: 1200, currency: 'usd', interval: 'month', intervalCount: 1 },
@@ -32,10 +36,11 @@ const at = (day: string) => new Date(`${day}T12:00:00Z`);
 function change(name: string, day: string, next: Partial<UserDoc> | null, live = true) {
   const before = people.get(name) ?? null;
   const after = next === null ? null : ({ ...(before ?? base(name, day)), ...next } as UserDoc);
-  const counts = byDay.get(day) ?? {};
-  for (const [counter, amount] of Object.entries(countersOf(before, after, live)))
-    counts[counter] = (counts[counter] ?? 0) + amount;
-  byDay.set(day, counts);
+  for (const [when, added] of additionsOf(before, after, live, day)) {
+    const counts = byDay.get(when) ?? {};
+    for (const [counter, amount] of Object.entries(added)) counts[counter] = (counts[counter] ?? 0) + amount;
+    byDay.set(when, counts);
+  }
   if (after) people.set(name, after);
   else people.delete(name);
 }
@@ -82,6 +87,33 @@ change('H', '2026-03-08', {});
 change('H', '2026-03-08', stripe('price_month', 'active', '2026-03-08'));
 change('H', '2026-03-12', stripe('price_month', 'canceled', '2026-03-12'));
 
+const purchase = (paymentId: string, amount: number, day: string, refundedOn: string | null = null) => ({
+  courseId: 'c'.repeat(24),
+  courseTitle: 'Calm mornings',
+  priceId: null,
+  checkoutSessionId: `cs_${paymentId}`,
+  paymentId,
+  amount,
+  currency: 'usd',
+  boughtAt: at(day),
+  refundedAt: refundedOn ? at(refundedOn) : null,
+});
+const buys = (name: string, day: string, bought: ReturnType<typeof purchase>, live = true) =>
+  change(name, day, { purchases: [...(people.get(name)?.purchases ?? []), bought] }, live);
+const refund = (name: string, day: string, paymentId: string) =>
+  change(name, day, {
+    purchases: (people.get(name)?.purchases ?? []).map((one) =>
+      one.paymentId === paymentId ? { ...one, refundedAt: at(day) } : one,
+    ),
+  });
+buys('B', '2026-02-20', purchase('pi_b', 2500, '2026-02-20'));
+buys('C', '2026-02-27', purchase('pi_c', 1500, '2026-02-27'));
+refund('C', '2026-03-02', 'pi_c');
+buys('F', '2026-03-06', purchase('pi_f', 3000, '2026-03-06'));
+buys('G', '2026-03-07', purchase('pi_g', 4900, '2026-03-07'));
+buys('E', '2026-03-09', purchase('pi_e', 9900, '2026-03-09'), false);
+refund('F', '2026-03-20', 'pi_f');
+
 const members = [...people.values()];
 const days = {
   between: async (from: string, to: string): Promise<FigureDayDoc[]> =>
@@ -117,20 +149,35 @@ describe('the money figures of the hand-worked month', () => {
         paidGained: 3,
         paidLost: 2,
         churn: 0.5,
+        courseSales: 4900,
+        coursesSold: 1,
       },
     ]);
     expect(money.conversion).toBeCloseTo(2 / 3);
   });
 
+  it('counts February’s course sales with its refund taken off, and none before any sale', async () => {
+    const february = figuresQuery.parse({ from: '2026-02-01', to: '2026-02-28' });
+    expect((await figures.money(february)).currencies[0]).toMatchObject({
+      courseSales: 2500,
+      coursesSold: 1,
+    });
+    const january = figuresQuery.parse({ from: '2026-01-01', to: '2026-01-31' });
+    expect((await figures.money(january)).currencies[0]).toMatchObject({ courseSales: 0, coursesSold: 0 });
+  });
+
   it('reads MRR at the end of each step: 2200 before the trial ended, 3400 at the end', async () => {
     const { points } = await figures.money(march());
     expect(points).toHaveLength(31);
-    expect(points[0]).toEqual({ start: '2026-03-01', mrr: [2200] });
-    expect(points[2]).toEqual({ start: '2026-03-03', mrr: [3400] });
+    expect(points[0]).toEqual({ start: '2026-03-01', mrr: [2200], courseSales: [0] });
+    expect(points[2]).toEqual({ start: '2026-03-03', mrr: [3400], courseSales: [0] });
+    // F's sale of the 6th was refunded in full: taken off the 6th; G's of the 7th stays.
+    expect(points[5]).toEqual({ start: '2026-03-06', mrr: [4600], courseSales: [0] });
+    expect(points[6]).toEqual({ start: '2026-03-07', mrr: [4600], courseSales: [4900] });
     // On the 10th A stopped while H paid (B, D, F, H); on the 12th H stopped.
-    expect(points[9]).toEqual({ start: '2026-03-10', mrr: [4600] });
-    expect(points[11]).toEqual({ start: '2026-03-12', mrr: [3400] });
-    expect(points[30]).toEqual({ start: '2026-03-31', mrr: [3400] });
+    expect(points[9]).toEqual({ start: '2026-03-10', mrr: [4600], courseSales: [0] });
+    expect(points[11]).toEqual({ start: '2026-03-12', mrr: [3400], courseSales: [0] });
+    expect(points[30]).toEqual({ start: '2026-03-31', mrr: [3400], courseSales: [0] });
   });
 
   it('answers no money while Stripe is not connected', async () => {

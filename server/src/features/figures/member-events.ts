@@ -27,6 +27,14 @@ export const lostCounter = (priceId: string, paidSince: string) =>
 export const sourceCounter = (what: 'signups' | 'upgrades', source: string) =>
   `${what}@${counterName(source)}`;
 
+/**
+ * Course sales (one-time purchases), in the currency's minor units and as a count, counted on the
+ * day of the purchase: `sales:<currency>`, `salesCount:<currency>`. A full refund takes the sale
+ * off that same day, so a period's sales are the purchases made in it and not given back.
+ */
+export const salesCounter = (currency: string) => `sales:${counterName(currency.toLowerCase())}`;
+export const salesCountCounter = (currency: string) => `salesCount:${counterName(currency.toLowerCase())}`;
+
 /** Where a member came from, once stored on them (the sign-up's source): none yet. */
 export const NO_SOURCE = 'direct';
 
@@ -90,8 +98,54 @@ export function countersOf(
 }
 
 /**
+ * What one change of a member's record adds to the course sales, by the day of each purchase: a
+ * purchase new and not refunded adds, a purchase now fully refunded takes off. Test-mode payments
+ * never count; a deleted member's purchases stay sold.
+ */
+export function salesOf(
+  before: UserDoc | null,
+  after: UserDoc | null,
+  live: boolean,
+): Map<string, Record<string, number>> {
+  const byDay = new Map<string, Record<string, number>>();
+  if (!live || !isMember(after)) return byDay;
+  const counted = new Set(
+    (before?.purchases ?? []).filter((one) => !one.refundedAt).map((one) => one.paymentId),
+  );
+  for (const purchase of after.purchases ?? []) {
+    if (purchase.amount === null || !purchase.currency) continue;
+    const change = (purchase.refundedAt ? 0 : 1) - (counted.has(purchase.paymentId) ? 1 : 0);
+    if (change === 0) continue;
+    const day = dayOf(purchase.boughtAt);
+    const into = byDay.get(day) ?? {};
+    const amount = salesCounter(purchase.currency);
+    const count = salesCountCounter(purchase.currency);
+    into[amount] = (into[amount] ?? 0) + change * purchase.amount;
+    into[count] = (into[count] ?? 0) + change;
+    byDay.set(day, into);
+  }
+  return byDay;
+}
+
+/** Every day's additions of one change: today's counters, and course sales on their purchase's day. */
+export function additionsOf(
+  before: UserDoc | null,
+  after: UserDoc | null,
+  live: boolean,
+  today: string,
+): Map<string, Record<string, number>> {
+  const byDay = salesOf(before, after, live);
+  const into = byDay.get(today) ?? {};
+  for (const [name, amount] of Object.entries(countersOf(before, after, live)))
+    into[name] = (into[name] ?? 0) + amount;
+  byDay.set(today, into);
+  return byDay;
+}
+
+/**
  * Keeps the daily roll-ups as members change (registered on the user record as its watcher):
- * each sign-up, tier or billing change and deletion adds to today's counters. A failed write is
+ * each sign-up, tier or billing change and deletion adds to today's counters, a course sale or
+ * its full refund to the day of the purchase. A failed write is
  * reported and never fails the member's change.
  */
 export class MemberEvents implements UserChangeWatcher {
@@ -105,9 +159,12 @@ export class MemberEvents implements UserChangeWatcher {
 
   async changed(before: UserDoc | null, after: UserDoc | null): Promise<void> {
     try {
-      const touchesBilling = Boolean(before?.billing || after?.billing);
+      const touchesBilling = Boolean(
+        before?.billing || after?.billing || before?.purchases?.length || after?.purchases?.length,
+      );
       const live = touchesBilling ? await this.liveMode() : false;
-      await this.days.add(dayOf(this.now()), countersOf(before, after, live));
+      const additions = additionsOf(before, after, live, dayOf(this.now()));
+      await Promise.all([...additions].map(([day, counts]) => this.days.add(day, counts)));
     } catch (error) {
       this.log.error({ err: error }, 'Could not count a member change in the figures');
     }

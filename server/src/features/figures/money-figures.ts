@@ -1,6 +1,6 @@
 import type { PaymentPlan } from '@common/payment-plans';
 import type { FiguresQuery, MoneyAnswer, MoneyFigures } from '@common/schemas/figures';
-import { counterName, type FigureDayDoc } from './figure-days.repository';
+import { counterName, counterText, type FigureDayDoc } from './figure-days.repository';
 import { addDays, stepsOf } from './periods';
 
 /** Months in each of a price's intervals: a yearly price counts a twelfth a month. */
@@ -18,8 +18,8 @@ export function monthlyAmount(plan: PaymentPlan): number | null {
 }
 
 type Counts = Record<string, number>;
-/** The first letters of `paying:`, `gained:` and `lost:`. */
-const [P, G, L] = ['p', 'g', 'l'].map((letter) => letter.charCodeAt(0));
+/** The first letters of `paying:`, `gained:`, `lost:` and `sales:`. */
+const [P, G, L, S] = ['p', 'g', 'l', 's'].map((letter) => letter.charCodeAt(0));
 
 /**
  * Money over a period from the roll-ups (`days`: every day up to the period's end, from the
@@ -37,7 +37,10 @@ export function moneyFigures(
     if (monthly !== null && plan.currency)
       priced.set(counterName(plan.id), { monthly, currency: plan.currency });
   }
-  const currencies = [...new Set([...priced.values()].map((price) => price.currency))].sort();
+  const sales = salesIn(days, query.from, query.to);
+  const currencies = [
+    ...new Set([...[...priced.values()].map((price) => price.currency), ...sales.keys()]),
+  ].sort();
   const paying = new Map<string, number>();
   const mrrOf = () =>
     currencies.map((currency) => {
@@ -57,8 +60,15 @@ export function moneyFigures(
     });
   const totals = currencies.map(() => ({ gained: 0, lost: 0, lostOfStart: 0 }));
   const currencyIndex = (price: string) => currencies.indexOf(priced.get(price)?.currency ?? '');
+  // Course sales of the step under way, per currency (shown step by step beside MRR).
+  let stepSales = currencies.map(() => 0);
   const apply = (counts: Counts, inPeriod: boolean) => {
     for (const name in counts) {
+      if (inPeriod && name.startsWith('sales:')) {
+        const at = currencies.indexOf(counterText(name.slice('sales:'.length)));
+        if (at >= 0) stepSales[at]! += counts[name]!;
+        continue;
+      }
       // Most counters are members' and sources': told apart by their first letter, never split.
       const first = name.charCodeAt(0);
       if (first !== P && first !== G && first !== L) continue;
@@ -85,7 +95,8 @@ export function moneyFigures(
   const readStepsUpTo = (day: string | null) => {
     if (start.payers === null && (day === null || day > dayBefore)) start.payers = payersOf();
     while (step < steps.length && (day === null || steps[step]!.end < day)) {
-      points.push({ start: steps[step]!.start, mrr: mrrOf() });
+      points.push({ start: steps[step]!.start, mrr: mrrOf(), courseSales: stepSales });
+      stepSales = currencies.map(() => 0);
       step += 1;
     }
   };
@@ -109,8 +120,31 @@ export function moneyFigures(
         paidGained: totals[at]!.gained,
         paidLost: totals[at]!.lost,
         churn: atStart[at]! > 0 ? totals[at]!.lostOfStart / atStart[at]! : null,
+        courseSales: sales.get(currency)?.amount ?? 0,
+        coursesSold: sales.get(currency)?.count ?? 0,
       }),
     ),
     points,
   };
+}
+
+/** Course sales (one-time purchases, full refunds taken off) made from `from` to `to`, by currency. */
+function salesIn(
+  days: FigureDayDoc[],
+  from: string,
+  to: string,
+): Map<string, { amount: number; count: number }> {
+  const byCurrency = new Map<string, { amount: number; count: number }>();
+  for (const doc of days) {
+    if (doc._id < from || doc._id > to) continue;
+    for (const name in doc.counts) {
+      if (name.charCodeAt(0) !== S || !name.startsWith('sales')) continue;
+      const [kind, currency = ''] = name.split(':');
+      const sold = byCurrency.get(counterText(currency)) ?? { amount: 0, count: 0 };
+      if (kind === 'sales') sold.amount += doc.counts[name]!;
+      else if (kind === 'salesCount') sold.count += doc.counts[name]!;
+      byCurrency.set(counterText(currency), sold);
+    }
+  }
+  return byCurrency;
 }

@@ -37,6 +37,7 @@ export function MoneyFiguresCard({ period }: { period: FiguresPeriod }) {
           conversion={data.conversion}
           days={data.points.map((point) => point.start)}
           mrr={data.points.map((point) => point.mrr[index] ?? 0)}
+          sales={data.points.map((point) => point.courseSales?.[index] ?? 0)}
         />
       ))}
     </section>
@@ -48,16 +49,19 @@ function Currency({
   conversion,
   days,
   mrr,
+  sales,
 }: {
   money: MoneyFigures;
   conversion: number | null;
   days: string[];
   mrr: number[];
+  /** Course sales during each step (one-time purchases: not part of MRR). */
+  sales: number[];
 }) {
   const format = moneyIn(money.currency);
   return (
     <div className="mt-3">
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
         <FigureStat label="MRR" value={money.mrr} format={format} testId={`figure-mrr-${money.currency}`} />
         <FigureStat label="ARPU" value={money.arpu} format={format} note={`${money.payingAtEnd} paying`} />
         <FigureStat label="Paid gained" value={money.paidGained} />
@@ -74,6 +78,13 @@ function Currency({
           format={() => share(conversion)}
           note="free to paid"
         />
+        <FigureStat
+          label="Course sales"
+          value={money.courseSales}
+          format={format}
+          note={`${money.coursesSold} bought on their own`}
+          testId={`figure-course-sales-${money.currency}`}
+        />
       </dl>
       <ChartFigure
         title={`Monthly recurring revenue (${money.currency.toUpperCase()})`}
@@ -82,12 +93,13 @@ function Currency({
         }
         table={
           <FigureTable
-            caption="MRR at the end of each step"
+            caption="MRR at the end of each step, and course sales during it"
             columns={[
-              { label: 'From', cell: (row: { day: string; mrr: number }) => row.day },
+              { label: 'From', cell: (row: { day: string; mrr: number; sales: number }) => row.day },
               { label: 'MRR', cell: (row) => format(row.mrr), numeric: true },
+              { label: 'Course sales', cell: (row) => format(row.sales), numeric: true },
             ]}
-            rows={days.map((day, index) => ({ day, mrr: mrr[index] ?? 0 }))}
+            rows={days.map((day, index) => ({ day, mrr: mrr[index] ?? 0, sales: sales[index] ?? 0 }))}
             rowKey={(row) => row.day}
           />
         }

@@ -1,5 +1,11 @@
+// Course progress and the courses' kept counts. Seams: the progress documents (one per member
+// and course, compare-and-set on `rev`), the kept counts (`course_counts`), and the watchers told
+// of each member's progress step (progress-steps.ts, the owner's figures).
 import { createHash } from 'node:crypto';
 import { type Collection, DuplicateKeyError, type Store, type StoredDoc } from '../../../store/store';
+import type { ProgressStep, ProgressWatcher } from './progress-steps';
+
+export type { ProgressStep, ProgressWatcher } from './progress-steps';
 
 /**
  * One member's progress in one course: a single document, so that a course page, a lesson page
@@ -45,6 +51,8 @@ export class ProgressRepository {
   readonly progress: Collection<ProgressDoc>;
   readonly counts: Collection<CourseCountsDoc>;
 
+  private readonly watchers: ProgressWatcher[] = [];
+
   constructor(store: Store) {
     this.progress = store.collection<ProgressDoc>('course_progress');
     this.counts = store.collection<CourseCountsDoc>('course_counts');
@@ -55,6 +63,16 @@ export class ProgressRepository {
     await this.progress.ensureIndex({ field: 'courseId' });
   }
 
+  /** Registers a watcher told of every member's progress step (the owner's figures). */
+  watch(watcher: ProgressWatcher): void {
+    this.watchers.push(watcher);
+  }
+
+  /** Tells the watchers of a step written (each reports its own errors). */
+  async told(step: ProgressStep): Promise<void> {
+    await Promise.all(this.watchers.map((watcher) => watcher.stepped(step)));
+  }
+
   find(userId: string, courseId: string): Promise<ProgressDoc | null> {
     return this.progress.findById(progressId(userId, courseId));
   }
@@ -62,6 +80,11 @@ export class ProgressRepository {
   /** Every member's progress in a course, a batch at a time (the owner's course figures). */
   ofCourse(courseId: string): AsyncIterable<ProgressDoc[]> {
     return this.progress.findInBatches({ courseId }, { batchSize: 500 });
+  }
+
+  /** Every progress document, a batch at a time (the owner's figures filled once at first start). */
+  everyInBatches(): AsyncIterable<ProgressDoc[]> {
+    return this.progress.findInBatches({}, { batchSize: 1000 });
   }
 
   /**
@@ -98,19 +121,28 @@ export class ProgressRepository {
    * and none is worked out from what is stored, so this overwrites nothing another write changes,
    * and a completion's compare-and-set (on `rev`, which this leaves alone) never writes them
    * from a stale read. Answers the document as written, or null when the member has no progress
-   * in the course yet (`write` then creates it, counting the start).
+   * in the course yet (`write` then creates it, counting the start). With `onlyIfPlayed`, writes
+   * only a lesson that has a position already (null otherwise): its first play goes through
+   * `write`, whose compare-and-set sees what it changes (the owner's figures count it).
    */
   setPosition(
     userId: string,
     courseId: string,
     position: { lessonId: string; seconds: number },
     at: Date,
+    { onlyIfPlayed = false }: { onlyIfPlayed?: boolean } = {},
   ): Promise<ProgressDoc | null> {
-    return this.progress.updateById(progressId(userId, courseId), {
-      [`positions.${position.lessonId}`]: position.seconds,
-      lastLessonId: position.lessonId,
-      lastAt: at,
-    });
+    return this.progress.updateOne(
+      {
+        _id: progressId(userId, courseId),
+        ...(onlyIfPlayed ? { [`positions.${position.lessonId}`]: { $exists: true } } : {}),
+      },
+      {
+        [`positions.${position.lessonId}`]: position.seconds,
+        lastLessonId: position.lessonId,
+        lastAt: at,
+      },
+    );
   }
 
   /**

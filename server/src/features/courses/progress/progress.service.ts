@@ -5,7 +5,7 @@ import { lessonLock, progressOwner, type Viewer } from '../access/access-rules';
 import { nextOpenAfter, placeLessons, progressIn, treeOf } from '../course-views';
 import type { CourseDoc, CoursesRepository, LessonDoc } from '../courses.repository';
 import { NO_SUCH_LESSON } from '../courses.service';
-import type { ProgressChange, ProgressRepository } from './progress.repository';
+import type { ProgressChange, ProgressDoc, ProgressRepository } from './progress.repository';
 
 /**
  * Writes a member's progress: a lesson completed, a playing position. Each is one
@@ -55,11 +55,13 @@ export class ProgressService {
       lesson.media && duration && duration > 0 && seconds >= duration * AUTO_COMPLETE_SHARE,
     );
     // What a playing lesson sends every ~10 s: the position alone, one write (see setPosition).
-    // The first save in a course (the start is counted) and a save past the share (completion
-    // is worked out from the stored list) go through record's compare-and-set.
+    // The first save in a course (the start is counted), a lesson's first play (the figures count it) and
+    // a save past the share (completion is worked out from the stored list) go through record's compare-and-set.
     if (!watched) {
       const kept = { lessonId: lesson._id, seconds: position };
-      const doc = await this.progress.setPosition(progressOwner(viewer)!, course._id, kept, this.clock());
+      const doc = await this.progress.setPosition(progressOwner(viewer)!, course._id, kept, this.clock(), {
+        onlyIfPlayed: true,
+      });
       if (doc) return { saved: true, completed: doc.completed.includes(lesson._id) };
     }
     const lessonIds = watched ? (await this.courses.lessonsOf(course._id)).map((l) => l._id) : undefined;
@@ -97,8 +99,11 @@ export class ProgressService {
     const userId = progressOwner(viewer)!;
     const now = this.clock();
     let finishing = false;
+    // The document as this write's compare-and-set found it (the last try is the one written).
+    const seen: { before: ProgressDoc | null } = { before: null };
     const written = await this.progress.write(userId, course._id, (current) => {
       finishing = false;
+      seen.before = current;
       const change: ProgressChange = { lastLessonId: lessonId, lastAt: now };
       if (what.position !== undefined) change.position = { lessonId, seconds: what.position };
       const completed = current?.completed ?? [];
@@ -120,6 +125,28 @@ export class ProgressService {
         completed: finishing ? 1 : 0,
       });
     }
+    if (written && viewer.kind === 'member') await this.tell(viewer, course, lessonId, seen.before, written);
     return { doc: written?.doc ?? null, finished: finishing };
+  }
+
+  /** Tells the figures what this write changed: a start, a lesson's first reach or completion. */
+  private async tell(
+    viewer: Extract<Viewer, { kind: 'member' }>,
+    course: CourseDoc,
+    lessonId: string,
+    before: ProgressDoc | null,
+    written: { doc: ProgressDoc; created: boolean },
+  ): Promise<void> {
+    const wasReached =
+      before !== null && (before.completed.includes(lessonId) || before.positions[lessonId] !== undefined);
+    const completed = !before?.completed.includes(lessonId) && written.doc.completed.includes(lessonId);
+    if (!written.created && wasReached && !completed) return;
+    await this.progress.told({
+      courseId: course._id,
+      clock: course.access === 'paid' ? viewer.paidSince : viewer.joinedAt,
+      started: written.created,
+      reached: wasReached ? null : lessonId,
+      completed: completed ? lessonId : null,
+    });
   }
 }

@@ -1,0 +1,20 @@
+/**
+ * What one progress write changed for the owner's figures (features/figures/course-roll-ups.ts):
+ * told only of members' progress (administrators trying a course are never counted).
+ */
+export interface ProgressStep {
+  courseId: string;
+  /** When the member's drip clock for the course started, as of this write (accessClockStart). */
+  clock: Date;
+  /** This write made the member's progress in the course: they started it. */
+  started: boolean;
+  /** The lesson this write reached (completed or played) for the first time, or null. */
+  reached: string | null;
+  /** The lesson this write completed for the first time, or null. */
+  completed: string | null;
+}
+
+/** Told of each member's progress step after it was written; it never fails the write. */
+export interface ProgressWatcher {
+  stepped(step: ProgressStep): Promise<void>;
+}
