@@ -50,10 +50,11 @@ function sender(store: Store, smtpUrl: string): { sender: BulkSender; sent: () =
   closing.push(() => bulk.close());
   const users = new UsersRepository(store);
   const pace = new SharedPace(store.counters);
+  const preferences = new PreferencesRepository(store);
   const one = new BulkSender({
     announcements: new AnnouncementsRepository(store),
-    preferences: new PreferencesRepository(store),
-    segments: new Segments(users, new CoursesRepository(store), new ProgressRepository(store)),
+    preferences,
+    segments: new Segments(users, new CoursesRepository(store), new ProgressRepository(store), preferences),
     settings: new MailSettingsRepository(store),
     pace,
     leases: new StoreLeases(store),

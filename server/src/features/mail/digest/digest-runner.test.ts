@@ -208,7 +208,7 @@ describe('one pace for the digest and announcements', () => {
     const sender = new BulkSender({
       announcements,
       preferences,
-      segments: new Segments(users, new CoursesRepository(t.store), progress),
+      segments: new Segments(users, new CoursesRepository(t.store), progress, preferences),
       settings,
       pace: new SharedPace(t.store.counters),
       leases: new StoreLeases(t.store),
