@@ -20,9 +20,18 @@ const SERVER = ['server', 'common'];
 // that take longer (starting processes, drills) set their own time limits.
 const SERVER_TIMEOUTS = { testTimeout: 20_000, hookTimeout: 20_000 };
 
+/**
+ * Files run two at a time (Vitest's own default is one fewer than the cores: one on a two-core
+ * machine). Most long files wait on processes they start (servers, FerretDB, nginx, ffmpeg), so
+ * two overlap well there; every file has its own ports (free-port.ts), folders (mkdtemp) and
+ * FerretDB, so none needs to run alone. `--maxWorkers=1` runs them one by one.
+ */
+const MAX_WORKERS = 2;
+
 export default defineConfig({
   resolve: { alias: aliases },
   test: {
+    maxWorkers: MAX_WORKERS,
     projects: [
       {
         extends: true,
