@@ -67,6 +67,9 @@ export default defineConfig({
           name: 'client',
           environment: 'jsdom',
           include: ['client/**/*.test.{ts,tsx}'],
+          setupFiles: ['client/src/test/dom-timeouts.ts'],
+          // Above the waits the setup file allows, so that a slow wait fails as itself.
+          testTimeout: 15_000,
         },
       },
     ],
