@@ -34,8 +34,12 @@ export const E2E_MAIL_DIR = site.mailDir;
 
 /** The environment variable that carries slot `slot`'s Stripe stand-in address to its worker. */
 export const stripeUrlVariable = (slot: number) => `E2E_STRIPE_URL_${slot}`;
-/** This worker's Stripe stand-in (the payments and selling specs connect the site to it). */
-export const E2E_STRIPE_URL = process.env[stripeUrlVariable(E2E_SLOT)] ?? '';
+/**
+ * This worker's Stripe stand-in (the payments and selling specs connect the site to it). Read when
+ * called: Playwright hands global-setup's environment to a worker after it has loaded the config,
+ * which imports this module.
+ */
+export const e2eStripeUrl = (): string => process.env[stripeUrlVariable(E2E_SLOT)] ?? '';
 
 /**
  * The general API rate limit of the suite's site. Every test signs in, registers and confirms
