@@ -17,12 +17,25 @@ const MONGODB = '**/*.mongodb.test.ts';
 const SERVER = ['server', 'common'];
 
 // argon2 hashing and store files make the server's tests heavier than pure unit tests; tests
-// that take longer (starting processes, drills) set their own time limits.
+// that take longer (starting processes, drills) set their own time limits. The system and mongodb
+// tiers wait on processes they start (servers, FerretDB, nginx), which on a busy two-core machine
+// running two files at once take several times their usual time: a limit only ends a test that
+// hangs, so theirs is generous.
 const SERVER_TIMEOUTS = { testTimeout: 20_000, hookTimeout: 20_000 };
+const PROCESS_TIMEOUTS = { testTimeout: 60_000, hookTimeout: 60_000 };
+
+/**
+ * Files run two at a time (Vitest's own default is one fewer than the cores: one on a two-core
+ * machine). Most long files wait on processes they start (servers, FerretDB, nginx, ffmpeg), so
+ * two overlap well there; every file has its own ports (free-port.ts), folders (mkdtemp) and
+ * FerretDB, so none needs to run alone. `--maxWorkers=1` runs them one by one.
+ */
+const MAX_WORKERS = 2;
 
 export default defineConfig({
   resolve: { alias: aliases },
   test: {
+    maxWorkers: MAX_WORKERS,
     projects: [
       {
         extends: true,
@@ -40,7 +53,7 @@ export default defineConfig({
           name: 'system',
           environment: 'node',
           include: SERVER.map((root) => `${root}/${SYSTEM}`),
-          ...SERVER_TIMEOUTS,
+          ...PROCESS_TIMEOUTS,
         },
       },
       {
@@ -49,7 +62,7 @@ export default defineConfig({
           name: 'mongodb',
           environment: 'node',
           include: SERVER.map((root) => `${root}/${MONGODB}`),
-          ...SERVER_TIMEOUTS,
+          ...PROCESS_TIMEOUTS,
         },
       },
       {
@@ -58,6 +71,9 @@ export default defineConfig({
           name: 'client',
           environment: 'jsdom',
           include: ['client/**/*.test.{ts,tsx}'],
+          setupFiles: ['client/src/test/dom-timeouts.ts'],
+          // Above the waits the setup file allows, so that a slow wait fails as itself.
+          testTimeout: 15_000,
         },
       },
     ],

@@ -4,7 +4,7 @@ import { checkoutCompleted, signed, TEST_WEBHOOK_SECRET } from '../server/src/te
 import { stripePrice } from '../server/src/test/stripe-stand-in';
 import { expectNoSeriousViolations } from './support/axe';
 import { settle } from './support/courses';
-import { E2E_BASE_URL } from './support/env';
+import { E2E_BASE_URL, e2eStripeUrl } from './support/env';
 import {
   adminToken,
   answerConfirmation,
@@ -15,11 +15,11 @@ import {
 } from './support/session';
 
 /**
- * Paid membership through Stripe, with a stand-in of Stripe's API (started by global-setup, its
- * address in E2E_STRIPE_URL): its checkout page "pays" and sends the browser back, and the test
+ * Paid membership through Stripe, with a stand-in of Stripe's API (one per worker, started by
+ * global-setup, its address in e2eStripeUrl()): its checkout page "pays" and sends the browser back, and the test
  * delivers Stripe's signed event as Stripe would.
  */
-const STRIPE = process.env.E2E_STRIPE_URL ?? '';
+const STRIPE = e2eStripeUrl();
 const PRICE = 'price_e2e_monthly';
 const STAND_IN_KEY = 'sk_test_standin0000000000000000';
 const SHOTS = process.env.SHOTS_DIR;

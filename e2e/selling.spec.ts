@@ -10,14 +10,14 @@ import {
 import { stripePrice } from '../server/src/test/stripe-stand-in';
 import { expectNoSeriousViolations } from './support/axe';
 import { settle } from './support/courses';
-import { E2E_BASE_URL } from './support/env';
+import { E2E_BASE_URL, e2eStripeUrl } from './support/env';
 import { adminToken, apiAs, openSignedIn, registerMember, tokenFor } from './support/session';
 
 /**
  * More ways to sell, with the Stripe stand-in (global-setup): a course bought on its own, the
  * owner's price list, promotion codes and a free trial. The test delivers Stripe's signed events.
  */
-const STRIPE = process.env.E2E_STRIPE_URL ?? '';
+const STRIPE = e2eStripeUrl();
 const MONTHLY = 'price_e2e_sell_monthly';
 const COURSE_PRICE = 'price_e2e_sell_course';
 const RETIRED = 'price_e2e_retired';

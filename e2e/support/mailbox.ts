@@ -9,11 +9,15 @@ export interface ReceivedMail {
   html?: string;
 }
 
-/** Waits for the test SMTP server to have received a message for `to`. */
+/** Waits for this worker's test SMTP server to have received a message for `to`. */
 export async function waitForMail(to: string, timeoutMs = 10_000): Promise<ReceivedMail> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const files = (await readdir(E2E_MAIL_DIR)).sort().reverse();
+    // A message being filed is a `.part` file until it is whole (site.ts).
+    const files = (await readdir(E2E_MAIL_DIR))
+      .filter((file) => file.endsWith('.json'))
+      .sort()
+      .reverse();
     for (const file of files) {
       const mail = JSON.parse(await readFile(path.join(E2E_MAIL_DIR, file), 'utf8')) as ReceivedMail;
       if (mail.to?.toLowerCase().includes(to.toLowerCase())) return mail;

@@ -26,7 +26,9 @@ export async function spawnServer(env: Record<string, string>): Promise<SpawnedS
     output += chunk;
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  // Its start (tsx compiling the sources, a store replaying its log) takes a few seconds alone and
+  // several times that on a busy two-core machine; the tests time how it answers, not how it starts.
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`Server exited with ${child.exitCode}: ${output}`);
     try {
