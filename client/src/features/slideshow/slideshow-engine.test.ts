@@ -1,6 +1,6 @@
 import type { Slide } from '@common/schemas/slideshow';
 import { describe, expect, it } from 'vitest';
-import { PRELOAD_TIMEOUT_MS, SETTLE_MS } from './slideshow-engine';
+import { DECODE_LIMIT_MS, PRELOAD_TIMEOUT_MS, SETTLE_MS } from './slideshow-engine';
 import { stageEngine, TIMING, tick } from './slideshow-test-support';
 
 const image = (name: string): Slide => ({ type: 'image', src: `/media/image/${name}.png` });
@@ -53,6 +53,25 @@ describe('SlideshowEngine', () => {
     finishLoading('/media/image/a.png');
     await tick(TIMING.cycleTime + SETTLE_MS);
     expect(visibleSrc()).toBe('/media/image/a.png');
+  });
+
+  it('shows a loaded picture whose decoding never settles, after the decode limit', async () => {
+    // jsdom has no decode(); Chromium's has been seen never to settle on a busy machine.
+    Object.defineProperty(HTMLImageElement.prototype, 'decode', {
+      configurable: true,
+      value: () => new Promise<void>(() => {}),
+    });
+    try {
+      stage.engine.setData([image('a'), image('b')], TIMING);
+      await tick(0);
+      finishLoading('/media/image/a.png');
+      await tick(DECODE_LIMIT_MS + SETTLE_MS - 1);
+      expect(visibleSrc()).toBeNull();
+      await tick(1);
+      expect(visibleSrc()).toBe('/media/image/a.png');
+    } finally {
+      delete (HTMLImageElement.prototype as { decode?: unknown }).decode;
+    }
   });
 
   it('fades through black when the next item fails to load, then carries on with the one after', async () => {

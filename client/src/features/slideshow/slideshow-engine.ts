@@ -6,6 +6,12 @@ import { createMedia, playableSlides, sameSlides, whenLoaded } from './slide-med
 /** How long the next item may take to load (images 2.5 s, videos 3 s), and a pause to let it paint. */
 export const PRELOAD_TIMEOUT_MS = { image: 2500, video: 3000 } as const;
 export const SETTLE_MS = 350;
+/**
+ * The longest wait for a loaded picture's decoding before it is shown anyway (the browser then
+ * decodes it as it paints): Chromium's `decode()` has been seen never to settle on a busy machine,
+ * and the show must not stop on the slide before.
+ */
+export const DECODE_LIMIT_MS = 1000;
 
 export interface SlideshowTiming {
   cycleTime: number;
@@ -155,7 +161,8 @@ export class SlideshowEngine {
       ]);
       if (loaded) {
         // Decoded and settled while the current slide still shows, so the cycle keeps its length.
-        if (media instanceof HTMLImageElement) await media.decode?.().catch(() => {});
+        if (media instanceof HTMLImageElement && media.decode)
+          await Promise.race([media.decode().catch(() => {}), this.time.delay(DECODE_LIMIT_MS)]);
         await this.time.delay(SETTLE_MS);
       } else {
         // A failed or late item stops downloading now, not when the current slide ends.
