@@ -6,11 +6,7 @@ import { createMedia, playableSlides, sameSlides, whenLoaded } from './slide-med
 /** How long the next item may take to load (images 2.5 s, videos 3 s), and a pause to let it paint. */
 export const PRELOAD_TIMEOUT_MS = { image: 2500, video: 3000 } as const;
 export const SETTLE_MS = 350;
-/**
- * The longest wait for a loaded picture's decoding before it is shown anyway (the browser then
- * decodes it as it paints): Chromium's `decode()` has been seen never to settle on a busy machine,
- * and the show must not stop on the slide before.
- */
+/** The longest wait for a loaded picture's decode() (Chromium's may never settle): then it is shown anyway. */
 export const DECODE_LIMIT_MS = 1000;
 
 export interface SlideshowTiming {
