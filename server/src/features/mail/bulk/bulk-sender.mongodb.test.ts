@@ -3,6 +3,7 @@ import { createBulkDelivery } from '../../../mail/mailer';
 import { openMongoStore } from '../../../store/mongo/store';
 import type { Store } from '../../../store/store';
 import { ferretDbForFile } from '../../../test/ferretdb';
+import { announceToEveryone } from '../../../test/mail-kit';
 import { startSmtpPeer } from '../../../test/smtp-peer';
 import { CoursesRepository } from '../../courses/courses.repository';
 import { ProgressRepository } from '../../courses/progress/progress.repository';
@@ -97,20 +98,7 @@ describe.skipIf(!ferret)('several workers and instances on MongoDB (FerretDB)', 
         status: 'active' as const,
       })),
     );
-    const made = await announcements.create({
-      subject: 'Once each',
-      markdown: 'Hello',
-      html: '<p>Hello</p>',
-      segment: { kind: 'everyone' },
-      segmentLabel: 'Every member',
-      state: 'scheduled',
-      scheduledAt: new Date(),
-      recipients: MEMBERS,
-      cursor: null,
-      retryAt: null,
-      finishedAt: null,
-      createdBy: 'a'.repeat(24),
-    });
+    const made = await announceToEveryone(store, 'Once each', MEMBERS);
     const smtpUrl = `smtp://127.0.0.1:${smtp.port}`;
     const senders = stores.flatMap((store) => Array.from({ length: WORKERS }, () => sender(store, smtpUrl)));
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliverableMail, MailDelivery } from '../../../mail/mail-delivery';
+import { announceToEveryone } from '../../../test/mail-kit';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { CoursesRepository } from '../../courses/courses.repository';
 import { ProgressRepository } from '../../courses/progress/progress.repository';
@@ -75,20 +76,7 @@ afterAll(async () => {
 describe('several senders on one store', () => {
   it('send each member one copy, never two', async () => {
     const announcements = new AnnouncementsRepository(t.store);
-    const made = await announcements.create({
-      subject: 'Once each',
-      markdown: 'Hi',
-      html: '<p>Hi</p>',
-      segment: { kind: 'everyone' },
-      segmentLabel: 'Every member',
-      state: 'scheduled',
-      scheduledAt: new Date(),
-      recipients: MEMBERS,
-      cursor: null,
-      retryAt: null,
-      finishedAt: null,
-      createdBy: 'a'.repeat(24),
-    });
+    const made = await announceToEveryone(t.store, 'Once each', MEMBERS);
     const senders = [sender(), sender(), sender()];
     const deadline = Date.now() + 30_000;
     while ((await announcements.find(made._id))?.state !== 'sent') {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliverableMail, MailDelivery } from '../../../mail/mail-delivery';
+import { announceToEveryone } from '../../../test/mail-kit';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { CoursesRepository } from '../../courses/courses.repository';
 import { ProgressRepository } from '../../courses/progress/progress.repository';
@@ -189,20 +190,7 @@ describe('one pace for the digest and announcements', () => {
     // The pace's window of the tests above (1 s at 6,000 a minute) ends first: this one starts afresh.
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const announcements = new AnnouncementsRepository(t.store);
-    const made = await announcements.create({
-      subject: 'Together',
-      markdown: 'Hi',
-      html: '<p>Hi</p>',
-      segment: { kind: 'everyone' },
-      segmentLabel: 'Every member',
-      state: 'scheduled',
-      scheduledAt: new Date(),
-      recipients: 0,
-      cursor: null,
-      retryAt: null,
-      finishedAt: null,
-      createdBy: 'a'.repeat(24),
-    });
+    const made = await announceToEveryone(t.store, 'Together', 0);
     const users = new UsersRepository(t.store);
     // Another process's sender: its own pace object, the same budget in the store.
     const sender = new BulkSender({
