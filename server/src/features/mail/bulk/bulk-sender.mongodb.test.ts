@@ -98,7 +98,7 @@ describe.skipIf(!ferret)('several workers and instances on MongoDB (FerretDB)', 
         status: 'active' as const,
       })),
     );
-    const made = await announceToEveryone(store, 'Once each', MEMBERS);
+    const made = await announceToEveryone(first, 'Once each', MEMBERS);
     const smtpUrl = `smtp://127.0.0.1:${smtp.port}`;
     const senders = stores.flatMap((store) => Array.from({ length: WORKERS }, () => sender(store, smtpUrl)));
 
