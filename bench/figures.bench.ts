@@ -14,17 +14,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { accessClockStart } from '../server/src/features/courses/access/access-rules';
-import {
-  completedCounter,
-  reachedCounter,
-  startedCounter,
-} from '../server/src/features/figures/course-roll-ups';
 import { FigureDaysRepository } from '../server/src/features/figures/figure-days.repository';
 import { addDays } from '../server/src/features/figures/periods';
 import { openEmbeddedStore } from '../server/src/store/sqlite/store';
 import { signIn, startProduct } from './support/product';
-import { seedCourseSite } from './support/seed-courses';
+import { seedFigureSite } from './support/seed-figures';
 
 const TARGET_P95_MS = 100;
 const { values } = parseArgs({
@@ -53,59 +47,31 @@ const SOURCES = Array.from({ length: 20 }, (_, i) => `source-${i}`);
 
 const dataDir = values['data-dir'] ?? (await mkdtemp(path.join(tmpdir(), 'bench-figures-')));
 const seeded = existsSync(path.join(dataDir, 'db'));
-type Counts = Record<string, number>;
-/** Each course's roll-up as the product keeps it; starts by both clocks, chosen by access at the end. */
-const courseRollUps = new Map<string, { members: Counts; paid: Counts; lessons: Counts }>();
 if (!seeded) {
   const seeding = performance.now();
-  const site = await seedCourseSite({
-    onProgress: (rows, members) => {
-      const plus = (into: Counts, name: string) => {
-        into[name] = (into[name] ?? 0) + 1;
-      };
-      for (const row of rows) {
-        const member = members.get(row.userId)!;
-        const kept = courseRollUps.get(row.courseId) ?? { members: {}, paid: {}, lessons: {} };
-        courseRollUps.set(row.courseId, kept);
-        plus(kept.members, startedCounter(accessClockStart(member, 'members')));
-        plus(kept.paid, startedCounter(accessClockStart(member, 'paid')));
-        for (const lessonId of new Set([...row.completed, ...Object.keys(row.positions)]))
-          plus(kept.lessons, reachedCounter(lessonId));
-        for (const lessonId of row.completed) plus(kept.lessons, completedCounter(lessonId));
-      }
-    },
+  await seedFigureSite({
     dataDir,
-    jwtSecret: JWT_SECRET,
     members: MEMBERS,
     progressPerMember: Number(values.progress),
     courses: 100,
-    signedIn: 1,
-    videoMb: 1,
     log: (line) => console.log(line),
   });
-  await seedRollUps(new Map(site.courses.map((course) => [course.id, course.access])));
+  await seedRollUps();
   console.log(
     `seeded ${MEMBERS} members, ${MEMBERS * Number(values.progress)} progress rows, ${DAYS} days of roll-ups (${VIEWS} page views) in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
   );
-  void site;
 }
 
 /** Ten years of roll-ups ending today, written as the product writes them (the marker first, so no backfill runs). */
-async function seedRollUps(access: Map<string, string>): Promise<void> {
+async function seedRollUps(): Promise<void> {
   const store = await openEmbeddedStore(dataDir, () => undefined);
   try {
-    const courses = new FigureDaysRepository(store, 'course_figures');
-    await courses.claimBackfill();
-    for (const [courseId, kept] of courseRollUps)
-      await courses.add(courseId, {
-        ...(access.get(courseId) === 'paid' ? kept.paid : kept.members),
-        ...kept.lessons,
-      });
     const days = new FigureDaysRepository(store);
     const visits = new FigureDaysRepository(store, 'visit_days');
     await days.claimBackfill();
     const today = new Date().toISOString().slice(0, 10);
     const perDay = Math.max(1, Math.round(VIEWS / DAYS / PAGES.length));
+    const writes: Array<Promise<void>> = [];
     for (let index = 0; index < DAYS; index++) {
       const counts: Record<string, number> = {
         signups: 30,
@@ -125,8 +91,10 @@ async function seedRollUps(access: Map<string, string>): Promise<void> {
         views[`visitors:${page}`] = Math.ceil(perDay / 3);
       }
       const day = addDays(today, -DAYS + 1 + index);
-      await Promise.all([days.add(day, counts), visits.add(day, views)]);
+      // All at once: the store commits the writes of one turn together.
+      writes.push(days.add(day, counts), visits.add(day, views));
     }
+    await Promise.all(writes);
   } finally {
     await store.close();
   }
