@@ -10,7 +10,7 @@
 // Usage: npx tsx bench/figures.bench.ts [--members N] [--progress N] [--views N] [--runs N]
 //        [--data-dir DIR]   (target: every figure p95 < 100 ms; a seeded DIR is reused)
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -46,8 +46,11 @@ const PAGES = [
 const SOURCES = Array.from({ length: 20 }, (_, i) => `source-${i}`);
 
 const dataDir = values['data-dir'] ?? (await mkdtemp(path.join(tmpdir(), 'bench-figures-')));
-const seeded = existsSync(path.join(dataDir, 'db'));
-if (!seeded) {
+/** Written once the seed is whole: a folder without it was cut short (start again in an empty one). */
+const SEEDED_MARK = path.join(dataDir, 'figures-seeded');
+if (!existsSync(SEEDED_MARK)) {
+  if (existsSync(path.join(dataDir, 'db')))
+    throw new Error(`${dataDir} holds a seed cut short: remove it and run again`);
   const seeding = performance.now();
   await seedFigureSite({
     dataDir,
@@ -57,6 +60,7 @@ if (!seeded) {
     log: (line) => console.log(line),
   });
   await seedRollUps();
+  await writeFile(SEEDED_MARK, new Date().toISOString());
   console.log(
     `seeded ${MEMBERS} members, ${MEMBERS * Number(values.progress)} progress rows, ${DAYS} days of roll-ups (${VIEWS} page views) in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
   );
