@@ -52,14 +52,14 @@ if (!existsSync(SEEDED_MARK)) {
   if (existsSync(path.join(dataDir, 'db')))
     throw new Error(`${dataDir} holds a seed cut short: remove it and run again`);
   const seeding = performance.now();
-  await seedFigureSite({
+  const { memberDays } = await seedFigureSite({
     dataDir,
     members: MEMBERS,
     progressPerMember: Number(values.progress),
     courses: 100,
     log: (line) => console.log(line),
   });
-  await seedRollUps();
+  await seedRollUps(memberDays);
   await writeFile(SEEDED_MARK, new Date().toISOString());
   console.log(
     `seeded ${MEMBERS} members, ${MEMBERS * Number(values.progress)} progress rows, ${DAYS} days of roll-ups (${VIEWS} page views) in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
@@ -67,7 +67,7 @@ if (!existsSync(SEEDED_MARK)) {
 }
 
 /** Ten years of roll-ups ending today, written as the product writes them (the marker first, so no backfill runs). */
-async function seedRollUps(): Promise<void> {
+async function seedRollUps(memberDays: Map<string, Record<string, number>>): Promise<void> {
   const store = await openEmbeddedStore(dataDir, () => undefined);
   try {
     const days = new FigureDaysRepository(store);
@@ -77,24 +77,28 @@ async function seedRollUps(): Promise<void> {
     const perDay = Math.max(1, Math.round(VIEWS / DAYS / PAGES.length));
     const writes: Array<Promise<void>> = [];
     for (let index = 0; index < DAYS; index++) {
-      const counts: Record<string, number> = {
-        signups: 30,
-        upgrades: 4,
-        cancellations: 2,
+      const day = addDays(today, -DAYS + 1 + index);
+      // The members' own sign-ups and upgrades, and in their two years a cancellation a day
+      // (with its upgrade before it, so paid members add up).
+      const counts: Record<string, number> = { ...memberDays.get(day) };
+      if (index >= DAYS - 730) {
+        counts.upgrades = (counts.upgrades ?? 0) + 1;
+        counts.cancellations = 1;
+      }
+      Object.assign(counts, {
         'paying:price_month': 2,
         'paying:price_year': 1,
         'gained:price_month': 3,
         'sales:eur': 4900,
         'salesCount:eur': 1,
         [`lost:price_month:${addDays(today, -DAYS + index - 30)}`]: 1,
-      };
+      });
       for (const source of SOURCES) counts[`signups@${source}`] = 1 + (index % 3);
       const views: Record<string, number> = {};
       for (const page of PAGES) {
         views[`views:${page}`] = perDay;
         views[`visitors:${page}`] = Math.ceil(perDay / 3);
       }
-      const day = addDays(today, -DAYS + 1 + index);
       // All at once: the store commits the writes of one turn together.
       writes.push(days.add(day, counts), visits.add(day, views));
     }
@@ -169,6 +173,15 @@ try {
     failed
       ? `\nFAIL: a figure's p95 is over ${TARGET_P95_MS} ms`
       : `\nOK: every figure p95 < ${TARGET_P95_MS} ms`,
+  );
+  // The roll-ups add up: ten years ago no member yet, today every seeded one.
+  const members = (
+    await (
+      await fetch(`${url}/api/admin/figures/members?${period(3650, 'month')}`, { headers: auth() })
+    ).json()
+  ).data;
+  console.log(
+    `members ten years ago: ${members.points[0].total}, now: ${members.period.total} (${members.period.paid} paid)`,
   );
   process.exitCode = failed ? 1 : 0;
 } finally {

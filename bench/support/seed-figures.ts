@@ -20,6 +20,7 @@ import {
   startedCounter,
 } from '../../server/src/features/figures/course-roll-ups';
 import { FigureDaysRepository } from '../../server/src/features/figures/figure-days.repository';
+import { countersOf, dayOf } from '../../server/src/features/figures/member-events';
 import { hashPassword } from '../../server/src/features/users/passwords';
 import { type UserDoc, UsersRepository } from '../../server/src/features/users/users.repository';
 import { decodeDoc, encodeDoc } from '../../server/src/store/sqlite/documents';
@@ -53,7 +54,9 @@ export interface FigureSiteOptions {
  * by one), the courses' kept counts and their roll-ups (`course_figures`, the backfill mark
  * written so the server does not redo it), then checks a few rows through the store.
  */
-export async function seedFigureSite(options: FigureSiteOptions): Promise<SeededCourse[]> {
+export async function seedFigureSite(
+  options: FigureSiteOptions,
+): Promise<{ courses: SeededCourse[]; memberDays: Map<string, Counts> }> {
   const nowMs = Math.floor(Date.now() / 1000) * 1000; // whole seconds: SQL writes the same ISO text
   const store = await openEmbeddedStore(options.dataDir, () => undefined);
   let courses: SeededCourse[];
@@ -91,13 +94,15 @@ export async function seedFigureSite(options: FigureSiteOptions): Promise<Seeded
   } finally {
     await reopened.close();
   }
-  return courses;
+  return { courses, memberDays: tallies.memberDays };
 }
 
 interface Tallies {
   started: number[];
   completed: number[];
   rollUps: Counts[];
+  /** The members' sign-ups and upgrades by day, as the server's first-start backfill counts them. */
+  memberDays: Map<string, Counts>;
 }
 
 /** The members (encoded as the store encodes them) and their progress rows (built in SQL), on the closed store's file. */
@@ -122,6 +127,7 @@ async function writeRows(
     started: courses.map(() => 0),
     completed: courses.map(() => 0),
     rollUps: courses.map(() => ({})),
+    memberDays: new Map(),
   };
   // Rows of (course, completed count or FINISHED): their lesson counters are added once at the end.
   const byShape = courses.map(() => new Array<number>(FINISHED + 1).fill(0));
@@ -174,6 +180,7 @@ async function writeRows(
         const encoded = encodeDoc({ createdAt: new Date(), updatedAt: new Date(), ...user });
         insertUser.run(memberId(a + j), encoded.doc, encoded.dates);
         tallyMember(a + j, user, courses, options.progressPerMember, tallies, byShape);
+        tallyDays(user as UserDoc, tallies.memberDays);
       }
       insertProgress.run({
         a,
@@ -230,6 +237,18 @@ function tallyMember(
     const into = tallies.rollUps[idx]!;
     into[name] = (into[name] ?? 0) + 1;
   }
+}
+
+/** A member's sign-up (and upgrade, when paid) on the days backfill.ts counts them. */
+function tallyDays(user: UserDoc, into: Map<string, Counts>): void {
+  const add = (at: Date, counts: Counts) => {
+    const day = into.get(dayOf(at)) ?? {};
+    for (const [name, amount] of Object.entries(counts)) day[name] = (day[name] ?? 0) + amount;
+    into.set(dayOf(at), day);
+  };
+  const joined: UserDoc = { ...user, membershipTier: 'free' };
+  add(user.createdAt, countersOf(null, joined, false));
+  if (user.membershipTier === 'paid') add(user.paidSince ?? user.createdAt, countersOf(joined, user, false));
 }
 
 /**
