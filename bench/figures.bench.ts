@@ -1,12 +1,13 @@
 // The owner's figures at the issue's scale (defaults: 1,000,000 members, 10 progress rows each =
-// 10,000,000, 10,000,000 page views): members with course progress (bench/support/seed-courses.ts,
-// batches of 5,000 in one transaction each, progress indexed after), the courses' roll-ups worked
-// out from those rows as they are written, and ten years of daily roll-ups (sign-ups, upgrades,
-// revenue subscriptions at two prices, course sales, 20 sources, 30 pages whose page views add up
-// to `--views`), all written straight into the store file before the product starts; then
-// `npm start` and p50/p95 of each figure over HTTP, one request at a time, beside yardsticks
-// measured in the same run: `/api/health`, the Dashboard's live counts (`/api/admin/stats`) and
-// the page-view beacon (`POST /api/visits`, which the page never waits for).
+// 10,000,000, 10,000,000 page views), seeded straight into the store file before the product
+// starts (bench/support/seed-figures.ts: members and progress in SQL, indexes built after, the
+// courses' roll-ups and the members' sign-ups by day worked out from the same numbers, a few rows
+// read back through the store and compared with what the product writes), then ten years of
+// daily roll-ups (revenue subscriptions at two prices, course sales, 20 sources, 30 pages whose
+// page views add up to `--views`); then `npm start` and p50/p95 of each figure over HTTP, one
+// request at a time, beside yardsticks measured in the same run: `/api/health`, the Dashboard's
+// live counts (`/api/admin/stats`) and the page-view beacon (`POST /api/visits`, which the page
+// never waits for).
 // Usage: npx tsx bench/figures.bench.ts [--members N] [--progress N] [--views N] [--runs N]
 //        [--data-dir DIR]   (target: every figure p95 < 100 ms; a seeded DIR is reused)
 import { existsSync } from 'node:fs';
