@@ -3,8 +3,7 @@
 // into the store file by SQL, the indexes built once after, and the roll-ups worked out from the
 // same numbers the rows were made from. Seams: the catalogue (through the store), the rows (raw
 // SQL on the closed store's file), the indexes and roll-ups (through the store again), and the
-// check that reads a few rows back through the store.
-import { deepStrictEqual } from 'node:assert/strict';
+// check that reads a few rows back through the store (seed-figures-check.ts).
 import path from 'node:path';
 import { demoUsers } from '../../scripts/demo/users';
 import { accessClockStart } from '../../server/src/features/courses/access/access-rules';
@@ -23,13 +22,14 @@ import { FigureDaysRepository } from '../../server/src/features/figures/figure-d
 import { countersOf, dayOf } from '../../server/src/features/figures/member-events';
 import { hashPassword } from '../../server/src/features/users/passwords';
 import { type UserDoc, UsersRepository } from '../../server/src/features/users/users.repository';
-import { decodeDoc, encodeDoc } from '../../server/src/store/sqlite/documents';
+import { encodeDoc } from '../../server/src/store/sqlite/documents';
 import { connect } from '../../server/src/store/sqlite/engine';
 import { openEmbeddedStore } from '../../server/src/store/sqlite/store';
-import { courseIndexOf, progressRow, type SeededCourse, seedCatalogue } from './seed-courses';
+import { courseIndexOf, type SeededCourse, seedCatalogue } from './seed-courses';
+import { checkRows } from './seed-figures-check';
 
-/** Members per transaction (their progress rows go in the same one). */
-const CHUNK = 50_000;
+/** Members per transaction (their progress rows go in the same one; demoUsers' numbering restarts per chunk). */
+export const CHUNK = 50_000;
 /** The seeding connection's page cache: the ids' unique index of ten million rows stays in memory. */
 const SEED_CACHE_KIB = 2_000_000;
 const FINISHED = 9;
@@ -249,55 +249,6 @@ function tallyDays(user: UserDoc, into: Map<string, Counts>): void {
   const joined: UserDoc = { ...user, membershipTier: 'free' };
   add(user.createdAt, countersOf(null, joined, false));
   if (user.membershipTier === 'paid') add(user.paidSince ?? user.createdAt, countersOf(joined, user, false));
-}
-
-/**
- * Reads a few members and all their progress back through the store and compares them with the
- * documents `seedCourseSite` would have inserted (encoded and decoded as the store does), and
- * one course's roll-up with its progress rows counted anew: a seed that differs fails here.
- */
-async function checkRows(
-  options: FigureSiteOptions,
-  courses: SeededCourse[],
-  nowMs: number,
-  users: UsersRepository,
-  progress: ProgressRepository,
-  rollUps: FigureDaysRepository,
-): Promise<void> {
-  const stored = (doc: { _id: string }) => {
-    const { _id, ...fields } = doc;
-    const encoded = encodeDoc(fields);
-    return decodeDoc(_id, encoded.doc, encoded.dates);
-  };
-  const hash = (await users.findById(memberId(0)))?.password ?? '';
-  for (const n of new Set([0, 1, 22, Math.floor(options.members / 2), options.members - 1])) {
-    const user = await users.findById(memberId(n));
-    const from = n - (n % CHUNK);
-    const made = demoUsers(from, Math.min(CHUNK, options.members - from), hash, nowMs)[n - from];
-    deepStrictEqual(user, stored({ _id: memberId(n), ...made! }), `member ${n} reads back as written`);
-    for (let k = 0; k < options.progressPerMember; k++) {
-      const row = progressRow(n, k, memberId(n), courses, nowMs);
-      deepStrictEqual(await progress.find(row.userId, row.courseId), stored(row), `progress ${n}/${k}`);
-    }
-  }
-  const course = courses[0]!;
-  const counted: Counts = {};
-  const plus = (name: string) => {
-    counted[name] = (counted[name] ?? 0) + 1;
-  };
-  for await (const batch of progress.ofCourse(course.id)) {
-    const members = new Map(
-      (await users.find({ _id: { $in: batch.map((row) => row.userId) } })).map((user) => [user._id, user]),
-    );
-    for (const row of batch) {
-      plus(startedCounter(accessClockStart(members.get(row.userId)!, course.access as Access)));
-      for (const lessonId of new Set([...row.completed, ...Object.keys(row.positions)]))
-        plus(reachedCounter(lessonId));
-      for (const lessonId of row.completed) plus(completedCounter(lessonId));
-    }
-  }
-  deepStrictEqual((await rollUps.one(course.id))?.counts, counted, 'a course’s roll-up counts its rows');
-  options.log('checked: members, their progress and a course’s roll-up read back as the product writes them');
 }
 
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(0);
