@@ -1,30 +1,25 @@
 // The owner's figures at the issue's scale (defaults: 1,000,000 members, 10 progress rows each =
-// 10,000,000, 10,000,000 page views): members with course progress (bench/support/seed-courses.ts,
-// batches of 5,000 in one transaction each, progress indexed after), the courses' roll-ups worked
-// out from those rows as they are written, and ten years of daily roll-ups (sign-ups, upgrades,
-// revenue subscriptions at two prices, course sales, 20 sources, 30 pages whose page views add up
-// to `--views`), all written straight into the store file before the product starts; then
-// `npm start` and p50/p95 of each figure over HTTP, one request at a time, beside yardsticks
-// measured in the same run: `/api/health`, the Dashboard's live counts (`/api/admin/stats`) and
-// the page-view beacon (`POST /api/visits`, which the page never waits for).
+// 10,000,000, 10,000,000 page views), seeded straight into the store file before the product
+// starts (bench/support/seed-figures.ts: members and progress in SQL, indexes built after, the
+// courses' roll-ups and the members' sign-ups by day worked out from the same numbers, a few rows
+// read back through the store and compared with what the product writes), then ten years of
+// daily roll-ups (revenue subscriptions at two prices, course sales, 20 sources, 30 pages whose
+// page views add up to `--views`); then `npm start` and p50/p95 of each figure over HTTP, one
+// request at a time, beside yardsticks measured in the same run: `/api/health`, the Dashboard's
+// live counts (`/api/admin/stats`) and the page-view beacon (`POST /api/visits`, which the page
+// never waits for).
 // Usage: npx tsx bench/figures.bench.ts [--members N] [--progress N] [--views N] [--runs N]
 //        [--data-dir DIR]   (target: every figure p95 < 100 ms; a seeded DIR is reused)
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { accessClockStart } from '../server/src/features/courses/access/access-rules';
-import {
-  completedCounter,
-  reachedCounter,
-  startedCounter,
-} from '../server/src/features/figures/course-roll-ups';
 import { FigureDaysRepository } from '../server/src/features/figures/figure-days.repository';
 import { addDays } from '../server/src/features/figures/periods';
 import { openEmbeddedStore } from '../server/src/store/sqlite/store';
 import { signIn, startProduct } from './support/product';
-import { seedCourseSite } from './support/seed-courses';
+import { seedFigureSite } from './support/seed-figures';
 
 const TARGET_P95_MS = 100;
 const { values } = parseArgs({
@@ -52,81 +47,63 @@ const PAGES = [
 const SOURCES = Array.from({ length: 20 }, (_, i) => `source-${i}`);
 
 const dataDir = values['data-dir'] ?? (await mkdtemp(path.join(tmpdir(), 'bench-figures-')));
-const seeded = existsSync(path.join(dataDir, 'db'));
-type Counts = Record<string, number>;
-/** Each course's roll-up as the product keeps it; starts by both clocks, chosen by access at the end. */
-const courseRollUps = new Map<string, { members: Counts; paid: Counts; lessons: Counts }>();
-if (!seeded) {
+/** Written once the seed is whole: a folder without it was cut short (start again in an empty one). */
+const SEEDED_MARK = path.join(dataDir, 'figures-seeded');
+if (!existsSync(SEEDED_MARK)) {
+  if (existsSync(path.join(dataDir, 'db')))
+    throw new Error(`${dataDir} holds a seed cut short: remove it and run again`);
   const seeding = performance.now();
-  const site = await seedCourseSite({
-    onProgress: (rows, members) => {
-      const plus = (into: Counts, name: string) => {
-        into[name] = (into[name] ?? 0) + 1;
-      };
-      for (const row of rows) {
-        const member = members.get(row.userId)!;
-        const kept = courseRollUps.get(row.courseId) ?? { members: {}, paid: {}, lessons: {} };
-        courseRollUps.set(row.courseId, kept);
-        plus(kept.members, startedCounter(accessClockStart(member, 'members')));
-        plus(kept.paid, startedCounter(accessClockStart(member, 'paid')));
-        for (const lessonId of new Set([...row.completed, ...Object.keys(row.positions)]))
-          plus(kept.lessons, reachedCounter(lessonId));
-        for (const lessonId of row.completed) plus(kept.lessons, completedCounter(lessonId));
-      }
-    },
+  const { memberDays } = await seedFigureSite({
     dataDir,
-    jwtSecret: JWT_SECRET,
     members: MEMBERS,
     progressPerMember: Number(values.progress),
     courses: 100,
-    signedIn: 1,
-    videoMb: 1,
     log: (line) => console.log(line),
   });
-  await seedRollUps(new Map(site.courses.map((course) => [course.id, course.access])));
+  await seedRollUps(memberDays);
+  await writeFile(SEEDED_MARK, new Date().toISOString());
   console.log(
     `seeded ${MEMBERS} members, ${MEMBERS * Number(values.progress)} progress rows, ${DAYS} days of roll-ups (${VIEWS} page views) in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
   );
-  void site;
 }
 
 /** Ten years of roll-ups ending today, written as the product writes them (the marker first, so no backfill runs). */
-async function seedRollUps(access: Map<string, string>): Promise<void> {
+async function seedRollUps(memberDays: Map<string, Record<string, number>>): Promise<void> {
   const store = await openEmbeddedStore(dataDir, () => undefined);
   try {
-    const courses = new FigureDaysRepository(store, 'course_figures');
-    await courses.claimBackfill();
-    for (const [courseId, kept] of courseRollUps)
-      await courses.add(courseId, {
-        ...(access.get(courseId) === 'paid' ? kept.paid : kept.members),
-        ...kept.lessons,
-      });
     const days = new FigureDaysRepository(store);
     const visits = new FigureDaysRepository(store, 'visit_days');
     await days.claimBackfill();
     const today = new Date().toISOString().slice(0, 10);
     const perDay = Math.max(1, Math.round(VIEWS / DAYS / PAGES.length));
+    const writes: Array<Promise<void>> = [];
     for (let index = 0; index < DAYS; index++) {
-      const counts: Record<string, number> = {
-        signups: 30,
-        upgrades: 4,
-        cancellations: 2,
+      const day = addDays(today, -DAYS + 1 + index);
+      // The members' own sign-ups and upgrades, and in their two years a cancellation a day
+      // (with its upgrade before it, so paid members add up).
+      const counts: Record<string, number> = { ...memberDays.get(day) };
+      if (index >= DAYS - 730) {
+        counts.upgrades = (counts.upgrades ?? 0) + 1;
+        counts.cancellations = 1;
+      }
+      Object.assign(counts, {
         'paying:price_month': 2,
         'paying:price_year': 1,
         'gained:price_month': 3,
         'sales:eur': 4900,
         'salesCount:eur': 1,
         [`lost:price_month:${addDays(today, -DAYS + index - 30)}`]: 1,
-      };
+      });
       for (const source of SOURCES) counts[`signups@${source}`] = 1 + (index % 3);
       const views: Record<string, number> = {};
       for (const page of PAGES) {
         views[`views:${page}`] = perDay;
         views[`visitors:${page}`] = Math.ceil(perDay / 3);
       }
-      const day = addDays(today, -DAYS + 1 + index);
-      await Promise.all([days.add(day, counts), visits.add(day, views)]);
+      // All at once: the store commits the writes of one turn together.
+      writes.push(days.add(day, counts), visits.add(day, views));
     }
+    await Promise.all(writes);
   } finally {
     await store.close();
   }
@@ -197,6 +174,15 @@ try {
     failed
       ? `\nFAIL: a figure's p95 is over ${TARGET_P95_MS} ms`
       : `\nOK: every figure p95 < ${TARGET_P95_MS} ms`,
+  );
+  // The roll-ups add up: ten years ago no member yet, today every seeded one.
+  const members = (
+    await (
+      await fetch(`${url}/api/admin/figures/members?${period(3650, 'month')}`, { headers: auth() })
+    ).json()
+  ).data;
+  console.log(
+    `members ten years ago: ${members.points[0].total}, now: ${members.period.total} (${members.period.paid} paid)`,
   );
   process.exitCode = failed ? 1 : 0;
 } finally {

@@ -17,6 +17,7 @@ import { hashPassword } from '../../server/src/features/users/passwords';
 import { UsersRepository } from '../../server/src/features/users/users.repository';
 import { newId } from '../../server/src/store/new-id';
 import { openEmbeddedStore } from '../../server/src/store/sqlite/store';
+import type { Store } from '../../server/src/store/store';
 
 const BATCH = 5000;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -28,6 +29,69 @@ export interface SeededSite {
   members: Array<{ id: string; tier: 'free' | 'paid'; token: string; courseIds: string[] }>;
   /** The lesson whose video 50 viewers watch (a public course's first lesson), and its size. */
   video: { slug: string; lessonId: string; bytes: number };
+}
+
+export type SeededCourse = SeededSite['courses'][number];
+
+/** Published courses of 5 sections × 10 lessons (with their bodies), written straight into `store`. */
+export async function seedCatalogue(store: Store, count: number): Promise<SeededCourse[]> {
+  const repository = new CoursesRepository(store);
+  const rows = demoCourseRows(count, 5, 10);
+  await repository.courses.insertMany(rows.courses);
+  await repository.sections.insertMany(rows.sections);
+  for (let i = 0; i < rows.lessons.length; i += BATCH)
+    await repository.lessons.insertMany(rows.lessons.slice(i, i + BATCH));
+  const html = '<h2>Lesson</h2><p>Ten quiet minutes.</p>';
+  const bodies = rows.lessons.map((lesson) => ({
+    _id: lesson._id!,
+    markdown: '## Lesson\n\nTen quiet minutes.',
+    html,
+  }));
+  for (let i = 0; i < bodies.length; i += BATCH)
+    await store.collection('course_lesson_bodies').insertMany(bodies.slice(i, i + BATCH));
+  const courses = rows.courses.map((course) => ({
+    id: course._id!,
+    slug: course.slug,
+    access: course.access,
+    lessonIds: rows.lessons.filter((l) => l.courseId === course._id).map((l) => l._id!),
+  }));
+  return courses;
+}
+
+/** The course of a member's `k`th progress row (spread so that every course has takers). */
+export const courseIndexOf = (n: number, k: number, courses: number) => (n * 7 + k * 13) % courses;
+
+/**
+ * Member number `n`'s `k`th progress row, in `courses[courseIndexOf(n, k)]`: the first
+ * (n + k) % 9 lessons completed (every lesson for one in 23), a position kept in the next, last
+ * opened (n * 31 + k) % 60 days before `nowMs`. bench/support/seed-figures.ts writes the same in SQL.
+ */
+export function progressRow(
+  n: number,
+  k: number,
+  userId: string,
+  courses: SeededCourse[],
+  nowMs: number,
+): ProgressDoc {
+  const course = courses[courseIndexOf(n, k, courses.length)]!;
+  const completedCount = (n + k) % 9;
+  const finished = (n + k) % 23 === 0;
+  const completed = course.lessonIds.slice(0, finished ? course.lessonIds.length : completedCount);
+  const last = course.lessonIds[Math.min(completedCount, course.lessonIds.length - 1)]!;
+  const at = new Date(nowMs - ((n * 31 + k) % 60) * DAY_MS);
+  return {
+    _id: progressId(userId, course.id),
+    userId,
+    courseId: course.id,
+    completed,
+    positions: { [last]: ((n + k) % 500) + 0.5 },
+    lastLessonId: last,
+    lastAt: at,
+    completedAt: finished ? at : null,
+    rev: 1,
+    createdAt: at,
+    updatedAt: at,
+  };
 }
 
 export interface SeedOptions {
@@ -60,28 +124,8 @@ export async function seedCourseSite(options: SeedOptions): Promise<SeededSite> 
     // Progress's indexes are made once its rows are in (one build instead of ten million updates).
     await Promise.all([users.init(), repository.init(), files.init(), sessions.init()]);
 
-    const rows = demoCourseRows(options.courses, 5, 10);
-    await repository.courses.insertMany(rows.courses);
-    await repository.sections.insertMany(rows.sections);
-    for (let i = 0; i < rows.lessons.length; i += BATCH)
-      await repository.lessons.insertMany(rows.lessons.slice(i, i + BATCH));
-    const html = '<h2>Lesson</h2><p>Ten quiet minutes.</p>';
-    const bodies = rows.lessons.map((lesson) => ({
-      _id: lesson._id!,
-      markdown: '## Lesson\n\nTen quiet minutes.',
-      html,
-    }));
-    for (let i = 0; i < bodies.length; i += BATCH)
-      await store.collection('course_lesson_bodies').insertMany(bodies.slice(i, i + BATCH));
-    const courses = rows.courses.map((course) => ({
-      id: course._id!,
-      slug: course.slug,
-      access: course.access,
-      lessonIds: rows.lessons.filter((l) => l.courseId === course._id).map((l) => l._id!),
-    }));
-    options.log(
-      `${courses.length} courses, ${rows.sections.length} sections, ${rows.lessons.length} lessons`,
-    );
+    const courses = await seedCatalogue(store, options.courses);
+    options.log(`${courses.length} courses of 5 sections × 10 lessons`);
 
     const hash = await hashPassword('demo-password');
     const started = performance.now();
@@ -99,26 +143,11 @@ export async function seedCourseSite(options: SeedOptions): Promise<SeededSite> 
         const n = done + j;
         const taken: string[] = [];
         for (let k = 0; k < options.progressPerMember; k++) {
-          const course = courses[(n * 7 + k * 13) % courses.length]!;
+          const row = progressRow(n, k, user._id, courses, Date.now());
+          const course = courses[courseIndexOf(n, k, courses.length)]!;
+          const finished = row.completedAt !== null;
           taken.push(course.id);
-          const completedCount = (n + k) % 9;
-          const finished = (n + k) % 23 === 0;
-          const completed = course.lessonIds.slice(0, finished ? course.lessonIds.length : completedCount);
-          const last = course.lessonIds[Math.min(completedCount, course.lessonIds.length - 1)]!;
-          const at = new Date(Date.now() - ((n * 31 + k) % 60) * DAY_MS);
-          progressRows.push({
-            _id: progressId(user._id, course.id),
-            userId: user._id,
-            courseId: course.id,
-            completed,
-            positions: { [last]: ((n + k) % 500) + 0.5 },
-            lastLessonId: last,
-            lastAt: at,
-            completedAt: finished ? at : null,
-            rev: 1,
-            createdAt: at,
-            updatedAt: at,
-          });
+          progressRows.push(row);
           const kept = counts.get(course.id) ?? { started: 0, completed: 0 };
           kept.started += 1;
           if (finished) kept.completed += 1;

@@ -21,6 +21,44 @@ type Counts = Record<string, number>;
 /** The first letters of `paying:`, `gained:`, `lost:` and `sales:`. */
 const [P, G, L, S] = ['p', 'g', 'l', 's'].map((letter) => letter.charCodeAt(0));
 
+/** A money counter of a day: `key` is the price's counter name, or for sales the currency. */
+interface MoneyEntry {
+  kind: 'paying' | 'gained' | 'lost' | 'sales' | 'salesCount';
+  key: string;
+  /** For `lost`: the day the subscription started. */
+  since: string;
+  amount: number;
+}
+const MONEY_KINDS = new Set<string>(['paying', 'gained', 'lost', 'sales', 'salesCount']);
+const entriesOf = new WeakMap<Counts, MoneyEntry[]>();
+
+/**
+ * A day's money counters, picked out once per roll-up read: the repository keeps settled days a
+ * minute, so ten years (3,650 days of members' and sources' counters too) are not taken apart
+ * again at every request, only their few money counters walked.
+ */
+function moneyEntries(counts: Counts): MoneyEntry[] {
+  let entries = entriesOf.get(counts);
+  if (entries) return entries;
+  entries = [];
+  for (const name in counts) {
+    // Most counters are members' and sources': told apart by their first letter, never split.
+    const first = name.charCodeAt(0);
+    if (first !== P && first !== G && first !== L && first !== S) continue;
+    const [kind = '', key = '', since = ''] = name.split(':');
+    if (!MONEY_KINDS.has(kind)) continue;
+    const sale = kind === 'sales' || kind === 'salesCount';
+    entries.push({
+      kind: kind as MoneyEntry['kind'],
+      key: sale ? counterText(key) : key,
+      since,
+      amount: counts[name]!,
+    });
+  }
+  entriesOf.set(counts, entries);
+  return entries;
+}
+
 /**
  * Money over a period from the roll-ups (`days`: every day up to the period's end, from the
  * first) and the prices' amounts. Subscriptions at a price the settings no longer list have no
@@ -62,21 +100,16 @@ export function moneyFigures(
   const currencyIndex = (price: string) => currencies.indexOf(priced.get(price)?.currency ?? '');
   // Course sales of the step under way, per currency (shown step by step beside MRR).
   let stepSales = currencies.map(() => 0);
-  const apply = (counts: Counts, inPeriod: boolean) => {
-    for (const name in counts) {
-      if (inPeriod && name.startsWith('sales:')) {
-        const at = currencies.indexOf(counterText(name.slice('sales:'.length)));
-        if (at >= 0) stepSales[at]! += counts[name]!;
+  const apply = (entries: MoneyEntry[], inPeriod: boolean) => {
+    for (const { kind, key, since, amount } of entries) {
+      if (kind === 'sales') {
+        const at = inPeriod ? currencies.indexOf(key) : -1;
+        if (at >= 0) stepSales[at]! += amount;
         continue;
       }
-      // Most counters are members' and sources': told apart by their first letter, never split.
-      const first = name.charCodeAt(0);
-      if (first !== P && first !== G && first !== L) continue;
-      const amount = counts[name]!;
-      const [kind, price = '', since = ''] = name.split(':');
-      if (kind === 'paying') paying.set(price, (paying.get(price) ?? 0) + amount);
+      if (kind === 'paying') paying.set(key, (paying.get(key) ?? 0) + amount);
       if (!inPeriod || (kind !== 'gained' && kind !== 'lost')) continue;
-      const at = currencyIndex(price);
+      const at = currencyIndex(key);
       if (at < 0) continue;
       if (kind === 'gained') totals[at]!.gained += amount;
       else {
@@ -103,7 +136,7 @@ export function moneyFigures(
   for (const doc of days) {
     if (doc._id > query.to) break;
     readStepsUpTo(doc._id);
-    apply(doc.counts, doc._id >= query.from);
+    apply(moneyEntries(doc.counts), doc._id >= query.from);
   }
   readStepsUpTo(null);
   const atStart = start.payers ?? payersOf();
@@ -137,13 +170,12 @@ function salesIn(
   const byCurrency = new Map<string, { amount: number; count: number }>();
   for (const doc of days) {
     if (doc._id < from || doc._id > to) continue;
-    for (const name in doc.counts) {
-      if (name.charCodeAt(0) !== S || !name.startsWith('sales')) continue;
-      const [kind, currency = ''] = name.split(':');
-      const sold = byCurrency.get(counterText(currency)) ?? { amount: 0, count: 0 };
-      if (kind === 'sales') sold.amount += doc.counts[name]!;
-      else if (kind === 'salesCount') sold.count += doc.counts[name]!;
-      byCurrency.set(counterText(currency), sold);
+    for (const { kind, key, amount } of moneyEntries(doc.counts)) {
+      if (kind !== 'sales' && kind !== 'salesCount') continue;
+      const sold = byCurrency.get(key) ?? { amount: 0, count: 0 };
+      if (kind === 'sales') sold.amount += amount;
+      else sold.count += amount;
+      byCurrency.set(key, sold);
     }
   }
   return byCurrency;
