@@ -77,11 +77,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Features that others build on come first; each hands on what the later ones take.
   const auth = await createAuthFeature(ctx, { limits: deps.authLimits });
   const payments = await createPaymentsFeature(ctx);
-  const account = await createAccountFeature(ctx, { limiter: auth.limiter, billing: payments.service });
   const site = await createSiteFeature(ctx);
   // The course pages are drawn in the site's frame: its name, its data, its icons. The slideshow
   // never plays a course's pictures, and deleting one from the library asks first.
   const courses = await createCoursesFeature(ctx, { frame: site.html, coursePrice: payments.coursePrice });
+  // A deleted account's progress goes through the courses' own repository, which the figures watch.
+  const account = await createAccountFeature(ctx, {
+    limiter: auth.limiter,
+    billing: payments.service,
+    progress: courses.progress,
+  });
   const features: Feature[] = [
     await createHealthFeature(ctx),
     auth,

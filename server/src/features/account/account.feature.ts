@@ -1,6 +1,7 @@
 import type { AppContext } from '../../app-context';
 import type { Feature } from '../../feature';
 import type { SignInLimiter } from '../auth/sign-in-limiter';
+import type { ProgressRepository } from '../courses/progress/progress.repository';
 import type { PaymentsService } from '../payments/payments.service';
 import { AccountRemoval } from '../users/account-removal';
 import { accountRoutes } from './account.routes';
@@ -19,9 +20,13 @@ export interface AccountFeature extends Feature {
  */
 export async function createAccountFeature(
   ctx: AppContext,
-  needs: { limiter: SignInLimiter; billing: Pick<PaymentsService, 'cancelForDeletion'> },
+  needs: {
+    limiter: SignInLimiter;
+    billing: Pick<PaymentsService, 'cancelForDeletion'>;
+    progress: ProgressRepository;
+  },
 ): Promise<AccountFeature> {
-  const courseRecords = new CourseRecords(ctx.store);
+  const courseRecords = new CourseRecords(ctx.store, needs.progress);
   const removal = new AccountRemoval(ctx.users, ctx.sessions, {
     endBilling: (user, by) => needs.billing.cancelForDeletion(user, by),
     forget: (user) => courseRecords.forget(user),

@@ -1,18 +1,22 @@
 import type { ExportedCourseProgress, ExportedLesson } from '@common/schemas/account';
 import type { Store } from '../../store/store';
+import { accessClockStart } from '../courses/access/access-rules';
 import { CoursesRepository, type LessonDoc } from '../courses/courses.repository';
-import { ProgressRepository } from '../courses/progress/progress.repository';
+import type { ProgressRepository } from '../courses/progress/progress.repository';
+import type { UserDoc } from '../users/users.repository';
 
 /**
  * A member's records in the courses feature, as their account sees them: given in "Download my
  * data", and forgotten with the account. Through the courses feature's own repositories.
  */
 export class CourseRecords {
-  private readonly progress: ProgressRepository;
   private readonly courses: CoursesRepository;
 
-  constructor(store: Store) {
-    this.progress = new ProgressRepository(store);
+  /** `progress` is the courses feature's own, so that the owner's figures hear of a deletion. */
+  constructor(
+    store: Store,
+    private readonly progress: ProgressRepository,
+  ) {
     this.courses = new CoursesRepository(store);
   }
 
@@ -45,9 +49,17 @@ export class CourseRecords {
    * Removes the member's progress and takes them off each course's started and completed numbers.
    * Members' progress is counted as it is written, an administrator's never (progress.service.ts),
    * so the role the person has now says whether it was: someone promoted or demoted after
-   * starting a course is the one case these numbers can be one off.
+   * starting a course is the one case these numbers can be one off. The figures take the member
+   * off each lesson's counts with their drip clock in the course as it is now (the clock their
+   * start was counted on, unless they became paid again since).
    */
-  async forget(user: { _id: string; role: string }): Promise<void> {
-    await this.progress.forgetMember(user._id, { counted: user.role !== 'admin' });
+  async forget(user: Pick<UserDoc, '_id' | 'role' | 'createdAt' | 'paidSince'>): Promise<void> {
+    await this.progress.forgetMember(user._id, {
+      counted: user.role !== 'admin',
+      clockOf: async (courseId) => {
+        const course = await this.courses.findCourse(courseId);
+        return course ? accessClockStart(user, course.access) : user.createdAt;
+      },
+    });
   }
 }

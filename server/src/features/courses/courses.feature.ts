@@ -41,7 +41,13 @@ export async function createCoursesFeature(
     coursePrice?: (courseId: string) => Promise<CoursePrice | null>;
   },
 ): Promise<
-  Feature & { pictureUses: CoursePictureUses; figuresSource: CourseFiguresSource; visitorPages: VisitorPages }
+  Feature & {
+    pictureUses: CoursePictureUses;
+    figuresSource: CourseFiguresSource;
+    visitorPages: VisitorPages;
+    /** The members' progress, whose watchers (the owner's figures) hear of every step and deletion. */
+    progress: ProgressRepository;
+  }
 > {
   const repository = new CoursesRepository(ctx.store);
   const progress = new ProgressRepository(ctx.store);
@@ -108,6 +114,7 @@ export async function createCoursesFeature(
     fillPage: (...args) => pages.fill(...args),
     // The owner's course figures read the courses and their progress.
     figuresSource: { courses: repository, progress },
+    progress,
     // The course and lesson pages a visitor may open, for the sitemap.
     visitorPages: new VisitorPages(repository),
     // The library pictures the courses' pictures came from: the slideshow leaves them out, and

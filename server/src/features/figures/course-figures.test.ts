@@ -112,6 +112,29 @@ describe('course figures', () => {
     ]);
   });
 
+  it('takes a deleted member off each lesson, as if they had never started', async () => {
+    const asked = async () => (await get(`/api/admin/figures/courses/${built.course.id}`)).json().data;
+    const before = await asked();
+    const m4 = await member(t, { daysAgo: 8 });
+    for (const lesson of [built.lessons.preview, built.lessons.dripDays, built.lessons.datePast]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/api/courses/lessons/${lesson}/complete`,
+        headers: bearer(m4.token),
+      });
+      expect(response.statusCode).toBe(200);
+    }
+    expect(await asked()).not.toEqual(before);
+    const deleted = await t.app.inject({
+      method: 'POST',
+      url: '/api/account/delete',
+      headers: bearer(m4.token),
+      payload: { password: 'correct-horse', confirmation: 'DELETE' },
+    });
+    expect(deleted.statusCode).toBe(200);
+    expect(await asked()).toEqual(before);
+  });
+
   it('fills the same figures from the progress already there at first start', async () => {
     const asked = async () => (await get(`/api/admin/figures/courses/${built.course.id}`)).json().data;
     const kept = await asked();

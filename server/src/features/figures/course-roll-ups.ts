@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { accessClockStart } from '../courses/access/access-rules';
 import type { CoursesRepository } from '../courses/courses.repository';
 import type {
+  ProgressForgotten,
   ProgressRepository,
   ProgressStep,
   ProgressWatcher,
@@ -49,6 +50,18 @@ export class CourseRollUps implements ProgressWatcher {
       await this.rollUps.add(step.courseId, countersOfStep(step));
     } catch (error) {
       this.log.error({ err: error }, 'Could not count a progress step in the course figures');
+    }
+  }
+
+  /** A deleted member's start, reached and completed lessons come off the course's counters. */
+  async forgot(gone: ProgressForgotten): Promise<void> {
+    const off: Counts = { [startedCounter(gone.clock)]: -1 };
+    for (const lessonId of gone.reached) off[reachedCounter(lessonId)] = -1;
+    for (const lessonId of gone.completed) off[completedCounter(lessonId)] = -1;
+    try {
+      await this.rollUps.add(gone.courseId, off);
+    } catch (error) {
+      this.log.error({ err: error }, 'Could not take a deleted member off the course figures');
     }
   }
 

@@ -14,7 +14,19 @@ export interface ProgressStep {
   completed: string | null;
 }
 
+/** A member's progress in a course, deleted with their account: what the figures take off again. */
+export interface ProgressForgotten {
+  courseId: string;
+  /** Their drip clock for the course as the account is deleted (accessClockStart). */
+  clock: Date;
+  /** The lessons they had reached (completed or played), and those they had completed. */
+  reached: string[];
+  completed: string[];
+}
+
 /** Told of each member's progress step after it was written; it never fails the write. */
 export interface ProgressWatcher {
   stepped(step: ProgressStep): Promise<void>;
+  /** Told once a member's progress in a course was deleted with their account. */
+  forgot(gone: ProgressForgotten): Promise<void>;
 }

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { type Collection, DuplicateKeyError, type Store, type StoredDoc } from '../../../store/store';
 import type { ProgressStep, ProgressWatcher } from './progress-steps';
 
-export type { ProgressStep, ProgressWatcher } from './progress-steps';
+export type { ProgressForgotten, ProgressStep, ProgressWatcher } from './progress-steps';
 
 /**
  * One member's progress in one course: a single document, so that a course page, a lesson page
@@ -240,14 +240,26 @@ export class ProgressRepository {
    * Forgets a member's progress in every course (their account was deleted), taking them off
    * each course's kept numbers: `counted` says whether their progress was counted (members' is,
    * administrators' never is). A document is taken off the numbers only by the call that deleted
-   * it, so two deletions at once never count a member off twice. Answers how many were removed.
+   * it, so two deletions at once never count a member off twice; the watchers are told of it with
+   * the member's drip clock in that course (`clockOf`). Answers how many were removed.
    */
-  async forgetMember(userId: string, { counted }: { counted: boolean }): Promise<number> {
+  async forgetMember(
+    userId: string,
+    { counted, clockOf }: { counted: boolean; clockOf: (courseId: string) => Promise<Date> },
+  ): Promise<number> {
     let removed = 0;
     for (const doc of await this.progress.find({ userId })) {
       if (!(await this.progress.deleteById(doc._id))) continue;
       removed += 1;
-      if (counted) await this.addToCounts(doc.courseId, { started: -1, completed: doc.completedAt ? -1 : 0 });
+      if (!counted) continue;
+      await this.addToCounts(doc.courseId, { started: -1, completed: doc.completedAt ? -1 : 0 });
+      const gone = {
+        courseId: doc.courseId,
+        clock: await clockOf(doc.courseId),
+        reached: [...new Set([...doc.completed, ...Object.keys(doc.positions)])],
+        completed: doc.completed,
+      };
+      await Promise.all(this.watchers.map((watcher) => watcher.forgot(gone)));
     }
     return removed;
   }
