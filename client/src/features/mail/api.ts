@@ -24,7 +24,7 @@ import type {
   WelcomeSettings,
 } from '@common/schemas/mail-members';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useMarkdownPreview } from '../../components/console/markdown-field';
 import { api } from '../../lib/api-client';
 
 export const MAIL_REFRESH_MS = 10_000;
@@ -98,30 +98,19 @@ export function useRecipientCount(segment: Segment | null) {
 
 /** The mail as members will read it, from the server's own renderer, a moment after typing stops. */
 export function useAnnouncementPreview(draft: Draft) {
-  const [html, setHtml] = useState<string | null>(null);
-  useEffect(() => {
-    if (!draft.markdown.trim()) {
-      setHtml(null);
-      return;
-    }
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      api<PreviewResponse>(`${members}/announcements/preview`, {
-        method: 'POST',
-        body: { subject: draft.subject || 'Preview', markdown: draft.markdown },
-        auth: true,
-        signal: controller.signal,
-      }).then(
-        (answer) => setHtml(answer.data.html),
-        () => undefined,
-      );
-    }, 300);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [draft.subject, draft.markdown]);
-  return html;
+  return useMarkdownPreview(
+    draft.markdown,
+    async (markdown, signal) =>
+      (
+        await api<PreviewResponse>(`${members}/announcements/preview`, {
+          method: 'POST',
+          body: { subject: draft.subject || 'Preview', markdown },
+          auth: true,
+          signal,
+        })
+      ).data.html,
+    draft.subject,
+  );
 }
 
 export function useSendTest() {

@@ -5,9 +5,9 @@ import { useNotices } from '../../../components/console/notices';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
-import { INPUT_CLASS, TextField } from '../../../components/ui/text-field';
+import { TextField } from '../../../components/ui/text-field';
 import '../lesson-body.css';
-import { MarkdownPreview } from '../../../components/console/markdown-preview';
+import { MarkdownField, useMarkdownPreview } from '../../../components/console/markdown-field';
 import { previewMarkdown, useAdminLesson, useDeleteLesson, useUpdateLesson } from './api';
 import { LessonFiles } from './lesson-files';
 
@@ -57,7 +57,12 @@ function LessonForm({
   const unsaved = changed.length ? `the lesson “${lesson.title}”` : null;
   useEffect(() => onUnsaved(unsaved), [onUnsaved, unsaved]);
   useEffect(() => () => onUnsaved(null), [onUnsaved]);
-  const preview = useMarkdownPreview(draft.markdown, lesson.id);
+  // The course's own pictures come with links signed for this browser, as on the lesson page.
+  const preview = useMarkdownPreview(
+    draft.markdown,
+    (markdown, signal) => previewMarkdown(markdown, lesson.id, signal),
+    lesson.id,
+  );
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) =>
     setDraft((current) => ({ ...current, [key]: value }));
 
@@ -125,28 +130,17 @@ function LessonForm({
           checked={draft.freePreview}
           onChange={(value) => set('freePreview', value)}
         />
-        <div className="grid gap-4 xl:grid-cols-2">
-          <div>
-            <label htmlFor={`${ids}-markdown`} className="mb-1.5 block text-sm font-medium text-stone-300">
-              Text (Markdown)
-            </label>
-            <textarea
-              id={`${ids}-markdown`}
-              className={`${INPUT_CLASS} min-h-72 font-mono text-sm`}
-              value={draft.markdown}
-              onChange={(e) => set('markdown', e.target.value)}
-              placeholder={
-                '## What you will do\n\nWrite in **Markdown**: headings, lists, [links](https://example.com), pictures from the media library.'
-              }
-            />
-          </div>
-          <MarkdownPreview
-            id={`${ids}-preview`}
-            html={preview}
-            height="min-h-72"
-            empty={<p className="text-sm text-stone-400">The lesson as members will read it shows here.</p>}
-          />
-        </div>
+        <MarkdownField
+          id={ids}
+          value={draft.markdown}
+          onChange={(markdown) => set('markdown', markdown)}
+          html={preview}
+          height="min-h-72"
+          placeholder={
+            '## What you will do\n\nWrite in **Markdown**: headings, lists, [links](https://example.com), pictures from the media library.'
+          }
+          empty={<p className="text-sm text-stone-400">The lesson as members will read it shows here.</p>}
+        />
         <div className="flex flex-wrap gap-3">
           <Button type="submit" disabled={changed.length === 0 || update.isPending}>
             {update.isPending ? 'Saving…' : 'Save lesson'}
@@ -161,27 +155,4 @@ function LessonForm({
       <LessonFiles courseId={courseId} lesson={lesson} />
     </Card>
   );
-}
-
-/**
- * The Markdown as HTML, from the server's own renderer, a moment after typing stops; the course's
- * own pictures come with links signed for this browser, as on the lesson page.
- */
-function useMarkdownPreview(markdown: string, lessonId: string): string | null {
-  const [html, setHtml] = useState<string | null>(null);
-  useEffect(() => {
-    if (!markdown.trim()) {
-      setHtml(null);
-      return;
-    }
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      previewMarkdown(markdown, lessonId, controller.signal).then(setHtml, () => undefined);
-    }, 300);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [markdown, lessonId]);
-  return html;
 }

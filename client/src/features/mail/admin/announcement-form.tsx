@@ -1,12 +1,12 @@
 import type { Segment, SegmentKind } from '@common/schemas/mail-members';
 import { type FormEvent, useId, useState } from 'react';
 import { useConfirm } from '../../../components/console/confirm-dialog';
-import { MarkdownPreview } from '../../../components/console/markdown-preview';
+import { MarkdownField } from '../../../components/console/markdown-field';
 import { useNotices } from '../../../components/console/notices';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { SelectField } from '../../../components/ui/select-field';
-import { INPUT_CLASS, TextField } from '../../../components/ui/text-field';
+import { TextField } from '../../../components/ui/text-field';
 import { useCourseList } from '../../courses/admin/api';
 import { useAnnouncementPreview, useQueueAnnouncement, useRecipientCount, useSendTest } from '../api';
 
@@ -130,28 +130,15 @@ export function AnnouncementForm() {
                   ? `Could not count: ${count.error.message}`
                   : 'Counting…'}
           </p>
-          <div className="grid gap-4 xl:grid-cols-2">
-            <div>
-              <label htmlFor={`${ids}-markdown`} className="mb-1.5 block text-sm font-medium text-stone-300">
-                Text (Markdown)
-              </label>
-              <textarea
-                id={`${ids}-markdown`}
-                className={`${INPUT_CLASS} min-h-60 font-mono text-sm`}
-                value={markdown}
-                onChange={(e) => setMarkdown(e.target.value)}
-                placeholder={
-                  'Hello!\n\nWrite in **Markdown**: headings, lists, [links](https://example.com).'
-                }
-              />
-            </div>
-            <MarkdownPreview
-              id={`${ids}-preview`}
-              html={preview}
-              height="min-h-60"
-              empty={<p className="text-sm text-stone-400">The mail as members will read it shows here.</p>}
-            />
-          </div>
+          <MarkdownField
+            id={ids}
+            value={markdown}
+            onChange={setMarkdown}
+            html={preview}
+            height="min-h-60"
+            placeholder={'Hello!\n\nWrite in **Markdown**: headings, lists, [links](https://example.com).'}
+            empty={<p className="text-sm text-stone-400">The mail as members will read it shows here.</p>}
+          />
           <TextField
             label="Send at (optional)"
             type="datetime-local"

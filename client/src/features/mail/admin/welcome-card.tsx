@@ -1,11 +1,11 @@
 import type { WelcomeSettings } from '@common/schemas/mail-members';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { MarkdownPreview } from '../../../components/console/markdown-preview';
+import { MarkdownField } from '../../../components/console/markdown-field';
 import { useNotices } from '../../../components/console/notices';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
-import { INPUT_CLASS, TextField } from '../../../components/ui/text-field';
+import { TextField } from '../../../components/ui/text-field';
 import { useAnnouncementPreview, useSaveWelcome, useSendWelcomeTest, useWelcome } from '../api';
 
 type Tier = keyof WelcomeSettings;
@@ -93,23 +93,13 @@ export function WelcomeCard() {
               maxLength={200}
               onChange={(e) => set({ subject: e.target.value })}
             />
-            <div className="grid gap-4 xl:grid-cols-2">
-              <div>
-                <label
-                  htmlFor={`${ids}-markdown`}
-                  className="mb-1.5 block text-sm font-medium text-stone-300"
-                >
-                  Text (Markdown)
-                </label>
-                <textarea
-                  id={`${ids}-markdown`}
-                  className={`${INPUT_CLASS} min-h-56 font-mono text-sm`}
-                  value={mail.markdown}
-                  onChange={(e) => set({ markdown: e.target.value })}
-                />
-              </div>
-              <MarkdownPreview id={`${ids}-preview`} html={preview} height="min-h-56" />
-            </div>
+            <MarkdownField
+              id={ids}
+              value={mail.markdown}
+              onChange={(markdown) => set({ markdown })}
+              html={preview}
+              height="min-h-56"
+            />
             <div className="flex flex-col gap-3 sm:flex-row sm:justify-end">
               <Button variant="secondary" disabled={test.isPending} onClick={onTest}>
                 Send me a test

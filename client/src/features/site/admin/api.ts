@@ -48,15 +48,14 @@ export function useSavePage() {
 }
 
 /** The live preview: the server renders with the very rules a page is saved with, and saves nothing. */
-export function usePagePreview() {
-  return useMutation({
-    mutationFn: async (markdown: string) =>
-      (
-        await api<DataAnswer<{ html: string }>>('/api/admin/site/preview', {
-          method: 'POST',
-          body: { markdown },
-          auth: true,
-        })
-      ).data.html,
-  });
+/** A page's text as visitors will read it: rendered by the server with the lessons' rules. */
+export async function previewPage(markdown: string, signal?: AbortSignal): Promise<string> {
+  return (
+    await api<DataAnswer<{ html: string }>>('/api/admin/site/preview', {
+      method: 'POST',
+      body: { markdown },
+      auth: true,
+      signal,
+    })
+  ).data.html;
 }

@@ -8,14 +8,12 @@ import {
 } from '@common/site';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useConfirm } from '../../../components/console/confirm-dialog';
+import { MarkdownField, useMarkdownPreview } from '../../../components/console/markdown-field';
 import { useNotices } from '../../../components/console/notices';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { INPUT_CLASS, TextField } from '../../../components/ui/text-field';
-import { PageText } from '../owner-page';
-import { usePagePreview, useSavePage } from './api';
-
-const PREVIEW_AFTER_MS = 300;
+import { TextField } from '../../../components/ui/text-field';
+import { previewPage, useSavePage } from './api';
 
 /** One owner page at a time: its title and description for search engines, and its text with a live preview. */
 export function PageEditor({
@@ -28,6 +26,7 @@ export function PageEditor({
   const ids = useId();
   const [name, setName] = useState<OwnerPageName>('home');
   const [draft, setDraft] = useState<OwnerPageInput>(view.pages.home);
+  const preview = useMarkdownPreview(draft.markdown, previewPage);
   const saved = view.pages[name];
   const unsaved = JSON.stringify(draft) !== JSON.stringify(saved);
   useEffect(() => onUnsaved(unsaved ? ownerPageWords(name) : null), [onUnsaved, unsaved, name]);
@@ -122,7 +121,21 @@ export function PageEditor({
             onChange={(e) => set('description', e.target.value)}
           />
         </div>
-        <MarkdownWithPreview markdown={draft.markdown} onChange={(markdown) => set('markdown', markdown)} />
+        <MarkdownField
+          id={`${ids}-text`}
+          value={draft.markdown}
+          onChange={(markdown) => set('markdown', markdown)}
+          html={preview}
+          height="min-h-72"
+          placeholder={
+            '## A heading\n\nWrite in **Markdown**: headings, lists, [links](https://example.com).'
+          }
+          empty={
+            <p className="text-sm text-stone-400">
+              The page as visitors will read it shows here. Empty, it shows the default words.
+            </p>
+          }
+        />
         <div className="flex flex-wrap gap-3">
           <Button type="submit" disabled={!unsaved || save.isPending}>
             {save.isPending ? 'Saving…' : `Save ${ownerPageWords(name)}`}
@@ -135,73 +148,5 @@ export function PageEditor({
         </div>
       </form>
     </Card>
-  );
-}
-
-/** The text and, beside it, the page as visitors will read it: rendered by the server with the lessons' rules. */
-function MarkdownWithPreview({
-  markdown,
-  onChange,
-}: {
-  markdown: string;
-  onChange: (markdown: string) => void;
-}) {
-  const ids = useId();
-  const preview = usePagePreview();
-  const [html, setHtml] = useState<string | null>(null);
-  const { mutateAsync } = preview;
-  useEffect(() => {
-    if (!markdown.trim()) {
-      setHtml(null);
-      return;
-    }
-    let current = true;
-    const timer = setTimeout(() => {
-      mutateAsync(markdown).then(
-        (rendered) => current && setHtml(rendered),
-        () => undefined,
-      );
-    }, PREVIEW_AFTER_MS);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [markdown, mutateAsync]);
-
-  return (
-    <div className="grid gap-4 xl:grid-cols-2">
-      <div>
-        <label htmlFor={`${ids}-markdown`} className="mb-1.5 block text-sm font-medium text-stone-300">
-          Text (Markdown)
-        </label>
-        <textarea
-          id={`${ids}-markdown`}
-          className={`${INPUT_CLASS} min-h-72 font-mono text-sm`}
-          value={markdown}
-          onChange={(e) => onChange(e.target.value)}
-          placeholder={
-            '## A heading\n\nWrite in **Markdown**: headings, lists, [links](https://example.com).'
-          }
-        />
-      </div>
-      <div>
-        <p id={`${ids}-preview`} className="mb-1.5 text-sm font-medium text-stone-300">
-          Preview
-        </p>
-        <section
-          aria-labelledby={`${ids}-preview`}
-          className="min-h-72 overflow-auto rounded-lg border border-white/10 bg-black/20 p-4"
-        >
-          {html === null ? (
-            <p className="text-sm text-stone-400">
-              The page as visitors will read it shows here. Empty, it shows the default words.
-            </p>
-          ) : (
-            // Rendered by the server with the rules pages are saved with: as visitors will see it.
-            <PageText html={html} />
-          )}
-        </section>
-      </div>
-    </div>
   );
 }
