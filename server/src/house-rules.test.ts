@@ -83,6 +83,7 @@ describe('one way per concern', () => {
     // Calls that are not a change of the screen's data, each said why.
     const notChanges: Record<string, string> = {
       'client/src/features/courses/admin/api.ts: previewMarkdown': 'a POST that renders and saves nothing',
+      'client/src/features/site/admin/api.ts: previewPage': 'a POST that renders and saves nothing',
       'client/src/features/courses/admin/api.ts: uploadLessonFile':
         'one file of the upload queue, with its own progress and cancel; the queue refreshes the lesson',
     };
