@@ -99,6 +99,28 @@ export class MailQueue {
   watcher: SendingWatcher | undefined;
 
   async add(mail: OutgoingMail): Promise<void> {
+    return this.addPrepared(async () => mail);
+  }
+
+  /**
+   * Queues the message `prepare` makes, or nothing when it answers null. Bulk mail gives way from
+   * before `prepare` starts: the message's own writes (a reset's token, the queue's file) are
+   * part of its wait, and a bulk send's writes would share the disk with them.
+   */
+  async addPrepared(prepare: () => Promise<OutgoingMail | null>): Promise<void> {
+    await this.tell('queued');
+    try {
+      const mail = await prepare();
+      if (mail) await this.write(mail);
+      else await this.tell('settled');
+    } catch (error) {
+      await this.tell('settled');
+      throw error;
+    }
+    this.kick();
+  }
+
+  private async write(mail: OutgoingMail): Promise<void> {
     const from = (await this.readIdentity())?.from ?? this.options.from;
     const now = new Date();
     const id = `${now.getTime().toString(36)}-${randomBytes(6).toString('hex')}`;
@@ -119,18 +141,14 @@ export class MailQueue {
       attempts: 0,
       nextAttemptAt: now.toISOString(),
     };
-    // Bulk mail gives way from now: the message's own write to the disk is part of its wait.
-    await this.tell('queued');
     try {
       await this.files.prepare();
       await this.files.add(message);
     } catch (error) {
-      await this.tell('settled');
       const problem = plainMailError(error, `the mail queue (${this.options.root})`);
       this.lastProblem = { message: problem, at: new Date().toISOString() };
       throw new Error(problem, { cause: error });
     }
-    this.kick();
   }
 
   /** The console's identity; a store that cannot be read leaves the mail as configured, never unsent. */

@@ -16,6 +16,11 @@ export type MailStatus = QueueStatus;
  */
 export interface Mailer {
   send(mail: Mail): Promise<void>;
+  /**
+   * `send` for a message whose making writes too (a reset link's token): bulk mail gives way from
+   * before `prepare` starts. Nothing is sent when it answers null.
+   */
+  sendPrepared(prepare: () => Promise<Mail | null>): Promise<void>;
   readonly kind: 'smtp' | 'outbox';
   /** What the console shows: counts, the last error in plain words, the messages (never their text). */
   status(): Promise<MailStatus>;
@@ -79,6 +84,7 @@ export async function createMailer(options: MailerOptions): Promise<Mailer> {
   return {
     kind: delivery.kind,
     send: (mail) => queue.add(mail),
+    sendPrepared: (prepare) => queue.addPrepared(prepare),
     status: () => queue.status(),
     retryNow: (id) => queue.retryNow(id),
     signWith: (identity) => {

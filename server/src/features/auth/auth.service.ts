@@ -102,14 +102,19 @@ export class AuthService {
 
   private async sendResetLink(email: string): Promise<void> {
     const { users, mailer, publicUrl, log, siteName } = this.deps;
-    const user = await users.findByEmail(email);
-    if (!user) return;
-    const token = newLinkToken();
-    const expiresAt = new Date(Date.now() + RESET_TOKEN_TTL_MS);
-    await users.update(user._id, { resetTokenHash: hashLinkToken(token), resetTokenExpiresAt: expiresAt });
-    const link = `${publicUrl}/reset-password/${token}`;
-    // The message lives as long as its link: past that hour it is marked failed, not sent.
-    await mailer.send({ ...resetPasswordMail(user.email, user.name, link, await siteName()), expiresAt });
-    log.info({ userId: user._id }, 'Password reset link queued for sending');
+    // Prepared inside the send: bulk mail gives way from the lookup on, the token's write included.
+    let userId: string | undefined;
+    await mailer.sendPrepared(async () => {
+      const user = await users.findByEmail(email);
+      if (!user) return null;
+      userId = user._id;
+      const token = newLinkToken();
+      const expiresAt = new Date(Date.now() + RESET_TOKEN_TTL_MS);
+      await users.update(user._id, { resetTokenHash: hashLinkToken(token), resetTokenExpiresAt: expiresAt });
+      const link = `${publicUrl}/reset-password/${token}`;
+      // The message lives as long as its link: past that hour it is marked failed, not sent.
+      return { ...resetPasswordMail(user.email, user.name, link, await siteName()), expiresAt };
+    });
+    if (userId) log.info({ userId }, 'Password reset link queued for sending');
   }
 }

@@ -13,6 +13,7 @@ import { PreferencesRepository } from '../preferences/preferences.repository';
 import { UnsubscribeLinks } from '../preferences/unsubscribe-links';
 import { BulkSender } from './bulk-sender';
 import { SharedPace } from './pace';
+import { sendOne } from './send-one';
 
 /*
  * Several senders on one store (as several workers or machines are): each kicks again and again,
@@ -89,5 +90,49 @@ describe('several senders on one store', () => {
     expect(new Set(delivered.map((mail) => mail.messageId)).size).toBe(MEMBERS);
     expect((await announcements.tallies(made._id)).sent).toBe(MEMBERS);
     await Promise.all(senders.map((one) => one.close()));
+  });
+});
+
+describe('a bulk message already handed over', () => {
+  it('waits to be recorded while a transactional message is on its way', async () => {
+    const announcements = new AnnouncementsRepository(t.store);
+    const pace = new SharedPace(t.store.counters);
+    const queueSide = new SharedPace(t.store.counters);
+    const run = { id: 'give-way-run', createdAt: new Date() };
+    const recipient = { userId: 'member-give-way', email: 'give-way@example.com', name: 'G' };
+    const before = delivered.length;
+    await queueSide.transactional.queued();
+    let outcome: string | undefined;
+    const sending = sendOne(
+      {
+        announcements,
+        preferences: new PreferencesRepository(t.store),
+        delivery: () => ({
+          kind: 'outbox',
+          where: 'in the test',
+          deliver: async (mail) => void delivered.push(mail),
+          close: () => undefined,
+        }),
+        identity: async () => ({ from: 'site@members.example.com' }),
+        log: silent,
+        pace,
+      },
+      run,
+      recipient,
+      { from: 'site@members.example.com', to: recipient.email, subject: 'Later', text: 'News.' },
+      1,
+    ).then((result) => {
+      outcome = result;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(delivered.length).toBe(before + 1);
+    expect(outcome).toBeUndefined();
+    expect((await announcements.recordsOf(run.id, [recipient.userId])).size).toBe(0);
+    await queueSide.transactional.settled();
+    await sending;
+    expect(outcome).toBe('sent');
+    expect((await announcements.recordsOf(run.id, [recipient.userId])).get(recipient.userId)?.state).toBe(
+      'sent',
+    );
   });
 });

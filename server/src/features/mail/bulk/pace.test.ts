@@ -44,4 +44,20 @@ describe('the pace of bulk mail', () => {
     await waiting;
     expect(went).toBe(true);
   });
+
+  it('still holds a chunk back when a transactional message comes while it waits for the window', async () => {
+    const queueSide = new SharedPace(counters);
+    const bulkSide = new SharedPace(counters);
+    await bulkSide.wait(60); // one a second: this window is spent
+    let went = false;
+    const waiting = bulkSide.wait(60).then(() => {
+      went = true;
+    });
+    await queueSide.transactional.queued();
+    await new Promise((resolve) => setTimeout(resolve, 1_300)); // the next window has begun
+    expect(went).toBe(false);
+    await queueSide.transactional.settled();
+    await waiting;
+    expect(went).toBe(true);
+  });
 });

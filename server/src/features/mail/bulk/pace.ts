@@ -21,9 +21,10 @@ const GIVE_WAY_POLL_MS = 5;
  * spent waits for the next. A message (or a chunk of them) takes one counter step in the store, which neither store
  * makes durable: a counter lost in a crash only gives one fresh second.
  *
- * Bulk mail also gives way to transactional mail (a reset, a receipt): while one is queued and
- * not yet handed to the mail server, in any process, no bulk message starts (`transactional`, told
- * by the queue), so the reset never shares the machine's CPU and disk with a bulk send.
+ * Bulk mail also gives way to transactional mail (a reset, a receipt): while one is being
+ * prepared or queued and not yet handed to the mail server, in any process, no bulk message
+ * starts and no record of one already handed over is written (`transactional`, told by the
+ * queue), so the reset shares the machine's CPU and disk with at most the chunk in flight.
  */
 export class SharedPace {
   constructor(private readonly counters: CounterStore) {}
@@ -34,9 +35,12 @@ export class SharedPace {
     settled: () => this.onTheirWay(-1),
   };
 
-  /** Resolves when `count` more messages may go out under `perMinute` (a chunk takes its budget at once). */
+  /**
+   * Resolves when `count` more messages may go out under `perMinute` (a chunk takes its budget at
+   * once) and no transactional message is on its way. The budget comes first: a reset queued while
+   * the window was spent still holds the chunk back.
+   */
   async wait(perMinute: number, count = 1): Promise<void> {
-    await this.giveWay();
     const { perWindow, windowMs } = paceWindow(perMinute);
     for (let left = count; left > 0; ) {
       const amount = Math.min(left, perWindow);
@@ -44,9 +48,14 @@ export class SharedPace {
       if (added) left -= amount;
       else await sleep(Math.max(1, resetAt - Date.now()));
     }
+    await this.giveWay();
   }
 
-  private async giveWay(): Promise<void> {
+  /**
+   * Resolves once no transactional message is on its way (or after GIVE_WAY_MAX_MS). Besides
+   * `wait`, a bulk message already handed over waits here before its record is written.
+   */
+  async giveWay(): Promise<void> {
     const until = Date.now() + GIVE_WAY_MAX_MS;
     while (Date.now() < until && ((await this.counters.get(ON_THEIR_WAY_KEY))?.count ?? 0) > 0)
       await sleep(GIVE_WAY_POLL_MS);

@@ -5,6 +5,7 @@ import type { MailDelivery, MailIdentity } from '../../../mail/mailer';
 import { type AnnouncementsRepository, recordId } from '../announcements/announcements.repository';
 import type { Recipient } from '../announcements/segments';
 import type { PreferencesRepository } from '../preferences/preferences.repository';
+import type { SharedPace } from './pace';
 
 /** After this many passing problems, a recipient's message counts as failed. */
 export const MAX_ATTEMPTS = 5;
@@ -16,6 +17,8 @@ export interface SendOneDeps {
   /** The console's From and DKIM key (identity/identity.service.ts). */
   identity: () => Promise<MailIdentity>;
   log: FastifyBaseLogger;
+  /** Its record waits while a transactional message is on its way (bulk/pace.ts). */
+  pace: Pick<SharedPace, 'giveWay'>;
 }
 
 /**
@@ -46,6 +49,7 @@ export async function sendOne(
       },
       dkim,
     );
+    await deps.pace.giveWay();
     await announcements.record(run.id, recipient, 'sent', { attempts });
     return 'sent';
   } catch (error) {

@@ -1,0 +1,77 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DeliverableMail, MailDelivery } from './mail-delivery';
+import { MailQueue } from './mail-queue';
+
+/*
+ * What the queue tells bulk mail (features/mail/bulk/pace.ts gives way meanwhile): a message is
+ * on its way from before it is prepared (a reset's token is written while bulk mail waits) until
+ * its attempt ends, and a preparation that makes no message, or fails, ends it at once.
+ */
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined } as never;
+let root = '';
+let queue: MailQueue;
+let told: string[];
+let delivered: DeliverableMail[];
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'mail-queue-'));
+  told = [];
+  delivered = [];
+  const delivery: MailDelivery = {
+    kind: 'outbox',
+    where: 'in the test',
+    deliver: async (message) => {
+      told.push('delivering');
+      delivered.push(message);
+    },
+    close: () => undefined,
+  };
+  queue = new MailQueue({ root, from: 'site@example.com', delivery, log: silent });
+  queue.watcher = {
+    queued: async () => void told.push('queued'),
+    settled: async () => void told.push('settled'),
+  };
+  await queue.start();
+});
+afterEach(async () => {
+  await queue.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+const mail = { to: 'member@example.com', subject: 'reset your password', text: 'The link.' };
+const until = async (done: () => boolean) => {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+};
+
+describe('the mail queue tells bulk mail to give way', () => {
+  it('from before the message is prepared until its attempt ends', async () => {
+    await queue.addPrepared(async () => {
+      told.push('preparing');
+      return mail;
+    });
+    await until(() => told.includes('settled'));
+    expect(told).toEqual(['queued', 'preparing', 'delivering', 'settled']);
+    expect(delivered.map((message) => message.mail.to)).toEqual([mail.to]);
+  });
+
+  it('ends at once when the preparation makes no message, or fails', async () => {
+    await queue.addPrepared(async () => null);
+    await expect(
+      queue.addPrepared(async () => {
+        throw new Error('The store could not be written');
+      }),
+    ).rejects.toThrow('The store could not be written');
+    expect(told).toEqual(['queued', 'settled', 'queued', 'settled']);
+    expect(delivered).toEqual([]);
+  });
+
+  it('for a message ready to send, from its write to the queue', async () => {
+    await queue.add(mail);
+    await until(() => told.includes('settled'));
+    expect(told).toEqual(['queued', 'delivering', 'settled']);
+  });
+});
