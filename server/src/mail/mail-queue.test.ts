@@ -16,24 +16,37 @@ let root = '';
 let queue: MailQueue;
 let told: string[];
 let delivered: DeliverableMail[];
+/** Attempts the delivery refuses before it takes one (a mail server down for a moment). */
+let refusals = 0;
 
 beforeEach(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'mail-queue-'));
   told = [];
   delivered = [];
+  refusals = 0;
   const delivery: MailDelivery = {
     kind: 'outbox',
     where: 'in the test',
     deliver: async (message) => {
       told.push('delivering');
+      if (refusals > 0) {
+        refusals -= 1;
+        throw new Error('connect ECONNREFUSED 127.0.0.1:25');
+      }
       delivered.push(message);
     },
     close: () => undefined,
   };
-  queue = new MailQueue({ root, from: 'site@example.com', delivery, log: silent });
+  queue = new MailQueue({ root, from: 'site@example.com', delivery, log: silent, retryDelaysMs: [50] });
+  let holds = 0;
   queue.watcher = {
-    queued: async () => void told.push('queued'),
-    settled: async () => void told.push('settled'),
+    queued: async () => {
+      told.push('queued');
+      holds += 1;
+      return 1_000 * holds;
+    },
+    // Each end hands back the hold its message took.
+    settled: async (heldUntil) => void told.push(`settled ${heldUntil}`),
   };
   await queue.start();
 });
@@ -53,8 +66,8 @@ describe('the mail queue tells bulk mail to give way', () => {
       told.push('preparing');
       return mail;
     });
-    await until(() => told.includes('settled'));
-    expect(told).toEqual(['queued', 'preparing', 'delivering', 'settled']);
+    await until(() => told.includes('settled 1000'));
+    expect(told).toEqual(['queued', 'preparing', 'delivering', 'settled 1000']);
     expect(delivered.map((message) => message.mail.to)).toEqual([mail.to]);
   });
 
@@ -65,13 +78,21 @@ describe('the mail queue tells bulk mail to give way', () => {
         throw new Error('The store could not be written');
       }),
     ).rejects.toThrow('The store could not be written');
-    expect(told).toEqual(['queued', 'settled', 'queued', 'settled']);
+    expect(told).toEqual(['queued', 'settled 1000', 'queued', 'settled 2000']);
     expect(delivered).toEqual([]);
   });
 
   it('for a message ready to send, from its write to the queue', async () => {
     await queue.add(mail);
-    await until(() => told.includes('settled'));
-    expect(told).toEqual(['queued', 'delivering', 'settled']);
+    await until(() => told.includes('settled 1000'));
+    expect(told).toEqual(['queued', 'delivering', 'settled 1000']);
+  });
+
+  it('once per message, however many attempts it takes', async () => {
+    refusals = 2;
+    await queue.add(mail);
+    await until(() => delivered.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(told).toEqual(['queued', 'delivering', 'settled 1000', 'delivering', 'delivering']);
   });
 });

@@ -97,6 +97,8 @@ export class MailQueue {
   identity: MailQueueOptions['identity'];
   /** Set once mail to members is built (it gives way while a message here is on its way). */
   watcher: SendingWatcher | undefined;
+  /** What the watcher answered for each message this process queued, until its first attempt ends. */
+  private readonly holds = new Map<string, number | null>();
 
   async add(mail: OutgoingMail): Promise<void> {
     return this.addPrepared(async () => mail);
@@ -108,19 +110,20 @@ export class MailQueue {
    * part of its wait, and a bulk send's writes would share the disk with them.
    */
   async addPrepared(prepare: () => Promise<OutgoingMail | null>): Promise<void> {
-    await this.tell('queued');
+    const heldUntil = await this.tellQueued();
     try {
       const mail = await prepare();
-      if (mail) await this.write(mail);
-      else await this.tell('settled');
+      if (!mail) return await this.tellSettled(heldUntil);
+      this.holds.set(await this.write(mail), heldUntil);
     } catch (error) {
-      await this.tell('settled');
+      await this.tellSettled(heldUntil);
       throw error;
     }
     this.kick();
   }
 
-  private async write(mail: OutgoingMail): Promise<void> {
+  /** Writes the message into the queue; answers its id. */
+  private async write(mail: OutgoingMail): Promise<string> {
     const from = (await this.readIdentity())?.from ?? this.options.from;
     const now = new Date();
     const id = `${now.getTime().toString(36)}-${randomBytes(6).toString('hex')}`;
@@ -149,6 +152,7 @@ export class MailQueue {
       this.lastProblem = { message: problem, at: new Date().toISOString() };
       throw new Error(problem, { cause: error });
     }
+    return id;
   }
 
   /** The console's identity; a store that cannot be read leaves the mail as configured, never unsent. */
@@ -224,6 +228,7 @@ export class MailQueue {
       const now = Date.now();
       if (Date.parse(message.expiresAt) <= now) {
         await this.expire(message, 'waiting');
+        if (this.holds.has(message.id)) await this.settle(message);
         continue;
       }
       const due = Date.parse(message.nextAttemptAt);
@@ -232,7 +237,7 @@ export class MailQueue {
         continue;
       }
       if (!(await this.files.claim(message.id))) continue; // another process took it
-      const retryAt = await this.attempt(message).finally(() => this.tell('settled'));
+      const retryAt = await this.attempt(message).finally(() => this.settle(message));
       if (retryAt !== null) next = Math.min(next, retryAt);
     }
     if (!this.closed) {
@@ -241,12 +246,33 @@ export class MailQueue {
     }
   }
 
-  /** Tells the watcher (bulk mail) what happened; its problem never stops the queue. */
-  private tell(what: keyof SendingWatcher): Promise<void> {
-    const told = this.watcher?.[what]() ?? Promise.resolve();
-    return told.catch((error: unknown) =>
-      this.options.log.warn({ err: error }, 'Bulk mail not told to give way'),
-    );
+  /** Tells the watcher (bulk mail) a message is on its way; its problem never stops the queue. */
+  private async tellQueued(): Promise<number | null> {
+    try {
+      return (await this.watcher?.queued()) ?? null;
+    } catch (error) {
+      this.options.log.warn({ err: error }, 'Bulk mail not told to give way');
+      return null;
+    }
+  }
+
+  private async tellSettled(heldUntil: number | null): Promise<void> {
+    try {
+      await this.watcher?.settled(heldUntil);
+    } catch (error) {
+      this.options.log.warn({ err: error }, 'Bulk mail not told it may go on');
+    }
+  }
+
+  /**
+   * The end of a message's first attempt ends its hold on bulk mail, whichever process makes it;
+   * a retry took none, and ending one again would take away another message's hold.
+   */
+  private async settle(message: QueuedMail): Promise<void> {
+    if (message.attempts > 0) return;
+    const heldUntil = this.holds.get(message.id) ?? null;
+    this.holds.delete(message.id);
+    await this.tellSettled(heldUntil);
   }
 
   /** One delivery attempt of a claimed message; answers when to try again, or null when done. */

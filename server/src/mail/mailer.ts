@@ -34,13 +34,15 @@ export interface Mailer {
 }
 
 /**
- * Told when a message joins the queue and when an attempt to send it ends (sent, failed, or to be
- * retried): bulk mail gives way meanwhile, so that a reset mail never waits behind it. A watcher's
- * problem is logged and leaves the mail as it is.
+ * Told when a message is on its way (from before it is made) and when an attempt to send it ends
+ * (sent, failed, or to be retried): bulk mail gives way meanwhile, so that a reset mail never
+ * waits behind it. A watcher's problem is logged and leaves the mail as it is.
  */
 export interface SendingWatcher {
-  queued(): Promise<void>;
-  settled(): Promise<void>;
+  /** Answers when the hold it took lapses by itself (ms since the epoch), handed back to `settled`. */
+  queued(): Promise<number | null>;
+  /** `heldUntil`: what `queued` answered, null when this process did not tell it (another one queued the message). */
+  settled(heldUntil: number | null): Promise<void>;
 }
 
 export interface MailerOptions {

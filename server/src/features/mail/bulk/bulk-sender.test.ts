@@ -101,7 +101,7 @@ describe('a bulk message already handed over', () => {
     const run = { id: 'give-way-run', createdAt: new Date() };
     const recipient = { userId: 'member-give-way', email: 'give-way@example.com', name: 'G' };
     const before = delivered.length;
-    await queueSide.transactional.queued();
+    const held = await queueSide.transactional.queued();
     let outcome: string | undefined;
     const sending = sendOne(
       {
@@ -128,7 +128,7 @@ describe('a bulk message already handed over', () => {
     expect(delivered.length).toBe(before + 1);
     expect(outcome).toBeUndefined();
     expect((await announcements.recordsOf(run.id, [recipient.userId])).size).toBe(0);
-    await queueSide.transactional.settled();
+    await queueSide.transactional.settled(held);
     await sending;
     expect(outcome).toBe('sent');
     expect((await announcements.recordsOf(run.id, [recipient.userId])).get(recipient.userId)?.state).toBe(

@@ -33,14 +33,14 @@ describe('the pace of bulk mail', () => {
   it('holds bulk mail back while a transactional message is on its way, in any process', async () => {
     const queueSide = new SharedPace(counters);
     const bulkSide = new SharedPace(counters);
-    await queueSide.transactional.queued();
+    const held = await queueSide.transactional.queued();
     let went = false;
     const waiting = bulkSide.wait(6000).then(() => {
       went = true;
     });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(went).toBe(false);
-    await queueSide.transactional.settled();
+    await queueSide.transactional.settled(held);
     await waiting;
     expect(went).toBe(true);
   });
@@ -53,11 +53,36 @@ describe('the pace of bulk mail', () => {
     const waiting = bulkSide.wait(60).then(() => {
       went = true;
     });
-    await queueSide.transactional.queued();
+    const held = await queueSide.transactional.queued();
     await new Promise((resolve) => setTimeout(resolve, 1_300)); // the next window has begun
     expect(went).toBe(false);
-    await queueSide.transactional.settled();
+    await queueSide.transactional.settled(held);
     await waiting;
     expect(went).toBe(true);
+  });
+
+  it('lets a hold lapse with its window, and its end then takes nothing from a later hold', async () => {
+    const own = await mkdtemp(path.join(tmpdir(), 'pace-hold-'));
+    const fresh = openSqliteCounters(own);
+    try {
+      const queueSide = new SharedPace(fresh, 300);
+      const bulkSide = new SharedPace(fresh, 300);
+      const first = await queueSide.transactional.queued();
+      await new Promise((resolve) => setTimeout(resolve, 400)); // its window has ended
+      const second = await queueSide.transactional.queued();
+      await queueSide.transactional.settled(first); // the first goes, late
+      let went = false;
+      const waiting = bulkSide.giveWay().then(() => {
+        went = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(went).toBe(false); // the second still holds bulk mail back
+      await queueSide.transactional.settled(second);
+      await waiting;
+      expect(went).toBe(true);
+    } finally {
+      fresh.close();
+      await rm(own, { recursive: true, force: true });
+    }
   });
 });

@@ -27,12 +27,22 @@ const GIVE_WAY_POLL_MS = 5;
  * queue), so the reset shares the machine's CPU and disk with at most the chunk in flight.
  */
 export class SharedPace {
-  constructor(private readonly counters: CounterStore) {}
+  /** `holdMs`: how long a message on its way holds bulk mail back at most (tests shorten it). */
+  constructor(
+    private readonly counters: CounterStore,
+    private readonly holdMs = ON_THEIR_WAY_MS,
+  ) {}
 
-  /** What the transactional queue tells (Mailer.watchSending). */
+  /**
+   * What the transactional queue tells (Mailer.watchSending). A message's hold is a count in a
+   * window of `holdMs`: when that window has ended, the hold went with it, and taking the message
+   * off again would take away the hold of another one, counted in a later window.
+   */
   readonly transactional: SendingWatcher = {
-    queued: () => this.onTheirWay(1),
-    settled: () => this.onTheirWay(-1),
+    queued: async () => (await this.onTheirWay(1)).resetAt,
+    settled: async (heldUntil) => {
+      if (heldUntil === null || Date.now() < heldUntil) await this.onTheirWay(-1);
+    },
   };
 
   /**
@@ -61,8 +71,8 @@ export class SharedPace {
       await sleep(GIVE_WAY_POLL_MS);
   }
 
-  private async onTheirWay(amount: number): Promise<void> {
-    await this.counters.add(ON_THEIR_WAY_KEY, amount, Number.POSITIVE_INFINITY, ON_THEIR_WAY_MS);
+  private onTheirWay(amount: number) {
+    return this.counters.add(ON_THEIR_WAY_KEY, amount, Number.POSITIVE_INFINITY, this.holdMs);
   }
 }
 
