@@ -10,6 +10,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { MAIL_BENCH_ADMIN as ADMIN, mailBenchEnv } from './support/mail-bench';
 import { signIn, startProduct } from './support/product';
 import { seedUsers } from './support/seed-users';
 
@@ -21,7 +22,6 @@ const { values } = parseArgs({
 });
 const USERS = Number(values.users);
 const CONNECTIONS = 3;
-const ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-mail-crash-'));
 await seedUsers(dataDir, USERS);
@@ -47,13 +47,7 @@ const smtp = new SMTPServer({
 // A connection cut by the kill -9 (or a restart) is not the capture's problem.
 smtp.on('error', () => undefined);
 await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-const env = {
-  ADMIN_EMAIL: ADMIN.email,
-  ADMIN_PASSWORD: ADMIN.password,
-  SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}`,
-  MAIL_FROM: 'site@bench.example',
-  RATE_LIMIT_MAX: '100000',
-};
+const env = mailBenchEnv((smtp.server.address() as { port: number }).port);
 const logFile = path.join(dataDir, 'server.log');
 
 async function api(url: string, token: string, method: string, route: string, body?: unknown) {

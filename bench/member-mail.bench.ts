@@ -18,6 +18,7 @@ import { SMTPServer } from 'smtp-server';
 import { CoursesRepository } from '../server/src/features/courses/courses.repository';
 import { UsersRepository } from '../server/src/features/users/users.repository';
 import { openEmbeddedStore } from '../server/src/store/sqlite/store';
+import { MAIL_BENCH_ADMIN as ADMIN, mailBenchEnv } from './support/mail-bench';
 import { residentMb, signIn, startProduct } from './support/product';
 import { seedMemberMail } from './support/seed-member-mail';
 
@@ -32,7 +33,6 @@ const { values } = parseArgs({
 });
 const USERS = Number(values.users);
 const RESETS = Number(values.resets);
-const ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
 const resetAddress = (phase: string, i: number) => `reset-${phase}-${i}@bench.example`;
 
 const dataDir = values['data-dir'] ?? (await mkdtemp(path.join(tmpdir(), 'bench-member-mail-')));
@@ -90,13 +90,7 @@ console.log(
 const product = await startProduct({
   dataDir,
   logFile: path.join(dataDir, `bench-${Date.now()}.log`),
-  env: {
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    MAIL_FROM: 'site@bench.example',
-    RATE_LIMIT_MAX: '100000',
-  },
+  env: mailBenchEnv(smtpPort),
 });
 const token = await signIn(product.url, ADMIN);
 const call = async (method: string, url: string, body?: unknown) => {

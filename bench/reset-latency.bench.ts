@@ -18,6 +18,7 @@ import { Worker } from 'node:worker_threads';
 import { hashPassword } from '../server/src/features/users/passwords';
 import { UsersRepository } from '../server/src/features/users/users.repository';
 import { openEmbeddedStore } from '../server/src/store/sqlite/store';
+import { MAIL_BENCH_ADMIN as ADMIN, mailBenchEnv } from './support/mail-bench';
 import { signIn, startProduct } from './support/product';
 import { seedUsers } from './support/seed-users';
 
@@ -35,7 +36,6 @@ const RESETS = Number(values.resets);
 const ROUNDS = Number(values.rounds);
 const PER_ROUND = Math.ceil(RESETS / ROUNDS);
 const PER_MINUTE = Number(values['per-minute']);
-const ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
 const resetAddress = (phase: string, i: number) => `reset-${phase}-${i}@bench.example`;
 const PHASES = ['without', 'with'] as const;
 type CaptureMessage =
@@ -91,14 +91,7 @@ const smtpPort = await new Promise<number>((resolve, reject) => {
 const product = await startProduct({
   dataDir,
   logFile: path.join(dataDir, `bench-${Date.now()}.log`),
-  env: {
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    MAIL_FROM: 'site@bench.example',
-    RATE_LIMIT_MAX: '100000',
-    WORKERS: values.workers,
-  },
+  env: { ...mailBenchEnv(smtpPort), WORKERS: values.workers! },
 });
 const token = await signIn(product.url, ADMIN);
 const call = async (method: string, url: string, body?: unknown) => {
