@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { silentLog } from '../test/mail-kit';
 import type { DeliverableMail, MailDelivery } from './mail-delivery';
 import { MailQueue } from './mail-queue';
 
@@ -11,7 +12,6 @@ import { MailQueue } from './mail-queue';
  * its attempt ends, and a preparation that makes no message, or fails, ends it at once.
  */
 
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined } as never;
 let root = '';
 let queue: MailQueue;
 let told: string[];
@@ -37,7 +37,7 @@ beforeEach(async () => {
     },
     close: () => undefined,
   };
-  queue = new MailQueue({ root, from: 'site@example.com', delivery, log: silent, retryDelaysMs: [50] });
+  queue = new MailQueue({ root, from: 'site@example.com', delivery, log: silentLog, retryDelaysMs: [50] });
   let holds = 0;
   queue.watcher = {
     queued: async () => {

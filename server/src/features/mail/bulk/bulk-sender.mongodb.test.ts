@@ -3,19 +3,13 @@ import { createBulkDelivery } from '../../../mail/mailer';
 import { openMongoStore } from '../../../store/mongo/store';
 import type { Store } from '../../../store/store';
 import { ferretDbForFile } from '../../../test/ferretdb';
-import { announceToEveryone } from '../../../test/mail-kit';
+import { announceToEveryone, bulkSenderDeps, silentLog } from '../../../test/mail-kit';
 import { startSmtpPeer } from '../../../test/smtp-peer';
-import { CoursesRepository } from '../../courses/courses.repository';
-import { ProgressRepository } from '../../courses/progress/progress.repository';
-import { StoreLeases } from '../../shared-state/store-lease';
 import { type UserDoc, UsersRepository } from '../../users/users.repository';
 import { AnnouncementsRepository } from '../announcements/announcements.repository';
-import { Segments } from '../announcements/segments';
 import { MailSettingsRepository } from '../mail-settings.repository';
 import { PreferencesRepository } from '../preferences/preferences.repository';
-import { UnsubscribeLinks } from '../preferences/unsubscribe-links';
 import { BULK_CONNECTIONS, BulkSender } from './bulk-sender';
-import { SharedPace } from './pace';
 
 /*
  * Never twice on MongoDB: three instances (each its own connection to one database on FerretDB,
@@ -28,7 +22,6 @@ import { SharedPace } from './pace';
 const MEMBERS = 150;
 const INSTANCES = 3;
 const WORKERS = 2;
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined } as never;
 
 const ferret = ferretDbForFile();
 const opened: Store[] = [];
@@ -39,7 +32,7 @@ afterEach(async () => {
 });
 
 function sender(store: Store, smtpUrl: string): { sender: BulkSender; sent: () => number } {
-  const bulk = createBulkDelivery({ smtpUrl, dataDir: '/nonexistent', log: silent }, BULK_CONNECTIONS);
+  const bulk = createBulkDelivery({ smtpUrl, dataDir: '/nonexistent', log: silentLog }, BULK_CONNECTIONS);
   let sent = 0;
   const counting = {
     ...bulk,
@@ -49,24 +42,7 @@ function sender(store: Store, smtpUrl: string): { sender: BulkSender; sent: () =
     },
   };
   closing.push(() => bulk.close());
-  const users = new UsersRepository(store);
-  const pace = new SharedPace(store.counters);
-  const preferences = new PreferencesRepository(store);
-  const one = new BulkSender({
-    announcements: new AnnouncementsRepository(store),
-    preferences,
-    segments: new Segments(users, new CoursesRepository(store), new ProgressRepository(store), preferences),
-    settings: new MailSettingsRepository(store),
-    pace,
-    leases: new StoreLeases(store),
-    delivery: () => counting,
-    links: new UnsubscribeLinks(new Uint8Array(32), 'https://members.example.com'),
-    identity: async () => ({ from: 'site@members.example.com' }),
-    siteName: async () => 'Members',
-    publicUrl: 'https://members.example.com',
-    log: silent,
-    roundMs: 400,
-  });
+  const one = new BulkSender({ ...bulkSenderDeps(store, counting), roundMs: 400 });
   closing.push(() => one.close());
   return { sender: one, sent: () => sent };
 }

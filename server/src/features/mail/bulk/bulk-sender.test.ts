@@ -1,16 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliverableMail, MailDelivery } from '../../../mail/mail-delivery';
-import { announceToEveryone } from '../../../test/mail-kit';
+import { announceToEveryone, bulkSenderDeps, silentLog } from '../../../test/mail-kit';
 import { createTestApp, type TestApp } from '../../../test/test-app';
-import { CoursesRepository } from '../../courses/courses.repository';
-import { ProgressRepository } from '../../courses/progress/progress.repository';
-import { StoreLeases } from '../../shared-state/store-lease';
-import { type UserDoc, UsersRepository } from '../../users/users.repository';
+import type { UserDoc } from '../../users/users.repository';
 import { AnnouncementsRepository } from '../announcements/announcements.repository';
-import { Segments } from '../announcements/segments';
 import { MailSettingsRepository } from '../mail-settings.repository';
 import { PreferencesRepository } from '../preferences/preferences.repository';
-import { UnsubscribeLinks } from '../preferences/unsubscribe-links';
 import { BulkSender } from './bulk-sender';
 import { SharedPace } from './pace';
 import { sendOne } from './send-one';
@@ -24,7 +19,6 @@ import { sendOne } from './send-one';
 const MEMBERS = 60;
 let t: TestApp;
 const delivered: DeliverableMail[] = [];
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined } as never;
 
 function sender(): BulkSender {
   const store = t.store;
@@ -37,22 +31,7 @@ function sender(): BulkSender {
     },
     close: () => undefined,
   };
-  const users = new UsersRepository(store);
-  const preferences = new PreferencesRepository(store);
-  return new BulkSender({
-    announcements: new AnnouncementsRepository(store),
-    preferences,
-    segments: new Segments(users, new CoursesRepository(store), new ProgressRepository(store), preferences),
-    settings: new MailSettingsRepository(store),
-    pace: new SharedPace(store.counters),
-    leases: new StoreLeases(store),
-    delivery: () => delivery,
-    links: new UnsubscribeLinks(new Uint8Array(32), 'https://members.example.com'),
-    identity: async () => ({ from: 'site@members.example.com' }),
-    siteName: async () => 'Members',
-    publicUrl: 'https://members.example.com',
-    log: silent,
-  });
+  return new BulkSender(bulkSenderDeps(store, delivery));
 }
 
 beforeAll(async () => {
@@ -114,7 +93,7 @@ describe('a bulk message already handed over', () => {
           close: () => undefined,
         }),
         identity: async () => ({ from: 'site@members.example.com' }),
-        log: silent,
+        log: silentLog,
         pace,
       },
       run,

@@ -1,19 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliverableMail, MailDelivery } from '../../../mail/mail-delivery';
-import { announceToEveryone } from '../../../test/mail-kit';
+import { announceToEveryone, bulkSenderDeps } from '../../../test/mail-kit';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { CoursesRepository } from '../../courses/courses.repository';
 import { ProgressRepository } from '../../courses/progress/progress.repository';
-import { StoreLeases } from '../../shared-state/store-lease';
 import type { UserDoc } from '../../users/users.repository';
 import { UsersRepository } from '../../users/users.repository';
 import { AnnouncementsRepository } from '../announcements/announcements.repository';
-import { Segments } from '../announcements/segments';
 import { BulkSender } from '../bulk/bulk-sender';
-import { SharedPace } from '../bulk/pace';
 import { MailSettingsRepository } from '../mail-settings.repository';
 import { PreferencesRepository } from '../preferences/preferences.repository';
-import { UnsubscribeLinks } from '../preferences/unsubscribe-links';
 import { DigestRunner } from './digest-runner';
 
 /*
@@ -42,8 +38,6 @@ let settings: MailSettingsRepository;
 let progress: ProgressRepository;
 let yogaId: string;
 
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined } as never;
-
 async function person(email: string, tier: 'free' | 'paid', joinedDaysAgo: number): Promise<UserDoc> {
   const joined = new Date(clock - joinedDaysAgo * DAY);
   await t.store.collection<UserDoc>('users').insertMany([
@@ -70,6 +64,7 @@ beforeAll(async () => {
   settings = new MailSettingsRepository(t.store);
   await settings.saveBulk({ perMinute: 6000 });
   runner = new DigestRunner({
+    ...bulkSenderDeps(t.store, delivery),
     store: t.store,
     users: new UsersRepository(t.store),
     courses,
@@ -77,14 +72,6 @@ beforeAll(async () => {
     announcements,
     preferences,
     settings,
-    pace: new SharedPace(t.store.counters),
-    leases: new StoreLeases(t.store),
-    delivery: () => delivery,
-    links: new UnsubscribeLinks(new Uint8Array(32), 'https://members.example.com'),
-    identity: async () => ({ from: 'site@members.example.com' }),
-    siteName: async () => 'Members',
-    publicUrl: 'https://members.example.com',
-    log: silent,
     now: () => new Date(clock),
   });
   const course = async (title: string, access: 'members' | 'paid') => {
@@ -191,22 +178,9 @@ describe('one pace for the digest and announcements', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const announcements = new AnnouncementsRepository(t.store);
     const made = await announceToEveryone(t.store, 'Together', 0);
-    const users = new UsersRepository(t.store);
+    const _users = new UsersRepository(t.store);
     // Another process's sender: its own pace object, the same budget in the store.
-    const sender = new BulkSender({
-      announcements,
-      preferences,
-      segments: new Segments(users, new CoursesRepository(t.store), progress, preferences),
-      settings,
-      pace: new SharedPace(t.store.counters),
-      leases: new StoreLeases(t.store),
-      delivery: () => delivery,
-      links: new UnsubscribeLinks(new Uint8Array(32), 'https://members.example.com'),
-      identity: async () => ({ from: 'site@members.example.com' }),
-      siteName: async () => 'Members',
-      publicUrl: 'https://members.example.com',
-      log: silent,
-    });
+    const sender = new BulkSender(bulkSenderDeps(t.store, delivery));
     const from = sent.length;
     await Promise.all([
       runner.runDue(),
